@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dmabufcp: files into and out of dma-bufs by every method, verified and benchmarked, and
+ * who holds which buffer. This file: the command table and what the commands share. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmabufcp.h"
+
+volatile int dmabufcp_stop;
+
+static void on_signal(int sig)
+{
+	dmabufcp_stop = sig;
+}
+
+void dmabufcp_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a blocked read or sleep returns EINTR and the loop sees the flag */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+double dmabufcp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* udmabuf refuses buffers above size_limit_mb (default 64). */
+static uint64_t kind_limit(const struct sb_root *r, const struct sb_dmabuf_spec *spec)
+{
+	struct sb_udmabuf_limits l;
+
+	if (spec->kind != SB_DMABUF_UDMABUF)
+		return 0;
+	if (sb_udmabuf_limits(r, &l) == 0 && l.size_limit_bytes)
+		return l.size_limit_bytes;
+	return 64ull << 20;
+}
+
+int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spec, uint64_t total,
+		       uint64_t chunk, const char *name, struct dmabufcp_set *set, char *note,
+		       size_t note_len, struct sb_err *e)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t limit = kind_limit(r, spec);
+	double t0;
+	int rc;
+
+	memset(set, 0, sizeof(*set));
+	if (note_len)
+		note[0] = '\0';
+	if (spec->kind == SB_DMABUF_PIDFD)
+		chunk = 0, limit = 0;
+	if (limit && (chunk > limit || (chunk == 0 && total > limit)) && note_len)
+		snprintf(note, note_len, "buffers limited to %llu MiB each by udmabuf's size_limit_mb "
+			 "(/sys/module/udmabuf/parameters/size_limit_mb)", (unsigned long long)(limit >> 20));
+	set->n = sb_copy_plan(total, chunk, limit, page, &set->chunks);
+	if (set->n < 0) {
+		rc = (int)set->n;
+		set->n = 0;
+		return sb_err_set(e, -rc, "chunk plan", "split the file", "use a larger --chunk-size");
+	}
+	if (spec->kind == SB_DMABUF_PIDFD && set->n != 1) {
+		dmabufcp_set_free(set);
+		return sb_err_set(e, EINVAL, "PID:FD", "plan", NULL);
+	}
+	set->bufs = calloc((size_t)set->n, sizeof(*set->bufs));
+	if (!set->bufs) {
+		dmabufcp_set_free(set);
+		return sb_err_set(e, ENOMEM, "buffers", "allocate", NULL);
+	}
+	for (long i = 0; i < set->n; i++)
+		sb_dmabuf_init(&set->bufs[i]);
+	t0 = dmabufcp_now_ms();
+	for (long i = 0; i < set->n; i++) {
+		if (dmabufcp_stop) {
+			sb_err_set(e, EINTR, "allocation", "interrupted", NULL);
+			sb_err_exit(e, SB_EXIT_FAIL);
+			rc = -EINTR;
+			goto fail;
+		}
+		rc = sb_dmabuf_alloc(spec, set->chunks[i].buf_size, &set->bufs[i], e);
+		if (!rc && name)
+			rc = sb_dmabuf_set_name(&set->bufs[i], name, e);
+		if (!rc)
+			rc = sb_dmabuf_map(&set->bufs[i], e);
+		if (rc)
+			goto fail;
+	}
+	set->alloc_ms = dmabufcp_now_ms() - t0;
+	if (spec->kind == SB_DMABUF_PIDFD && set->bufs[0].size < total) {
+		sb_err_set(e, EFBIG, "PID:FD", "fit the file into the buffer", NULL);
+		sb_err_reason(e, "the file has %llu bytes, the buffer %llu", (unsigned long long)total,
+			      (unsigned long long)set->bufs[0].size);
+		sb_err_exit(e, SB_EXIT_FAIL);
+		rc = -EFBIG;
+		goto fail;
+	}
+	return 0;
+fail:
+	dmabufcp_set_free(set);
+	return rc;
+}
+
+void dmabufcp_set_free(struct dmabufcp_set *set)
+{
+	for (long i = 0; set->bufs && i < set->n; i++)
+		sb_dmabuf_free(&set->bufs[i]);
+	free(set->bufs);
+	free(set->chunks);
+	memset(set, 0, sizeof(*set));
+}
+
+static const struct sb_cmd cmds[] = {
+	{ "copy", dmabufcp_copy, "SRC [BUF] DST", "copy a file into dma-bufs, out of one, or both (round trip)" },
+	{ "bench", dmabufcp_bench, "FILE", "read FILE into dma-bufs by every method and buffer kind, timed" },
+	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits" },
+	{ "ls", dmabufcp_ls, NULL, "every dma-buf in the system and the processes holding it" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+int dmabufcp_main(int argc, const char **argv)
+{
+	return sb_cli_dispatch(DMABUFCP, "Copy files into and out of dma-bufs; list heaps and buffers.",
+			       cmds, "copy", argc, argv);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dmabufcp bench FILE: the seed's matrix. For each buffer kind and method: allocate the
+ * buffers FILE needs, read FILE into them, free them; median of --runs, with FILE's page
+ * cache dropped (posix_fadvise DONTNEED) before each run unless --cached. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmabufcp.h"
+#include "socbox/stats.h"
+
+enum { COL_BUFFER, COL_METHOD, COL_STATUS, COL_RAN, COL_ALLOC_MS, COL_IO_MS, COL_TOTAL_MS,
+       COL_MBPS, COL_PCT_OF_FASTEST, COL_RUNS, COL_NOTE, NCOLS };
+
+static const struct sb_col cols[NCOLS] = {
+	[COL_BUFFER] = { "BUFFER", SB_T_STR, 10, 0, "buffer kind: heap:NAME or udmabuf", 0 },
+	[COL_METHOD] = { "METHOD", SB_T_STR, 8, 0, "copy method measured", 0 },
+	[COL_STATUS] = { "STATUS", SB_T_STR, 8, 0, "ok, fallback (another method ran), unsupported or failed", 0 },
+	[COL_RAN] = { "RAN", SB_T_STR, 8, SB_COL_HIDDEN, "the method that actually moved the bytes", 0 },
+	[COL_ALLOC_MS] = { "ALLOC_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median time to allocate and map the buffers", 1 },
+	[COL_IO_MS] = { "IO_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median time to read the file into them", 1 },
+	[COL_TOTAL_MS] = { "TOTAL_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median of allocation plus I/O per run", 1 },
+	[COL_MBPS] = { "MBPS", SB_T_DBL, 8, SB_COL_RIGHT, "file bytes / median I/O time, 10^6 bytes per second (as dd prints)", 1 },
+	[COL_PCT_OF_FASTEST] = { "PCT_OF_FASTEST", SB_T_DBL, 6, SB_COL_RIGHT, "total time as a percentage of the fastest total (100 = fastest)", 0 },
+	[COL_RUNS] = { "RUNS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_HIDDEN, "runs measured", 0 },
+	[COL_NOTE] = { "NOTE", SB_T_STR, 0.3, SB_COL_WRAP, "why a method is unsupported, failed or fell back", 0 },
+};
+
+static char *opt_chunk, *opt_methods, *opt_buffers;
+static int opt_runs, opt_cached;
+
+static struct poptOption table[] = {
+	{ "runs", '\0', POPT_ARG_INT, &opt_runs, 0, "runs per cell; the median is shown (default 5)", "N" },
+	{ "cached", '\0', POPT_ARG_NONE, &opt_cached, 0, "keep FILE in the page cache (measure warm)", NULL },
+	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0, "bytes per buffer (default 32M, as in the seed)", "SIZE" },
+	{ "method", 'm', POPT_ARG_STRING, &opt_methods, 0, "methods to measure, comma-separated (default all)", "LIST" },
+	{ "buffer", 'b', POPT_ARG_STRING, &opt_buffers, 0, "buffer kinds, comma-separated (default heap:system,udmabuf)", "LIST" },
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+struct cell {
+	char buffer[72];
+	enum sb_copy_method method;
+	const char *status;
+	enum sb_copy_method ran;
+	double alloc_ms, io_ms, total_ms;
+	char note[256];
+};
+
+static void drop_cache(int fd)
+{
+	fdatasync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+static void warm_cache(int fd, uint64_t size)
+{
+	char buf[1 << 16];
+
+	for (uint64_t off = 0; off < size;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
+		if (n <= 0)
+			break;
+		off += (uint64_t)n;
+	}
+}
+
+static void error_note(struct cell *cl, const struct sb_err *e)
+{
+	sb_err_format(e, cl->note, sizeof(cl->note));
+}
+
+static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t size, uint64_t chunk,
+		    int runs, struct cell *cl)
+{
+	double *alloc = calloc((size_t)runs, sizeof(double)), *io = calloc((size_t)runs, sizeof(double));
+	double *total = calloc((size_t)runs, sizeof(double));
+	struct sb_dmabuf_spec spec;
+	struct sb_stats st;
+	int done = 0;
+
+	cl->status = "ok";
+	cl->ran = cl->method;
+	sb_dmabuf_spec_parse(cl->buffer, &spec);
+	for (int r = 0; r < runs && !dmabufcp_stop && alloc && io && total; r++) {
+		struct dmabufcp_set set;
+		struct sb_err e;
+		double t0;
+		int rc = 0;
+
+		sb_err_clear(&e);
+		if (!opt_cached)
+			drop_cache(fd);
+		if (dmabufcp_set_alloc(c->root, &spec, size, chunk, NULL, &set, NULL, 0, &e)) {
+			cl->status = sb_err_exit_code(&e) == SB_EXIT_UNSUPPORTED ? "unsupported" : "failed";
+			error_note(cl, &e);
+			break;
+		}
+		t0 = dmabufcp_now_ms();
+		for (long i = 0; i < set.n && !rc; i++) {
+			struct sb_copy_result res = { 0 };
+
+			rc = sb_copy_run(cl->method, SB_COPY_TO_BUF, fd, path, set.chunks[i].file_offset,
+					 &set.bufs[i], 0, set.chunks[i].len, true, &dmabufcp_stop, &res, &e);
+			if (!rc && res.fallback_from != SB_COPY_AUTO) {
+				cl->status = "fallback";
+				cl->ran = res.ran;
+				snprintf(cl->note, sizeof(cl->note), "ran %s: %s", sb_copy_method_name(res.ran),
+					 res.fallback_reason);
+			}
+		}
+		io[done] = dmabufcp_now_ms() - t0;
+		alloc[done] = set.alloc_ms;
+		total[done] = alloc[done] + io[done];
+		dmabufcp_set_free(&set);
+		if (rc) {
+			cl->status = rc == -EOPNOTSUPP ? "unsupported" : "failed";
+			error_note(cl, &e);
+			break;
+		}
+		done++;
+	}
+	if (done && (!strcmp(cl->status, "ok") || !strcmp(cl->status, "fallback"))) {
+		sb_stats_compute(alloc, (size_t)done, &st);
+		cl->alloc_ms = st.median;
+		sb_stats_compute(io, (size_t)done, &st);
+		cl->io_ms = st.median;
+		sb_stats_compute(total, (size_t)done, &st);
+		cl->total_ms = st.median;
+	}
+	free(alloc);
+	free(io);
+	free(total);
+}
+
+static int parse_methods(struct sb_ctx *c, bool *want)
+{
+	char *list, *save = NULL;
+
+	for (int m = 0; m < SB_COPY_NMETHODS; m++)
+		want[m] = m != SB_COPY_AUTO;
+	if (!opt_methods)
+		return 0;
+	memset(want, 0, SB_COPY_NMETHODS * sizeof(*want));
+	list = strdup(opt_methods);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		enum sb_copy_method m;
+
+		if (sb_copy_method_parse(t, &m) || m == SB_COPY_AUTO) {
+			free(list);
+			return sb_usage_error(c, "unknown method '%s' (auto is not a method to measure)", t);
+		}
+		want[m] = true;
+	}
+	free(list);
+	return 0;
+}
+
+static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t chunk, int runs,
+		  struct cell *cells, size_t n)
+{
+	struct sb_out *o = sb_out_new(&c->out, stdout);
+	struct sb_table *t;
+	double fastest = 0;
+
+	if (!o)
+		return SB_EXIT_FAIL;
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].total_ms > 0 && (fastest == 0 || cells[i].total_ms < fastest))
+			fastest = cells[i].total_ms;
+	sb_out_field_str(o, "file", path);
+	sb_out_field_u64(o, "size_bytes", size);
+	sb_out_field_u64(o, "chunk_bytes", chunk);
+	sb_out_field_u64(o, "runs", (uint64_t)runs);
+	sb_out_field_str(o, "page_cache", opt_cached ? "warm" : "dropped");
+	t = sb_out_table(o, "results", NULL, cols, NCOLS, true);
+	for (size_t i = 0; i < n; i++) {
+		struct sb_row *r = sb_table_row(t);
+		bool measured = cells[i].total_ms > 0;
+
+		sb_row_str(r, COL_BUFFER, cells[i].buffer);
+		sb_row_str(r, COL_METHOD, sb_copy_method_name(cells[i].method));
+		sb_row_str(r, COL_STATUS, cells[i].status);
+		if (measured) {
+			sb_row_str(r, COL_RAN, sb_copy_method_name(cells[i].ran));
+			sb_row_dbl(r, COL_ALLOC_MS, cells[i].alloc_ms);
+			sb_row_dbl(r, COL_IO_MS, cells[i].io_ms);
+			sb_row_dbl(r, COL_TOTAL_MS, cells[i].total_ms);
+			if (cells[i].io_ms > 0)
+				sb_row_dbl(r, COL_MBPS, (double)size / 1e3 / cells[i].io_ms);
+			sb_row_dbl(r, COL_PCT_OF_FASTEST, 100.0 * cells[i].total_ms / fastest);
+			sb_row_u64(r, COL_RUNS, (uint64_t)runs);
+		}
+		if (cells[i].note[0])
+			sb_row_str(r, COL_NOTE, cells[i].note);
+	}
+	sb_out_print(o);
+	sb_out_free(o);
+	return 0;
+}
+
+int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
+{
+	bool want[SB_COPY_NMETHODS];
+	struct cell *cells = NULL;
+	char *kinds, *save = NULL;
+	uint64_t chunk = 32ull << 20;
+	size_t n = 0;
+	struct stat st;
+	struct sb_err e;
+	int rc, fd;
+
+	opt_chunk = opt_methods = opt_buffers = NULL;
+	opt_runs = 5;
+	opt_cached = 0;
+	rc = sb_cli_parse(c, table, "FILE", argc, argv, cols, NCOLS);
+	if (rc)
+		return rc;
+	if (c->nargs != 1)
+		return sb_usage_error(c, "needs exactly one FILE");
+	if (opt_runs < 1 || opt_runs > 1000)
+		return sb_usage_error(c, "--runs must be 1 to 1000");
+	if (opt_chunk && (sb_parse_size(opt_chunk, &chunk) || chunk == 0))
+		return sb_usage_error(c, "bad --chunk-size '%s'", opt_chunk);
+	if ((rc = parse_methods(c, want)))
+		return rc;
+	sb_err_clear(&e);
+	if (!sb_root_is_live(c->root)) {
+		sb_err_set(&e, EOPNOTSUPP, "bench", "measure", "needs the live kernel, not --sysroot");
+		return sb_report(DMABUFCP, &e);
+	}
+	fd = open(c->args[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		sb_err_set(&e, fd < 0 ? errno : EINVAL, c->args[0], "open", fd < 0 ? NULL : "needs a regular file");
+		if (fd >= 0)
+			close(fd);
+		return sb_report(DMABUFCP, &e);
+	}
+	dmabufcp_catch_signals();
+	if (opt_cached)
+		warm_cache(fd, (uint64_t)st.st_size);
+	kinds = strdup(opt_buffers ? opt_buffers : "heap:system,udmabuf");
+	for (char *k = strtok_r(kinds, ",", &save); k && !dmabufcp_stop; k = strtok_r(NULL, ",", &save)) {
+		struct sb_dmabuf_spec spec;
+
+		if (sb_dmabuf_spec_parse(k, &spec) || spec.kind == SB_DMABUF_PIDFD) {
+			rc = sb_usage_error(c, "bad buffer kind '%s' (heap:NAME or udmabuf)", k);
+			break;
+		}
+		for (int m = 0; m < SB_COPY_NMETHODS && !dmabufcp_stop; m++) {
+			struct cell *nc;
+
+			if (!want[m])
+				continue;
+			nc = realloc(cells, (n + 1) * sizeof(*cells));
+			if (!nc)
+				break;
+			cells = nc;
+			memset(&cells[n], 0, sizeof(cells[n]));
+			snprintf(cells[n].buffer, sizeof(cells[n].buffer), "%s", k);
+			cells[n].method = (enum sb_copy_method)m;
+			sb_verbose(DMABUFCP, "measuring %s %s", k, sb_copy_method_name(cells[n].method));
+			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, opt_runs, &cells[n]);
+			n++;
+		}
+	}
+	free(kinds);
+	if (!rc && dmabufcp_stop) {
+		sb_err_set(&e, EINTR, "bench", "interrupted", NULL);
+		rc = sb_report(DMABUFCP, &e);
+	}
+	if (!rc)
+		rc = render(c, c->args[0], (uint64_t)st.st_size, chunk, opt_runs, cells, n);
+	free(cells);
+	close(fd);
+	return rc;
+}

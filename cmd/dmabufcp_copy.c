@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dmabufcp copy: SRC BUF, BUF DST, or SRC BUF DST (round trip). The destination file is
+ * written under a temporary name and renamed only after the copy (and --verify) succeeded. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmabufcp.h"
+
+enum { COL_CHUNK, COL_DIRECTION, COL_FILE_OFFSET, COL_SIZE_BYTES, COL_METHOD, COL_REQUESTED,
+       COL_DIRECT_BYTES, COL_IO_MS, COL_BUFFER, COL_FALLBACK, NCOLS };
+
+static const struct sb_col cols[NCOLS] = {
+	[COL_CHUNK] = { "CHUNK", SB_T_U64, 5, SB_COL_RIGHT, "index of the buffer the chunk is in", 0 },
+	[COL_DIRECTION] = { "DIRECTION", SB_T_STR, 4, 0, "in: file to buffer; out: buffer to file", 0 },
+	[COL_FILE_OFFSET] = { "FILE_OFFSET", SB_T_U64, 10, SB_COL_RIGHT, "offset of the chunk in the file", 0 },
+	[COL_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "bytes moved", 0 },
+	[COL_METHOD] = { "METHOD", SB_T_STR, 8, 0, "the method that moved the bytes", 0 },
+	[COL_REQUESTED] = { "REQUESTED", SB_T_STR, 8, 0, "the method asked for (--method)", 0 },
+	[COL_DIRECT_BYTES] = { "DIRECT_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "bytes moved with O_DIRECT (the rest is the unaligned tail)", 0 },
+	[COL_IO_MS] = { "IO_MS", SB_T_DBL, 8, SB_COL_RIGHT, "time of the transfer in milliseconds", 3 },
+	[COL_BUFFER] = { "BUFFER", SB_T_STR, 10, 0, "PID:FD of the buffer in this process", 0 },
+	[COL_FALLBACK] = { "FALLBACK", SB_T_STR, 0.3, SB_COL_WRAP, "why another method ran than the one asked for", 0 },
+};
+
+static char *opt_method, *opt_chunk, *opt_name;
+static int opt_verify;
+static double opt_hold;
+
+static struct poptOption table[] = {
+	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
+	  "auto, read, direct, sendfile, splice, rw-file or copy-range (default auto)", "METHOD" },
+	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
+	  "split the file over buffers of at most SIZE bytes (K, M, G suffixes)", "SIZE" },
+	{ "verify", '\0', POPT_ARG_NONE, &opt_verify, 0,
+	  "compare source, buffers and destination (XXH3); exit 1 naming the first differing offset", NULL },
+	{ "name", 'N', POPT_ARG_STRING, &opt_name, 0, "name the buffers (DMA_BUF_SET_NAME, at most 31 characters)", "NAME" },
+	{ "hold", '\0', POPT_ARG_DOUBLE, &opt_hold, 0,
+	  "debugging aid: keep the buffers SEC seconds after the copy and print PID:FD of each", "SEC" },
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+struct job {
+	struct sb_ctx *c;
+	const char *src, *bufarg, *dst;
+	struct sb_dmabuf_spec spec;
+	enum sb_copy_method method;
+	uint64_t chunk;
+	int src_fd;
+	char src_path[64]; /* for stdin: /proc/self/fd/0 to reopen with O_DIRECT */
+	const char *src_reopen; /* NULL when the source cannot be reopened (a pipe) */
+	uint64_t total;
+	bool dst_stdout;
+	char dst_path[4096];
+	struct sb_tmpfile tmp;
+	struct dmabufcp_set set;
+	struct sb_out *out;
+	struct sb_table *tbl;
+	double in_ms, out_ms, verify_ms;
+	char note[256];
+	struct sb_err e;
+};
+
+static int fail(struct job *j)
+{
+	return sb_report(DMABUFCP, &j->e);
+}
+
+/* A pipe is spooled into a memfd so its length is known before buffers are allocated. */
+static int spool_pipe(struct job *j)
+{
+	int mfd = memfd_create("dmabufcp-stdin", MFD_CLOEXEC);
+	char buf[1 << 16];
+	uint64_t total = 0;
+
+	if (mfd < 0)
+		return sb_err_set(&j->e, errno, "stdin", "spool into memory", NULL);
+	for (;;) {
+		ssize_t n = read(j->src_fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR && !dmabufcp_stop)
+			continue;
+		if (n < 0 || dmabufcp_stop) {
+			close(mfd);
+			return sb_err_set(&j->e, n < 0 ? errno : EINTR, "stdin", "read", NULL);
+		}
+		if (n == 0)
+			break;
+		if (write(mfd, buf, (size_t)n) != n) {
+			close(mfd);
+			return sb_err_set(&j->e, errno, "stdin", "spool into memory", NULL);
+		}
+		total += (uint64_t)n;
+	}
+	j->src_fd = mfd;
+	j->total = total;
+	j->src_reopen = NULL;
+	snprintf(j->note, sizeof(j->note), "stdin is a pipe: spooled into memory first");
+	return 0;
+}
+
+static int open_source(struct job *j)
+{
+	struct stat st;
+
+	if (!strcmp(j->src, "-")) {
+		j->src_fd = 0;
+		snprintf(j->src_path, sizeof(j->src_path), "/proc/self/fd/0");
+		j->src_reopen = j->src_path;
+	} else {
+		j->src_fd = open(j->src, O_RDONLY | O_CLOEXEC);
+		if (j->src_fd < 0)
+			return sb_err_set(&j->e, errno, j->src, "open the source", NULL);
+		j->src_reopen = j->src;
+	}
+	if (fstat(j->src_fd, &st))
+		return sb_err_set(&j->e, errno, j->src, "stat the source", NULL);
+	if (S_ISDIR(st.st_mode))
+		return sb_err_set(&j->e, EISDIR, j->src, "read the source", NULL);
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return spool_pipe(j);
+	if (S_ISBLK(st.st_mode)) {
+		off_t end = lseek(j->src_fd, 0, SEEK_END);
+		j->total = end > 0 ? (uint64_t)end : 0;
+	} else {
+		j->total = (uint64_t)st.st_size;
+	}
+	return 0;
+}
+
+static void destination_path(struct job *j)
+{
+	char base[256];
+	struct stat st;
+
+	if (stat(j->dst, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(j->dst_path, sizeof(j->dst_path), "%s", j->dst);
+		return;
+	}
+	if (j->src && strcmp(j->src, "-")) {
+		char copy[4096];
+		snprintf(copy, sizeof(copy), "%s", j->src);
+		snprintf(base, sizeof(base), "%s", basename(copy));
+	} else {
+		snprintf(base, sizeof(base), "dmabuf-%d-%d", (int)j->spec.pid, j->spec.fd);
+	}
+	snprintf(j->dst_path, sizeof(j->dst_path), "%s/%s", j->dst, base);
+}
+
+static void add_row(struct job *j, long i, const char *dir, const struct sb_copy_result *res, double ms)
+{
+	struct sb_row *r = sb_table_row(j->tbl);
+
+	sb_row_u64(r, COL_CHUNK, (uint64_t)i);
+	sb_row_str(r, COL_DIRECTION, dir);
+	sb_row_u64(r, COL_FILE_OFFSET, j->set.chunks[i].file_offset);
+	sb_row_u64(r, COL_SIZE_BYTES, res->bytes);
+	sb_row_str(r, COL_METHOD, sb_copy_method_name(res->ran));
+	sb_row_str(r, COL_REQUESTED, sb_copy_method_name(j->method));
+	sb_row_u64(r, COL_DIRECT_BYTES, res->direct_bytes);
+	sb_row_dbl(r, COL_IO_MS, ms);
+	sb_row_fmt(r, COL_BUFFER, "%d:%d", (int)getpid(), j->set.bufs[i].fd);
+	if (res->fallback_from != SB_COPY_AUTO)
+		sb_row_fmt(r, COL_FALLBACK, "%s fell back to %s: %s", sb_copy_method_name(res->fallback_from),
+			   sb_copy_method_name(res->ran), res->fallback_reason);
+}
+
+static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *path)
+{
+	const char *dname = dir == SB_COPY_TO_BUF ? "in" : "out";
+	enum sb_copy_method learned = SB_COPY_AUTO;
+
+	for (long i = 0; i < j->set.n; i++) {
+		const struct sb_chunk *ch = &j->set.chunks[i];
+		struct sb_copy_result res = { 0 };
+		char tried[512] = "";
+		double t0 = dmabufcp_now_ms();
+		int rc;
+
+		if (j->method != SB_COPY_AUTO && !sb_copy_method_applies(j->method, &j->set.bufs[i], path == NULL)) {
+			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method), "use this method",
+				   "sendfile and splice need a udmabuf; direct, rw-file and copy-range need a regular file");
+			sb_err_reason(&j->e, "does not apply to a %s buffer%s", sb_dmabuf_kind_name(j->set.bufs[i].kind),
+				      path ? "" : " and a pipe");
+			return -EOPNOTSUPP;
+		}
+		if (j->method != SB_COPY_AUTO)
+			rc = sb_copy_run(j->method, dir, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
+					 true, &dmabufcp_stop, &res, &j->e);
+		else if (learned != SB_COPY_AUTO)
+			rc = sb_copy_run(learned, dir, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
+					 true, &dmabufcp_stop, &res, &j->e);
+		else
+			rc = sb_copy_run_auto(dir, false, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
+					      &dmabufcp_stop, &res, tried, sizeof(tried), &j->e);
+		if (rc)
+			return rc;
+		if (j->method == SB_COPY_AUTO && learned == SB_COPY_AUTO) {
+			learned = res.fallback_from != SB_COPY_AUTO ? res.ran : res.ran;
+			if (tried[0])
+				sb_out_note(j->out, "auto (%s): %s", dname, tried);
+			sb_verbose(DMABUFCP, "auto chose %s for %s%s%s", sb_copy_method_name(res.ran), dname,
+				   tried[0] ? " after " : "", tried);
+		}
+		if (res.fallback_from != SB_COPY_AUTO)
+			sb_verbose(DMABUFCP, "chunk %ld: %s fell back to %s: %s", i, sb_copy_method_name(res.fallback_from),
+				   sb_copy_method_name(res.ran), res.fallback_reason);
+		add_row(j, i, dname, &res, dmabufcp_now_ms() - t0);
+	}
+	return 0;
+}
+
+static int verify_chunk(struct job *j, long i, int fd, const char *what, const char *object)
+{
+	const struct sb_chunk *ch = &j->set.chunks[i];
+	const char *mem = j->set.bufs[i].map;
+	uint64_t h_file, h_buf = sb_copy_hash_mem(mem, (size_t)ch->len);
+	int rc = sb_copy_hash_fd(fd, ch->file_offset, ch->len, &h_file);
+	int64_t diff;
+
+	if (rc == -ENODATA || (rc == 0 && h_file != h_buf)) {
+		diff = sb_copy_first_diff(fd, ch->file_offset, mem, (size_t)ch->len);
+		sb_err_set(&j->e, EIO, object, "verify", NULL);
+		sb_err_reason(&j->e, "%s differs from buffer %ld at file offset %llu", what, i,
+			      (unsigned long long)(ch->file_offset + (uint64_t)(diff < 0 ? 0 : diff)));
+		sb_err_exit(&j->e, SB_EXIT_FAIL);
+		return -EIO;
+	}
+	if (rc)
+		return sb_err_set(&j->e, -rc, object, "read for verify", NULL);
+	return 0;
+}
+
+static int verify(struct job *j, bool check_src, bool check_dst)
+{
+	double t0 = dmabufcp_now_ms();
+	int rc = 0;
+
+	for (long i = 0; i < j->set.n && !rc; i++) {
+		if (dmabufcp_stop)
+			return sb_err_set(&j->e, EINTR, "verify", "interrupted", NULL);
+		if ((rc = sb_dmabuf_sync(&j->set.bufs[i], false, false, &j->e)))
+			break;
+		if (check_src)
+			rc = verify_chunk(j, i, j->src_fd, "the source", j->src);
+		if (!rc && check_dst)
+			rc = verify_chunk(j, i, j->tmp.fd, "the output", j->dst_path);
+		sb_dmabuf_sync(&j->set.bufs[i], true, false, NULL);
+	}
+	j->verify_ms = dmabufcp_now_ms() - t0;
+	return rc;
+}
+
+static void hold(struct job *j)
+{
+	struct timespec ts = { (time_t)opt_hold, (long)((opt_hold - (double)(time_t)opt_hold) * 1e9) };
+
+	if (!sb_out_is_json(j->out)) {
+		for (long i = 0; i < j->set.n; i++)
+			printf("%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
+		fflush(stdout);
+	}
+	while (!dmabufcp_stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void fill_view(struct job *j)
+{
+	sb_out_field_str(j->out, "source", j->src ? j->src : j->bufarg);
+	sb_out_field_str(j->out, "buffer", j->bufarg);
+	if (j->dst)
+		sb_out_field_str(j->out, "destination", j->dst_stdout ? "-" : j->dst_path);
+	sb_out_field_u64(j->out, "size_bytes", j->total);
+	sb_out_field_u64(j->out, "buffers", (uint64_t)j->set.n);
+	sb_out_field_u64(j->out, "buffer_size_bytes", j->set.n ? j->set.bufs[0].size : 0);
+	sb_out_field_str(j->out, "exporter", j->set.n ? j->set.bufs[0].exporter : "");
+	sb_out_field_dbl(j->out, "alloc_ms", j->set.alloc_ms);
+	sb_out_field_dbl(j->out, "in_ms", j->in_ms);
+	sb_out_field_dbl(j->out, "out_ms", j->out_ms);
+	sb_out_field_bool(j->out, "verified", opt_verify);
+	if (opt_verify)
+		sb_out_field_dbl(j->out, "verify_ms", j->verify_ms);
+	if (j->note[0])
+		sb_out_note(j->out, "%s", j->note);
+}
+
+static int classify(struct job *j)
+{
+	const char **a = j->c->args;
+	struct sb_dmabuf_spec s[3];
+	bool is[3] = { false, false, false };
+
+	for (int i = 0; i < j->c->nargs; i++)
+		is[i] = sb_dmabuf_spec_parse(a[i], &s[i]) == 0;
+	if (j->c->nargs == 3 && !is[0] && is[1] && !is[2]) {
+		j->src = a[0], j->bufarg = a[1], j->dst = a[2], j->spec = s[1];
+		return 0;
+	}
+	if (j->c->nargs == 2 && !is[0] && is[1]) {
+		j->src = a[0], j->bufarg = a[1], j->spec = s[1];
+		return 0;
+	}
+	if (j->c->nargs == 2 && is[0] && !is[1]) {
+		if (s[0].kind != SB_DMABUF_PIDFD)
+			return sb_usage_error(j->c, "a new %s buffer holds no data to copy out: use SRC %s DST, or PID:FD DST",
+					      a[0], a[0]);
+		j->bufarg = a[0], j->dst = a[1], j->spec = s[0];
+		return 0;
+	}
+	return sb_usage_error(j->c, "give SRC BUF, BUF DST or SRC BUF DST, where BUF is heap:NAME, udmabuf or PID:FD");
+}
+
+static int parse_options(struct job *j)
+{
+	if (opt_method && sb_copy_method_parse(opt_method, &j->method))
+		return sb_usage_error(j->c, "unknown method '%s'", opt_method);
+	if (opt_chunk && (sb_parse_size(opt_chunk, &j->chunk) || j->chunk == 0))
+		return sb_usage_error(j->c, "bad --chunk-size '%s'", opt_chunk);
+	if (opt_hold < 0)
+		return sb_usage_error(j->c, "--hold must not be negative");
+	if (j->c->nargs < 2 || j->c->nargs > 3)
+		return sb_usage_error(j->c, "needs two or three arguments");
+	return classify(j);
+}
+
+static int run(struct job *j)
+{
+	bool into = j->src != NULL, out = j->dst != NULL;
+	double t0;
+	int rc;
+
+	if (into && (rc = open_source(j)))
+		return rc;
+	if (out) {
+		j->dst_stdout = !strcmp(j->dst, "-");
+		if (j->dst_stdout && sb_out_is_json(j->out)) {
+			sb_err_set(&j->e, EINVAL, "-", "write", "-J prints on stdout: write the data to a file");
+			sb_err_exit(&j->e, SB_EXIT_USAGE);
+			return -EINVAL;
+		}
+		if (j->dst_stdout && j->method != SB_COPY_AUTO && j->method != SB_COPY_READ) {
+			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method), "write to stdout",
+				   "only 'read' (write(2)) writes to stdout");
+			return -EOPNOTSUPP;
+		}
+	}
+	rc = dmabufcp_set_alloc(j->c->root, &j->spec, j->total, j->chunk, opt_name, &j->set,
+				j->note[0] ? j->note + strlen(j->note) : j->note, sizeof(j->note) - strlen(j->note), &j->e);
+	if (rc)
+		return rc;
+	if (!into)
+		j->total = j->set.bufs[0].size;
+	sb_verbose(DMABUFCP, "%llu bytes over %ld %s buffer(s) of %llu bytes, allocated in %.3f ms",
+		   (unsigned long long)j->total, j->set.n, j->set.bufs[0].exporter,
+		   (unsigned long long)j->set.bufs[0].size, j->set.alloc_ms);
+	if (!into) {
+		/* The whole buffer goes out: plan it as one chunk of its size. */
+		j->set.chunks[0].len = j->set.bufs[0].size;
+	}
+	if (into) {
+		t0 = dmabufcp_now_ms();
+		if ((rc = transfer(j, SB_COPY_TO_BUF, j->src_fd, j->src_reopen)))
+			return rc;
+		j->in_ms = dmabufcp_now_ms() - t0;
+	}
+	if (out) {
+		enum sb_copy_method asked = j->method;
+
+		if (j->dst_stdout) {
+			j->tmp.fd = 1;
+			j->method = SB_COPY_READ;
+		} else {
+			destination_path(j);
+			if ((rc = sb_tmpfile_open(&j->tmp, j->dst_path, &j->e)))
+				return rc;
+		}
+		t0 = dmabufcp_now_ms();
+		rc = transfer(j, SB_COPY_FROM_BUF, j->tmp.fd, j->dst_stdout ? NULL : j->tmp.path);
+		j->method = asked;
+		if (rc)
+			return rc;
+		j->out_ms = dmabufcp_now_ms() - t0;
+	}
+	if (opt_verify && (rc = verify(j, into, out && !j->dst_stdout)))
+		return rc;
+	if (out && !j->dst_stdout && (rc = sb_tmpfile_commit(&j->tmp, &j->e)))
+		return rc;
+	return 0;
+}
+
+int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct job j;
+	int rc;
+
+	opt_method = opt_chunk = opt_name = NULL;
+	opt_verify = 0;
+	opt_hold = 0;
+	rc = sb_cli_parse(c, table, "SRC [BUF] DST", argc, argv, cols, NCOLS);
+	if (rc)
+		return rc;
+	memset(&j, 0, sizeof(j));
+	j.c = c;
+	j.src_fd = -1;
+	j.tmp.fd = -1;
+	rc = parse_options(&j);
+	if (rc)
+		return rc;
+	if (!sb_root_is_live(c->root)) {
+		sb_err_set(&j.e, EOPNOTSUPP, j.bufarg, "copy", "needs the live kernel, not --sysroot");
+		return fail(&j);
+	}
+	dmabufcp_catch_signals();
+	j.out = sb_out_new(&c->out, stdout);
+	if (!j.out)
+		return SB_EXIT_FAIL;
+	j.tbl = sb_out_table(j.out, "transfers", NULL, cols, NCOLS, true);
+	rc = run(&j);
+	if (rc && dmabufcp_stop) {
+		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", "nothing was written to the destination");
+		sb_err_reason(&j.e, "interrupted by signal %d", dmabufcp_stop);
+		sb_err_exit(&j.e, SB_EXIT_FAIL);
+	}
+	if (j.tmp.fd != 1)
+		sb_tmpfile_abort(&j.tmp);
+	if (rc) {
+		rc = fail(&j);
+	} else {
+		fill_view(&j);
+		if (sb_out_is_json(j.out) || (sb_opt.verbose && !j.dst_stdout))
+			sb_out_print(j.out);
+		if (opt_hold > 0)
+			hold(&j);
+	}
+	sb_out_free(j.out);
+	dmabufcp_set_free(&j.set);
+	if (j.src_fd > 0)
+		close(j.src_fd);
+	return rc;
+}

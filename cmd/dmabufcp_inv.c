@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dmabufcp heaps and dmabufcp ls: what can allocate dma-bufs here, and every dma-buf in the
+ * system with the processes holding it (what Android's dmabuf_dump shows). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmabufcp.h"
+#include "socbox/dmabufinfo.h"
+#include "socbox/kmod.h"
+
+enum { H_NAME, H_KIND, H_DEVICE, H_MODE, H_OWNER, H_CAN_ALLOC, H_SIZE_LIMIT_BYTES, H_LIST_LIMIT, H_NCOLS };
+
+static const struct sb_col heap_cols[H_NCOLS] = {
+	[H_NAME] = { "NAME", SB_T_STR, 12, 0, "heap name, or udmabuf", 0 },
+	[H_KIND] = { "KIND", SB_T_STR, 7, 0, "heap or udmabuf", 0 },
+	[H_DEVICE] = { "DEVICE", SB_T_STR, 20, 0, "device node", 0 },
+	[H_MODE] = { "MODE", SB_T_STR, 10, 0, "permissions of the device node (live system only)", 0 },
+	[H_OWNER] = { "OWNER", SB_T_STR, 10, 0, "user:group of the device node (live system only)", 0 },
+	[H_CAN_ALLOC] = { "CAN_ALLOC", SB_T_BOOL, 5, 0, "this user can open the device to allocate (live system only)", 0 },
+	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "largest buffer (udmabuf size_limit_mb)", 0 },
+	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6, SB_COL_RIGHT, "most memfd ranges per buffer (udmabuf list_limit)", 0 },
+};
+
+static struct poptOption heaps_table[] = {
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+static void device_cells(const struct sb_ctx *c, struct sb_row *r, const char *dev, int open_flags)
+{
+	struct stat st;
+	struct passwd *pw;
+	struct group *gr;
+	int fd;
+
+	sb_row_str(r, H_DEVICE, dev);
+	if (!sb_root_is_live(c->root) || stat(dev, &st))
+		return;
+	sb_row_fmt(r, H_MODE, "%04o", (unsigned)(st.st_mode & 07777));
+	pw = getpwuid(st.st_uid);
+	gr = getgrgid(st.st_gid);
+	if (pw && gr)
+		sb_row_fmt(r, H_OWNER, "%s:%s", pw->pw_name, gr->gr_name);
+	else
+		sb_row_fmt(r, H_OWNER, "%u:%u", (unsigned)st.st_uid, (unsigned)st.st_gid);
+	fd = open(dev, open_flags | O_CLOEXEC);
+	sb_row_bool(r, H_CAN_ALLOC, fd >= 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sb_dirlist heaps = { 0 };
+	struct sb_udmabuf_limits lim;
+	bool have_udmabuf;
+	enum sb_mod_state ms = SB_MOD_UNKNOWN;
+	struct sb_out *o;
+	struct sb_table *t;
+	struct sb_err e;
+	int rc;
+
+	rc = sb_cli_parse(c, heaps_table, NULL, argc, argv, heap_cols, H_NCOLS);
+	if (rc)
+		return rc;
+	sb_err_clear(&e);
+	/* sysfs names the heaps on live systems and snapshots alike */
+	if (sb_dir_list(c->root, &heaps, "/sys/class/dma_heap") < 0 && sb_root_is_live(c->root))
+		sb_dir_list(c->root, &heaps, "/dev/dma_heap");
+	have_udmabuf = sb_exists(c->root, "/sys/class/misc/udmabuf") ||
+		       (sb_root_is_live(c->root) && access("/dev/udmabuf", F_OK) == 0);
+	sb_kmod_state(c->root, "udmabuf", &ms);
+	if (!heaps.n && !have_udmabuf) {
+		sb_dirlist_free(&heaps);
+		sb_err_set(&e, ENODEV, "dma-buf allocators", "find", "%s",
+			   ms == SB_MOD_AVAILABLE ? "modprobe udmabuf; dma-heaps need CONFIG_DMABUF_HEAPS_SYSTEM"
+						  : "no dma-heap and no udmabuf: CONFIG_DMABUF_HEAPS_SYSTEM=y, CONFIG_UDMABUF");
+		sb_err_reason(&e, "none in this kernel");
+		return sb_report(DMABUFCP, &e);
+	}
+	o = sb_out_new(&c->out, stdout);
+	if (!o) {
+		sb_dirlist_free(&heaps);
+		return SB_EXIT_FAIL;
+	}
+	t = sb_out_table(o, "heaps", NULL, heap_cols, H_NCOLS, true);
+	for (size_t i = 0; i < heaps.n; i++) {
+		struct sb_row *r = sb_table_row(t);
+		char dev[300];
+
+		snprintf(dev, sizeof(dev), "/dev/dma_heap/%s", heaps.names[i]);
+		sb_row_str(r, H_NAME, heaps.names[i]);
+		sb_row_str(r, H_KIND, "heap");
+		device_cells(c, r, dev, O_RDONLY);
+	}
+	if (have_udmabuf) {
+		struct sb_row *r = sb_table_row(t);
+
+		sb_row_str(r, H_NAME, "udmabuf");
+		sb_row_str(r, H_KIND, "udmabuf");
+		device_cells(c, r, "/dev/udmabuf", O_RDWR);
+		if (sb_udmabuf_limits(c->root, &lim) == 0) {
+			sb_row_u64(r, H_SIZE_LIMIT_BYTES, lim.size_limit_bytes);
+			if (lim.list_limit)
+				sb_row_u64(r, H_LIST_LIMIT, lim.list_limit);
+		}
+	} else if (ms == SB_MOD_AVAILABLE) {
+		sb_out_note(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
+	}
+	if (!sb_root_is_live(c->root))
+		sb_out_note(o, "MODE, OWNER and CAN_ALLOC need the live system's device nodes");
+	sb_out_print(o);
+	sb_out_free(o);
+	sb_dirlist_free(&heaps);
+	return 0;
+}
+
+/* ls */
+enum { B_INODE, B_SIZE_BYTES, B_EXPORTER, B_NAME, B_HOLDERS, B_COUNT, B_ATTACHED, B_NCOLS };
+
+static const struct sb_col buf_cols[B_NCOLS] = {
+	[B_INODE] = { "INODE", SB_T_U64, 8, SB_COL_RIGHT, "inode number of the dma-buf (its identity)", 0 },
+	[B_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "buffer size", 0 },
+	[B_EXPORTER] = { "EXPORTER", SB_T_STR, 10, 0, "exporter (heap name, udmabuf, driver)", 0 },
+	[B_NAME] = { "NAME", SB_T_STR, 10, 0, "name set with DMA_BUF_SET_NAME", 0 },
+	[B_HOLDERS] = { "HOLDERS", SB_T_STRV, 0.4, SB_COL_WRAP, "PID/COMM:fdN (by fd) or PID/COMM:map (by mapping)", 0 },
+	[B_COUNT] = { "COUNT", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_HIDDEN, "file reference count", 0 },
+	[B_ATTACHED] = { "ATTACHED", SB_T_STRV, 0.2, SB_COL_HIDDEN, "attached devices (debugfs bufinfo)", 0 },
+};
+
+enum { P_PID, P_COMM, P_BUFFERS, P_FD_BYTES, P_MAP_BYTES, P_TOTAL_BYTES, P_NCOLS };
+static const struct sb_col proc_cols[P_NCOLS] = {
+	[P_PID] = { "PID", SB_T_U64, 6, SB_COL_RIGHT, "process", 0 },
+	[P_COMM] = { "COMM", SB_T_STR, 12, 0, "command name", 0 },
+	[P_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT, "distinct buffers held", 0 },
+	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "size of the buffers held by fd", 0 },
+	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "bytes mapped", 0 },
+	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "size of the distinct buffers held either way", 0 },
+};
+
+enum { X_EXPORTER, X_BUFFERS, X_SIZE_BYTES, X_NCOLS };
+static const struct sb_col exp_cols[X_NCOLS] = {
+	[X_EXPORTER] = { "EXPORTER", SB_T_STR, 12, 0, "exporter", 0 },
+	[X_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT, "buffers", 0 },
+	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "total size", 0 },
+};
+
+static int opt_pid;
+static struct poptOption ls_table[] = {
+	{ "pid", 'p', POPT_ARG_INT, &opt_pid, 0, "only the buffers this process holds", "PID" },
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+static uint64_t obj_size(const struct sb_dmabuf_obj *o)
+{
+	uint64_t mapped = 0;
+
+	if (o->size)
+		return o->size;
+	for (size_t i = 0; i < o->nholders; i++)
+		if (o->holders[i].how == SB_HOLD_MAP && o->holders[i].map_bytes > mapped)
+			mapped = o->holders[i].map_bytes;
+	return mapped;
+}
+
+static void buffers_table(struct sb_out *o, const struct sb_dmabuf_inventory *inv)
+{
+	struct sb_table *t = sb_out_table(o, "buffers", "Buffers", buf_cols, B_NCOLS, true);
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct sb_dmabuf_obj *b = &inv->v[i];
+		struct sb_row *r = sb_table_row(t);
+
+		sb_row_u64(r, B_INODE, b->ino);
+		if (obj_size(b))
+			sb_row_u64(r, B_SIZE_BYTES, obj_size(b));
+		if (b->exp_name[0])
+			sb_row_str(r, B_EXPORTER, b->exp_name);
+		if (b->name[0])
+			sb_row_str(r, B_NAME, b->name);
+		for (size_t k = 0; k < b->nholders; k++) {
+			char h[96];
+			const struct sb_dmabuf_holder *x = &b->holders[k];
+
+			if (x->how == SB_HOLD_FD)
+				snprintf(h, sizeof(h), "%d/%s:fd%d", (int)x->pid, x->comm, x->fd);
+			else
+				snprintf(h, sizeof(h), "%d/%s:map", (int)x->pid, x->comm);
+			sb_row_strv_add(r, B_HOLDERS, h);
+		}
+		if (b->count)
+			sb_row_u64(r, B_COUNT, b->count);
+		for (size_t k = 0; k < b->nattached; k++)
+			sb_row_strv_add(r, B_ATTACHED, b->attached[k]);
+	}
+}
+
+struct proc_total {
+	pid_t pid;
+	char comm[32];
+	uint64_t buffers, fd_bytes, map_bytes, total_bytes;
+};
+
+static void processes_table(struct sb_out *o, const struct sb_dmabuf_inventory *inv, pid_t only)
+{
+	struct sb_table *t = sb_out_table(o, "processes", "Processes", proc_cols, P_NCOLS, false);
+	struct proc_total *p = NULL;
+	size_t np = 0;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct sb_dmabuf_obj *b = &inv->v[i];
+
+		for (size_t k = 0; k < b->nholders; k++) {
+			const struct sb_dmabuf_holder *x = &b->holders[k];
+			bool by_fd_before = false, seen_before = false;
+			size_t j;
+
+			if (only && x->pid != only)
+				continue;
+			for (j = 0; j < np && p[j].pid != x->pid; j++)
+				;
+			if (j == np) {
+				struct proc_total *nv = realloc(p, (np + 1) * sizeof(*p));
+				if (!nv)
+					break;
+				p = nv;
+				memset(&p[np], 0, sizeof(p[np]));
+				p[np].pid = x->pid;
+				snprintf(p[np].comm, sizeof(p[np].comm), "%s", x->comm);
+				np++;
+			}
+			for (size_t q = 0; q < k; q++) {
+				if (b->holders[q].pid != x->pid)
+					continue;
+				seen_before = true;
+				by_fd_before |= b->holders[q].how == SB_HOLD_FD;
+			}
+			if (!seen_before) {
+				p[j].buffers++;
+				p[j].total_bytes += obj_size(b);
+			}
+			if (x->how == SB_HOLD_FD && !by_fd_before)
+				p[j].fd_bytes += obj_size(b);
+			if (x->how == SB_HOLD_MAP)
+				p[j].map_bytes += x->map_bytes;
+		}
+	}
+	for (size_t j = 0; j < np; j++) {
+		struct sb_row *r = sb_table_row(t);
+
+		sb_row_u64(r, P_PID, (uint64_t)p[j].pid);
+		sb_row_str(r, P_COMM, p[j].comm);
+		sb_row_u64(r, P_BUFFERS, p[j].buffers);
+		sb_row_u64(r, P_FD_BYTES, p[j].fd_bytes);
+		sb_row_u64(r, P_MAP_BYTES, p[j].map_bytes);
+		sb_row_u64(r, P_TOTAL_BYTES, p[j].total_bytes);
+	}
+	free(p);
+}
+
+static void exporters_table(struct sb_out *o, const struct sb_dmabuf_inventory *inv, uint64_t *all)
+{
+	struct sb_table *t = sb_out_table(o, "exporters", "Exporters", exp_cols, X_NCOLS, false);
+	bool *done = calloc(inv->n ? inv->n : 1, sizeof(*done));
+
+	*all = 0;
+	for (size_t i = 0; done && i < inv->n; i++) {
+		uint64_t count = 0, bytes = 0;
+		struct sb_row *r;
+
+		*all += obj_size(&inv->v[i]);
+		if (done[i])
+			continue;
+		for (size_t k = i; k < inv->n; k++) {
+			if (done[k] || strcmp(inv->v[k].exp_name, inv->v[i].exp_name))
+				continue;
+			done[k] = true;
+			count++;
+			bytes += obj_size(&inv->v[k]);
+		}
+		r = sb_table_row(t);
+		sb_row_str(r, X_EXPORTER, inv->v[i].exp_name[0] ? inv->v[i].exp_name : "?");
+		sb_row_u64(r, X_BUFFERS, count);
+		sb_row_u64(r, X_SIZE_BYTES, bytes);
+	}
+	free(done);
+}
+
+int dmabufcp_ls(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sb_dmabuf_inventory inv;
+	struct sb_out *o;
+	struct sb_err e;
+	uint64_t all;
+	int rc;
+
+	opt_pid = 0;
+	rc = sb_cli_parse(c, ls_table, NULL, argc, argv, buf_cols, B_NCOLS);
+	if (rc)
+		return rc;
+	if (opt_pid < 0)
+		return sb_usage_error(c, "bad --pid %d", opt_pid);
+	sb_err_clear(&e);
+	if (opt_pid && !sb_is_dir(c->root, "/proc/%d", opt_pid)) {
+		sb_err_set(&e, ESRCH, "--pid", "find the process", NULL);
+		sb_err_reason(&e, "no process %d", opt_pid);
+		return sb_report(DMABUFCP, &e);
+	}
+	if (sb_dmabuf_inventory(c->root, (pid_t)opt_pid, &inv, &e))
+		return sb_report(DMABUFCP, &e);
+	o = sb_out_new(&c->out, stdout);
+	if (!o) {
+		sb_dmabuf_inventory_free(&inv);
+		return SB_EXIT_FAIL;
+	}
+	buffers_table(o, &inv);
+	processes_table(o, &inv, (pid_t)opt_pid);
+	exporters_table(o, &inv, &all);
+	sb_out_field_u64(o, "total_buffers", inv.n);
+	sb_out_field_u64(o, "total_bytes", all);
+	sb_out_field_bool(o, "bufinfo", inv.have_bufinfo);
+	sb_out_field_u64(o, "processes_unreadable", inv.procs_denied);
+	if (!inv.have_bufinfo)
+		sb_out_note(o, "debugfs dma_buf/bufinfo was not readable: buffers that no process holds by fd or mapping are missing (as root: mount -t debugfs none /sys/kernel/debug)");
+	if (inv.procs_denied)
+		sb_out_note(o, "%zu processes could not be read: run as root to see their buffers", inv.procs_denied);
+	sb_out_print(o);
+	sb_out_free(o);
+	sb_dmabuf_inventory_free(&inv);
+	return 0;
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The copy engines: move bytes between a file and a dma-buf by one method, bracketed by
+ * DMA_BUF_IOCTL_SYNC when the CPU touches the buffer. Methods that do not apply, or that the
+ * kernel lacks, fail with -EOPNOTSUPP (exit code 3) so 'auto' can try the next. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/sendfile.h>
+#include <unistd.h>
+
+#include "socbox/copy.h"
+#include "socbox/uapi/dma-buf.h"
+
+#define PIECE (8u << 20) /* bytes per syscall: big enough to be fast, small enough to stop */
+
+struct xfer {
+	enum sb_copy_dir dir;
+	int fd;
+	const char *path;
+	uint64_t file_off;
+	struct sb_dmabuf *b;
+	uint64_t buf_off;
+	uint64_t len;
+	volatile int *stop;
+	struct sb_copy_result *res;
+	struct sb_err *e;
+};
+
+static int unsupported(struct sb_err *e, enum sb_copy_method m, int err, const char *why)
+{
+	char object[64];
+
+	snprintf(object, sizeof(object), "method %s", sb_copy_method_name(m));
+	sb_err_set(e, err ? err : EOPNOTSUPP, object, why, NULL);
+	sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+	return -EOPNOTSUPP;
+}
+
+static int kernel_lacks(struct sb_err *e, enum sb_copy_method m, int err, const char *hint)
+{
+	unsupported(e, m, err, "use");
+	sb_err_reason(e, "unsupported by this kernel (%s)", strerror(err));
+	sb_err_hint(e, "%s", hint);
+	return -EOPNOTSUPP;
+}
+
+static int stopped(struct xfer *x)
+{
+	if (x->stop && *x->stop) {
+		sb_err_set(x->e, EINTR, "copy", "interrupted", NULL);
+		sb_err_exit(x->e, SB_EXIT_FAIL);
+		return -EINTR;
+	}
+	return 0;
+}
+
+static int short_source(struct xfer *x, uint64_t done)
+{
+	sb_err_set(x->e, ENODATA, x->path ? x->path : "input", "read", NULL);
+	sb_err_reason(x->e, "the source ended after %llu of %llu bytes (it shrank during the copy?)",
+		      (unsigned long long)(x->file_off + done), (unsigned long long)(x->file_off + x->len));
+	sb_err_exit(x->e, SB_EXIT_FAIL);
+	return -ENODATA;
+}
+
+static int io_error(struct xfer *x, int err, const char *what)
+{
+	sb_err_set(x->e, err, x->path ? x->path : "file", what,
+		   err == ENOSPC ? "the file system is full" : err == EDQUOT ? "disk quota exceeded" : NULL);
+	sb_err_exit(x->e, err == EACCES || err == EPERM ? SB_EXIT_PERM : SB_EXIT_FAIL);
+	return -err;
+}
+
+/* Buffered transfer between fd and memory at mem; pipes use read/write. */
+static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64_t len)
+{
+	bool seekable = lseek(fd, 0, SEEK_CUR) >= 0;
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t want = len - done < PIECE ? (size_t)(len - done) : PIECE;
+		ssize_t n;
+		int rc = stopped(x);
+
+		if (rc)
+			return rc;
+		if (x->dir == SB_COPY_TO_BUF)
+			n = seekable ? pread(fd, mem + done, want, (off_t)(off + done)) : read(fd, mem + done, want);
+		else
+			n = seekable ? pwrite(fd, mem + done, want, (off_t)(off + done)) : write(fd, mem + done, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return io_error(x, errno, x->dir == SB_COPY_TO_BUF ? "read" : "write");
+		if (n == 0)
+			return x->dir == SB_COPY_TO_BUF ? short_source(x, off + done - x->file_off)
+							: io_error(x, ENOSPC, "write");
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int run_read(struct xfer *x)
+{
+	int rc = xfer_buffered(x, x->fd, (char *)x->b->map + x->buf_off, x->file_off, x->len);
+
+	if (!rc)
+		x->res->bytes += x->len;
+	return rc;
+}
+
+/* O_DIRECT for the aligned part, buffered for the tail. Returns -EAGAIN (with the reason in
+ * res) when O_DIRECT cannot work here and nothing was transferred yet. */
+static int run_direct(struct xfer *x)
+{
+	char *mem = x->b->memfd_map ? x->b->memfd_map : x->b->map;
+	uint32_t off_align, mem_align;
+	struct sb_dio_split split;
+	uint64_t done = 0;
+	int dfd, rc;
+
+	if (!x->path)
+		return unsupported(x->e, SB_COPY_DIRECT, EOPNOTSUPP, "O_DIRECT needs a regular file, not a pipe");
+	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0) {
+		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
+			 "the file system does not support O_DIRECT");
+		return -EAGAIN;
+	}
+	split = sb_copy_dio_split(x->file_off, x->len, off_align);
+	if ((uintptr_t)(mem + x->buf_off) % (mem_align ? mem_align : 1)) {
+		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
+			 "buffer offset is not aligned for O_DIRECT");
+		return -EAGAIN;
+	}
+	if (split.direct_len) {
+		dfd = open(x->path, (x->dir == SB_COPY_TO_BUF ? O_RDONLY : O_WRONLY) | O_DIRECT | O_CLOEXEC);
+		if (dfd < 0) {
+			snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
+				 "O_DIRECT open: %s (tmpfs and overlay file systems may lack it)", strerror(errno));
+			return -EAGAIN;
+		}
+		while (done < split.direct_len) {
+			size_t want = split.direct_len - done < PIECE ? (size_t)(split.direct_len - done) : PIECE;
+			ssize_t n;
+
+			if ((rc = stopped(x))) {
+				close(dfd);
+				return rc;
+			}
+			if (x->dir == SB_COPY_TO_BUF)
+				n = pread(dfd, mem + x->buf_off + done, want, (off_t)(x->file_off + done));
+			else
+				n = pwrite(dfd, mem + x->buf_off + done, want, (off_t)(x->file_off + done));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && done == 0 && (errno == EFAULT || errno == EINVAL)) {
+				snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
+					 "O_DIRECT %s: %s (the buffer's pages cannot be pinned)",
+					 x->dir == SB_COPY_TO_BUF ? "read" : "write", strerror(errno));
+				close(dfd);
+				return -EAGAIN;
+			}
+			if (n < 0) {
+				rc = io_error(x, errno, x->dir == SB_COPY_TO_BUF ? "O_DIRECT read" : "O_DIRECT write");
+				close(dfd);
+				return rc;
+			}
+			if (n == 0 || (uint64_t)n % off_align) {
+				close(dfd);
+				if (x->dir == SB_COPY_TO_BUF)
+					return short_source(x, done + (uint64_t)n);
+				return io_error(x, ENOSPC, "O_DIRECT write");
+			}
+			done += (uint64_t)n;
+		}
+		close(dfd);
+	}
+	x->res->direct_bytes += split.direct_len;
+	if (split.tail_len) {
+		rc = xfer_buffered(x, x->fd, mem + x->buf_off + split.direct_len,
+				   x->file_off + split.direct_len, split.tail_len);
+		if (rc)
+			return rc;
+	}
+	x->res->bytes += x->len;
+	return 0;
+}
+
+static int run_sendfile(struct xfer *x)
+{
+	int in = x->dir == SB_COPY_TO_BUF ? x->fd : x->b->memfd;
+	int out = x->dir == SB_COPY_TO_BUF ? x->b->memfd : x->fd;
+	off_t in_off = (off_t)(x->dir == SB_COPY_TO_BUF ? x->file_off : x->buf_off);
+	off_t out_off = (off_t)(x->dir == SB_COPY_TO_BUF ? x->buf_off : x->file_off);
+	uint64_t done = 0;
+
+	if (x->b->memfd < 0)
+		return unsupported(x->e, SB_COPY_SENDFILE, EOPNOTSUPP, "sendfile needs a udmabuf (its memfd)");
+	if (lseek(out, out_off, SEEK_SET) < 0)
+		return io_error(x, errno, "seek");
+	while (done < x->len) {
+		size_t want = x->len - done < PIECE ? (size_t)(x->len - done) : PIECE;
+		ssize_t n;
+		int rc = stopped(x);
+
+		if (rc)
+			return rc;
+		n = sendfile(out, in, &in_off, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS))
+			return kernel_lacks(x->e, SB_COPY_SENDFILE, errno, "sendfile into/out of a memfd needs Linux 2.6.33 or later");
+		if (n < 0)
+			return io_error(x, errno, "sendfile");
+		if (n == 0)
+			return x->dir == SB_COPY_TO_BUF ? short_source(x, done) : io_error(x, ENOSPC, "sendfile");
+		done += (uint64_t)n;
+	}
+	x->res->bytes += x->len;
+	return 0;
+}
+
+static int run_splice(struct xfer *x)
+{
+	int in = x->dir == SB_COPY_TO_BUF ? x->fd : x->b->memfd;
+	int out = x->dir == SB_COPY_TO_BUF ? x->b->memfd : x->fd;
+	loff_t in_off = (loff_t)(x->dir == SB_COPY_TO_BUF ? x->file_off : x->buf_off);
+	loff_t out_off = (loff_t)(x->dir == SB_COPY_TO_BUF ? x->buf_off : x->file_off);
+	uint64_t done = 0;
+	int p[2], rc = 0;
+	long pipe_size;
+
+	if (x->b->memfd < 0)
+		return unsupported(x->e, SB_COPY_SPLICE, EOPNOTSUPP, "splice needs a udmabuf (its memfd)");
+	if (pipe2(p, O_CLOEXEC))
+		return io_error(x, errno, "create pipe");
+	pipe_size = fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	if (pipe_size <= 0)
+		pipe_size = fcntl(p[1], F_GETPIPE_SZ);
+	if (pipe_size <= 0)
+		pipe_size = 65536;
+	while (done < x->len && !rc) {
+		size_t want = x->len - done < (uint64_t)pipe_size ? (size_t)(x->len - done) : (size_t)pipe_size;
+		ssize_t n, m;
+
+		if ((rc = stopped(x)))
+			break;
+		n = splice(in, &in_off, p[1], NULL, want, SPLICE_F_MOVE);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS)) {
+			rc = kernel_lacks(x->e, SB_COPY_SPLICE, errno, "splice needs both files to support it");
+			break;
+		}
+		if (n < 0) {
+			rc = io_error(x, errno, "splice into pipe");
+			break;
+		}
+		if (n == 0) {
+			rc = short_source(x, done);
+			break;
+		}
+		while (n > 0) {
+			m = splice(p[0], NULL, out, &out_off, (size_t)n, SPLICE_F_MOVE);
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0) {
+				rc = io_error(x, m < 0 ? errno : ENOSPC, "splice out of pipe");
+				break;
+			}
+			n -= m;
+			done += (uint64_t)m;
+		}
+	}
+	close(p[0]);
+	close(p[1]);
+	if (!rc)
+		x->res->bytes += x->len;
+	return rc;
+}
+
+static bool kernel_refuses(int err)
+{
+	return err == ENOTTY || err == EINVAL || err == EXDEV || err == EOPNOTSUPP || err == ENOSYS;
+}
+
+static int run_rw_file(struct xfer *x)
+{
+	struct sb_dma_buf_rw_file rw = { 0 };
+	int rc;
+
+	if (!x->path)
+		return unsupported(x->e, SB_COPY_RW_FILE, EOPNOTSUPP, "DMA_BUF_IOCTL_RW_FILE needs a regular file");
+	rw.flags = x->dir == SB_COPY_TO_BUF ? SB_DMA_BUF_RW_FLAGS_READ : SB_DMA_BUF_RW_FLAGS_WRITE;
+	rw.fd = x->fd;
+	rw.file_offset = x->file_off;
+	rw.buf_offset = x->buf_off;
+	rw.buf_len = x->len;
+	if ((rc = stopped(x)))
+		return rc;
+	if (ioctl(x->b->fd, SB_DMA_BUF_IOCTL_RW_FILE, &rw) < 0) {
+		if (kernel_refuses(errno))
+			return kernel_lacks(x->e, SB_COPY_RW_FILE, errno,
+					    "DMA_BUF_IOCTL_RW_FILE was proposed in 2025 and is not in mainline; use udmabuf with direct");
+		return io_error(x, errno, "DMA_BUF_IOCTL_RW_FILE");
+	}
+	x->res->bytes += x->len;
+	return 0;
+}
+
+static int run_copy_range(struct xfer *x)
+{
+	int in = x->dir == SB_COPY_TO_BUF ? x->fd : x->b->fd;
+	int out = x->dir == SB_COPY_TO_BUF ? x->b->fd : x->fd;
+	loff_t in_off = (loff_t)(x->dir == SB_COPY_TO_BUF ? x->file_off : x->buf_off);
+	loff_t out_off = (loff_t)(x->dir == SB_COPY_TO_BUF ? x->buf_off : x->file_off);
+	uint64_t done = 0;
+
+	if (!x->path)
+		return unsupported(x->e, SB_COPY_COPY_RANGE, EOPNOTSUPP, "copy_file_range needs a regular file");
+	while (done < x->len) {
+		ssize_t n;
+		int rc = stopped(x);
+
+		if (rc)
+			return rc;
+		n = copy_file_range(in, &in_off, out, &out_off, (size_t)(x->len - done < PIECE ? x->len - done : PIECE), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && done == 0 && (kernel_refuses(errno) || errno == EBADF))
+			return kernel_lacks(x->e, SB_COPY_COPY_RANGE, errno,
+					    "copy_file_range with a dma-buf was proposed in 2025 and is not in mainline");
+		if (n < 0)
+			return io_error(x, errno, "copy_file_range");
+		if (n == 0)
+			return x->dir == SB_COPY_TO_BUF ? short_source(x, done) : io_error(x, ENOSPC, "copy_file_range");
+		done += (uint64_t)n;
+	}
+	x->res->bytes += x->len;
+	return 0;
+}
+
+static bool cpu_touches_buffer(enum sb_copy_method m)
+{
+	return m != SB_COPY_RW_FILE && m != SB_COPY_COPY_RANGE;
+}
+
+static int run_method(enum sb_copy_method m, struct xfer *x)
+{
+	switch (m) {
+	case SB_COPY_READ: return run_read(x);
+	case SB_COPY_DIRECT: return run_direct(x);
+	case SB_COPY_SENDFILE: return run_sendfile(x);
+	case SB_COPY_SPLICE: return run_splice(x);
+	case SB_COPY_RW_FILE: return run_rw_file(x);
+	case SB_COPY_COPY_RANGE: return run_copy_range(x);
+	default: break;
+	}
+	return unsupported(x->e, m, EINVAL, "choose a concrete method");
+}
+
+int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char *path,
+		uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
+		bool allow_fallback, volatile int *stop, struct sb_copy_result *res,
+		struct sb_err *e)
+{
+	struct xfer x = { dir, fd, path, file_off, b, buf_off, len, stop, res, e };
+	bool write = dir == SB_COPY_TO_BUF;
+	int rc, rc2;
+
+	res->ran = m;
+	if (buf_off + len > b->size) {
+		sb_err_set(e, EINVAL, b->exporter, "copy", "%llu bytes do not fit a buffer of %llu",
+			   (unsigned long long)(buf_off + len), (unsigned long long)b->size);
+		return -EINVAL;
+	}
+	if (dir == SB_COPY_TO_BUF && !b->writable) {
+		sb_err_set(e, EBADF, b->exporter, "write into the buffer", "the fd was opened read-only by its owner");
+		sb_err_exit(e, SB_EXIT_FAIL);
+		return -EBADF;
+	}
+	if (cpu_touches_buffer(m) && (rc = sb_dmabuf_sync(b, false, write, e)))
+		return rc;
+	rc = run_method(m, &x);
+	if (rc == -EAGAIN) {
+		if (!allow_fallback) {
+			unsupported(e, m, EOPNOTSUPP, "use");
+			sb_err_reason(e, "%s", res->fallback_reason);
+			sb_err_hint(e, "use --method read, or a file on a block-device file system with a udmabuf");
+			rc = -EOPNOTSUPP;
+		} else {
+			res->fallback_from = m;
+			res->ran = SB_COPY_READ;
+			rc = run_read(&x);
+		}
+	}
+	if (cpu_touches_buffer(m) && (rc2 = sb_dmabuf_sync(b, true, write, rc ? NULL : e)) && !rc)
+		rc = rc2;
+	return rc;
+}
+
+int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path,
+		     uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
+		     volatile int *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
+		     struct sb_err *e)
+{
+	const enum sb_copy_method *order = sb_copy_auto_order(b->kind == SB_DMABUF_PIDFD ? SB_DMABUF_HEAP : b->kind, dir, cached);
+	size_t used = 0;
+	int rc = -EOPNOTSUPP;
+
+	if (tried_len)
+		tried[0] = '\0';
+	for (; *order != SB_COPY_AUTO; order++) {
+		if (!sb_copy_method_applies(*order, b, path == NULL))
+			continue;
+		memset(res, 0, sizeof(*res));
+		sb_err_clear(e);
+		rc = sb_copy_run(*order, dir, fd, path, file_off, b, buf_off, len, true, stop, res, e);
+		if (rc != -EOPNOTSUPP)
+			return rc;
+		if (used < tried_len)
+			used += (size_t)snprintf(tried + used, tried_len - used, "%s%s: %s", used ? "; " : "",
+						 sb_copy_method_name(*order), e->reason[0] ? e->reason : "unsupported");
+	}
+	return rc;
+}
