@@ -82,7 +82,7 @@ static int is_socbox_link(const char *path, const struct stat *self)
 
 static int install_links(const char *dir)
 {
-	char self[PATH_MAX], selfdir[PATH_MAX], realdir[PATH_MAX], link[PATH_MAX];
+	char self[PATH_MAX], selfdir[PATH_MAX], realdir[PATH_MAX], link[PATH_MAX + NAME_MAX + 2];
 	const char *target;
 	struct stat self_st;
 	int rc = 0;
