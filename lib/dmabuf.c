@@ -135,7 +135,7 @@ int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e
 	if (dev < 0) {
 		err = errno;
 		if (err == ENOENT) {
-			sb_err_set(e, err, "/dev/udmabuf", "open", "modprobe udmabuf (CONFIG_UDMABUF)");
+			sb_err_set(e, err, "/dev/udmabuf", "open", "modprobe udmabuf; needs CONFIG_UDMABUF");
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 			return -err;
 		}
