@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The multi-call dispatcher: the basename of argv[0] picks the applet ("rpmsgctl" through a
+ * symlink), or "socbox APPLET ...". socbox's own commands: doctor (the default), snapshot,
+ * --list, --install DIR, --version, --help. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "socbox/cli.h"
+#include "socbox/config.h"
+#include "builtins.h"
+
+#define SB_APPLET(name, summary) int name##_main(int argc, const char **argv);
+#include "applets.def"
+#undef SB_APPLET
+
+static const struct sb_applet applets[] = {
+#define SB_APPLET(name, summary) { #name, name##_main, summary },
+#include "applets.def"
+#undef SB_APPLET
+	{ NULL, NULL, NULL },
+};
+
+static const struct {
+	const char *name;
+	int (*main)(int argc, const char **argv);
+	const char *summary;
+} builtins[] = {
+	{ "doctor", doctor_main, "one-screen bring-up overview of every subsystem (default)" },
+	{ "snapshot", snapshot_main, "copy the files socbox reads into a directory or .tar" },
+};
+
+static const struct sb_applet *find_applet(const char *name)
+{
+	for (const struct sb_applet *a = applets; a->name; a++)
+		if (!strcmp(a->name, name))
+			return a;
+	return NULL;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: socbox [APPLET|COMMAND] [ARGS...]\n"
+		    "       APPLET [ARGS...]   (through a symlink named like the applet)\n\n"
+		    "Bring-up toolbox for SoC data paths: rpmsg, dma-buf, IOMMU, devmem TCP.\n\n"
+		    "Commands:\n");
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		fprintf(fp, "  %-12s %s\n", builtins[i].name, builtins[i].summary);
+	fprintf(fp, "\nApplets:\n");
+	for (const struct sb_applet *a = applets; a->name; a++)
+		fprintf(fp, "  %-12s %s\n", a->name, a->summary);
+	fprintf(fp, "\nOptions:\n"
+		    "  --list          print the applet names\n"
+		    "  --install DIR   create a symlink in DIR for every applet\n"
+		    "  -V, --version   print the version\n"
+		    "  -h, --help      show this help\n\n"
+		    "Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n");
+}
+
+/* Is path a symlink that points at a socbox binary (by name or by identity)? */
+static int is_socbox_link(const char *path, const struct stat *self)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const char *base;
+
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!strcmp(base, "socbox"))
+		return 1;
+	return stat(path, &st) == 0 && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
+}
+
+static int install_links(const char *dir)
+{
+	char self[PATH_MAX], selfdir[PATH_MAX], realdir[PATH_MAX], link[PATH_MAX];
+	const char *target;
+	struct stat self_st;
+	int rc = 0;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n < 0 || stat(self, (self[n] = '\0', &self_st))) {
+		fprintf(stderr, "socbox: /proc/self/exe: cannot find own binary: %s (mount /proc)\n", strerror(errno));
+		return SB_EXIT_FAIL;
+	}
+	if (!realpath(dir, realdir)) {
+		fprintf(stderr, "socbox: %s: install links: %s\n", dir, strerror(errno));
+		return SB_EXIT_FAIL;
+	}
+	snprintf(selfdir, sizeof(selfdir), "%s", self);
+	*strrchr(selfdir, '/') = '\0';
+	/* Beside the binary a relative link survives DESTDIR staging and relocation. */
+	target = strcmp(selfdir, realdir) == 0 ? strrchr(self, '/') + 1 : self;
+	for (const struct sb_applet *a = applets; a->name; a++) {
+		struct stat st;
+
+		snprintf(link, sizeof(link), "%s/%s", realdir, a->name);
+		if (lstat(link, &st) == 0) {
+			if (!S_ISLNK(st.st_mode) || !is_socbox_link(link, &self_st)) {
+				fprintf(stderr, "socbox: %s: install link: file exists and is not a socbox link (remove it first)\n", link);
+				rc = SB_EXIT_FAIL;
+				continue;
+			}
+			if (unlink(link)) {
+				fprintf(stderr, "socbox: %s: replace link: %s\n", link, strerror(errno));
+				rc = SB_EXIT_FAIL;
+				continue;
+			}
+		}
+		if (symlink(target, link)) {
+			fprintf(stderr, "socbox: %s: install link: %s\n", link, strerror(errno));
+			rc = errno == EACCES || errno == EPERM ? SB_EXIT_PERM : SB_EXIT_FAIL;
+		}
+	}
+	return rc;
+}
+
+static int socbox_main(int argc, const char **argv)
+{
+	const struct sb_applet *a;
+
+	if (argc < 2)
+		return doctor_main(1, (const char *[]){ "doctor", NULL });
+	if (!strcmp(argv[1], "--list")) {
+		for (a = applets; a->name; a++)
+			puts(a->name);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--install")) {
+		if (argc != 3) {
+			fprintf(stderr, "socbox: --install needs exactly one directory (see 'socbox --help')\n");
+			return SB_EXIT_USAGE;
+		}
+		return install_links(argv[2]);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("socbox %s\n", SOCBOX_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(argv[1], builtins[i].name))
+			return builtins[i].main(argc - 1, argv + 1);
+	a = find_applet(argv[1]);
+	if (a)
+		return a->main(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return doctor_main(argc, argv);
+	fprintf(stderr, "socbox: unknown applet or command '%s' (see 'socbox --list')\n", argv[1]);
+	return SB_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = strrchr(argv[0], '/');
+	const struct sb_applet *a;
+
+	name = name ? name + 1 : argv[0];
+	a = find_applet(name);
+	if (a)
+		return a->main(argc, (const char **)argv);
+	return socbox_main(argc, (const char **)argv);
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/cli.h"
+#include "socbox/config.h"
+
+struct sb_common_opts sb_opt;
+
+enum { OPT_HELP = 0x1001, OPT_VERSION };
+
+struct poptOption sb_popt_output[] = {
+	{ "json", 'J', POPT_ARG_NONE, &sb_opt.json, 0, "JSON output (one object)", NULL },
+	{ "output", 'o', POPT_ARG_STRING, &sb_opt.output, 0,
+	  "columns to show; +COL,... adds to the default set", "LIST" },
+	{ "noheadings", 'n', POPT_ARG_NONE, &sb_opt.noheadings, 0, "do not print headings", NULL },
+	{ "raw", 'r', POPT_ARG_NONE, &sb_opt.raw, 0, "raw output (no alignment)", NULL },
+	{ "pairs", 'P', POPT_ARG_NONE, &sb_opt.pairs, 0, "KEY=\"value\" output for shell eval", NULL },
+	{ "list-columns", 'H', POPT_ARG_NONE, &sb_opt.list_columns, 0, "list the available columns", NULL },
+	{ "format", '\0', POPT_ARG_STRING, &sb_opt.format, 0,
+	  "output format: table, json, raw, pairs or openmetrics", "FMT" },
+	POPT_TABLEEND
+};
+
+struct poptOption sb_popt_live[] = {
+	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, 0, "sample every SEC seconds", "SEC" },
+	{ "count", 'c', POPT_ARG_INT, &sb_opt.count, 0, "stop after N samples or messages", "N" },
+	POPT_TABLEEND
+};
+
+struct poptOption sb_popt_common[] = {
+	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
+	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+	{ "quiet", 'q', POPT_ARG_NONE, &sb_opt.quiet, 0, "print nothing but results and errors", NULL },
+	{ "verbose", 'v', POPT_ARG_NONE, &sb_opt.verbose, 0, "say what is done and which kernel path ran", NULL },
+	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "print the version and exit", NULL },
+	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
+	POPT_TABLEEND
+};
+
+static void print_version(const char *applet)
+{
+	printf("%s (socbox) %s\n", applet, SOCBOX_VERSION);
+}
+
+static const char exit_codes_help[] =
+	"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n";
+
+int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s%s%s: ", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s%s%s --help')\n", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	return SB_EXIT_USAGE;
+}
+
+int sb_report(const char *applet, const struct sb_err *e)
+{
+	char buf[1024];
+
+	sb_err_format(e, buf, sizeof(buf));
+	fprintf(stderr, "%s: %s\n", applet, buf);
+	return sb_err_exit_code(e);
+}
+
+void sb_verbose(const char *applet, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!sb_opt.verbose || sb_opt.quiet)
+		return;
+	fprintf(stderr, "%s: ", applet);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int output_mode(struct sb_ctx *c)
+{
+	int n = !!sb_opt.json + !!sb_opt.raw + !!sb_opt.pairs + !!sb_opt.format;
+
+	if (n > 1)
+		return sb_usage_error(c, "-J, -r, -P and --format exclude each other");
+	c->out.mode = SB_OUT_TABLE;
+	if (sb_opt.json)
+		c->out.mode = SB_OUT_JSON;
+	else if (sb_opt.raw)
+		c->out.mode = SB_OUT_RAW;
+	else if (sb_opt.pairs)
+		c->out.mode = SB_OUT_PAIRS;
+	else if (sb_opt.format) {
+		static const struct { const char *name; enum sb_out_mode mode; } formats[] = {
+			{ "table", SB_OUT_TABLE }, { "json", SB_OUT_JSON }, { "raw", SB_OUT_RAW },
+			{ "pairs", SB_OUT_PAIRS }, { "openmetrics", SB_OUT_OPENMETRICS },
+		};
+		size_t i;
+		for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+			if (!strcmp(sb_opt.format, formats[i].name))
+				break;
+		if (i == sizeof(formats) / sizeof(formats[0]))
+			return sb_usage_error(c, "unknown format '%s'", sb_opt.format);
+		c->out.mode = formats[i].mode;
+	}
+	c->out.noheadings = sb_opt.noheadings;
+	c->out.columns = sb_opt.output;
+	c->out.list_columns = sb_opt.list_columns;
+	c->out.pretty = true;
+	return 0;
+}
+
+int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
+		 const char **argv, const struct sb_col *cols, size_t ncols)
+{
+	char name[128], other[256];
+	const char *fake_argv0;
+	struct sb_err e;
+	int rc;
+
+	memset(&sb_opt, 0, sizeof(sb_opt));
+	snprintf(name, sizeof(name), "%s%s%s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	snprintf(other, sizeof(other), "[OPTION...]%s%s", args_help ? " " : "", args_help ? args_help : "");
+	fake_argv0 = argv[0];
+	argv[0] = name;
+	c->popt = poptGetContext(name, argc, argv, table, 0);
+	poptSetOtherOptionHelp(c->popt, other);
+	while ((rc = poptGetNextOpt(c->popt)) > 0) {
+		if (rc == OPT_HELP) {
+			poptPrintHelp(c->popt, stdout, 0);
+			fputs(exit_codes_help, stdout);
+			argv[0] = fake_argv0;
+			return -1;
+		}
+		if (rc == OPT_VERSION) {
+			print_version(c->applet);
+			argv[0] = fake_argv0;
+			return -1;
+		}
+	}
+	argv[0] = fake_argv0;
+	if (rc < -1)
+		return sb_usage_error(c, "%s: %s", poptBadOption(c->popt, POPT_BADOPTION_NOALIAS),
+				      poptStrerror(rc));
+	c->args = poptGetArgs(c->popt);
+	for (c->nargs = 0; c->args && c->args[c->nargs]; c->nargs++)
+		;
+	if (!args_help && c->nargs)
+		return sb_usage_error(c, "unexpected argument '%s'", c->args[0]);
+	rc = output_mode(c);
+	if (rc)
+		return rc;
+	if (sb_opt.interval < 0)
+		return sb_usage_error(c, "--interval must not be negative");
+	if (sb_opt.count < 0)
+		return sb_usage_error(c, "--count must not be negative");
+	if (cols) {
+		if (c->out.list_columns) {
+			sb_out_list_columns(&c->out, stdout, cols, ncols);
+			return -1;
+		}
+		sb_err_clear(&e);
+		if (sb_out_check_columns(c->out.columns, cols, ncols, &e))
+			return sb_usage_error(c, "%s", e.reason);
+	}
+	sb_err_clear(&e);
+	if (sb_root_open(&c->root, sb_opt.sysroot, &e)) {
+		sb_report(c->applet, &e);
+		return SB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+void sb_ctx_done(struct sb_ctx *c)
+{
+	if (c->popt)
+		poptFreeContext(c->popt);
+	c->popt = NULL;
+	sb_root_close(c->root);
+	c->root = NULL;
+}
+
+static void applet_help(const char *applet, const char *summary, const struct sb_cmd *cmds,
+			const char *default_cmd)
+{
+	printf("Usage: %s [COMMAND] [OPTION...] [ARGS]\n%s\n\nCommands:\n", applet, summary);
+	for (const struct sb_cmd *k = cmds; k->name; k++)
+		printf("  %-12s %s%s\n", k->name, k->summary,
+		       default_cmd && !strcmp(k->name, default_cmd) ? " (default)" : "");
+	printf("\nRun '%s COMMAND --help' for the options of a command.\n%s", applet, exit_codes_help);
+}
+
+int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
+		    const char *default_cmd, int argc, const char **argv)
+{
+	const struct sb_cmd *cmd = NULL, *def = NULL;
+	struct sb_ctx c;
+	int rc;
+
+	for (const struct sb_cmd *k = cmds; k->name; k++)
+		if (default_cmd && !strcmp(k->name, default_cmd))
+			def = k;
+	if (argc > 1 && argv[1][0] != '-') {
+		for (const struct sb_cmd *k = cmds; k->name; k++)
+			if (!strcmp(k->name, argv[1]))
+				cmd = k;
+		if (cmd) {
+			argc--;
+			argv++;
+		} else if (!def || !def->args) {
+			fprintf(stderr, "%s: unknown command '%s' (see '%s --help')\n", applet, argv[1], applet);
+			return SB_EXIT_USAGE;
+		}
+	} else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		applet_help(applet, summary, cmds, default_cmd);
+		return 0;
+	} else if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		print_version(applet);
+		return 0;
+	}
+	if (!cmd)
+		cmd = def;
+	if (!cmd) {
+		fprintf(stderr, "%s: no command given (see '%s --help')\n", applet, applet);
+		return SB_EXIT_USAGE;
+	}
+	memset(&c, 0, sizeof(c));
+	c.applet = applet;
+	c.cmd = cmd->name;
+	rc = cmd->run(&c, argc, argv);
+	sb_ctx_done(&c);
+	return rc < 0 ? 0 : rc;
+}
+
+int sb_parse_size(const char *s, uint64_t *out)
+{
+	static const struct { const char *suffix; unsigned shift; } units[] = {
+		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "k", 10 }, { "M", 20 },
+		{ "MiB", 20 }, { "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
+	};
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		if (units[i].shift && v > (UINT64_MAX >> units[i].shift))
+			return -ERANGE;
+		*out = (uint64_t)v << units[i].shift;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int sb_parse_list(const char *s, unsigned max, unsigned **out, unsigned *n)
+{
+	unsigned *v = NULL;
+	unsigned cnt = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		unsigned long a, b;
+		char *end;
+
+		if (*s < '0' || *s > '9')
+			goto bad;
+		a = strtoul(s, &end, 10);
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				goto bad;
+			b = strtoul(s, &end, 10);
+		}
+		if (b < a || b > max)
+			goto bad;
+		for (unsigned long x = a; x <= b; x++) {
+			bool dup = false;
+			for (unsigned k = 0; k < cnt; k++)
+				dup |= v[k] == x;
+			if (dup)
+				continue;
+			unsigned *nv = realloc(v, (cnt + 1) * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			v[cnt++] = (unsigned)x;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			goto bad;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Command-line conventions shared by every applet: common popt options, sub-command
+ * dispatch (verbs matched exactly, never by prefix), help, usage errors and the one-line
+ * error format "APPLET: OBJECT: what failed: reason (hint)". */
+#ifndef SOCBOX_CLI_H
+#define SOCBOX_CLI_H
+
+#include <popt.h>
+#include <stdbool.h>
+
+#include "socbox/error.h"
+#include "socbox/out.h"
+#include "socbox/sys.h"
+
+/* Values of the common options. One instance per process (popt tables need fixed
+ * addresses); reset by sb_cli_parse() before each parse. */
+struct sb_common_opts {
+	int json, raw, pairs, noheadings, list_columns;
+	char *output;
+	char *format;     /* "table", "json", "raw", "pairs", "openmetrics" */
+	char *sysroot;
+	double interval;  /* -i SEC; 0 = not given */
+	int count;        /* -c N; 0 = not given */
+	int quiet, verbose;
+};
+extern struct sb_common_opts sb_opt;
+
+/* Option tables to include in a command's popt table, e.g.
+ *   { NULL, 0, POPT_ARG_INCLUDE_TABLE, sb_popt_output, 0, "Output options:", NULL } */
+extern struct poptOption sb_popt_output[]; /* -J -o -n -r -P -H --format */
+extern struct poptOption sb_popt_live[];   /* -i -c */
+extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
+#define SB_POPT_OUTPUT { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_output, 0, "Output options:", NULL }
+#define SB_POPT_LIVE { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live, 0, "Sampling options:", NULL }
+#define SB_POPT_COMMON { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL }
+
+/* What a command gets. */
+struct sb_ctx {
+	const char *applet;   /* "rpmsgctl" */
+	const char *cmd;      /* "list" */
+	struct sb_root *root; /* opened by sb_cli_parse() from --sysroot/$SOCBOX_SYSROOT */
+	struct sb_out_opts out;
+	poptContext popt;     /* kept until sb_ctx_done() so argument strings stay valid */
+	const char **args;    /* positional arguments after the options */
+	int nargs;
+};
+
+struct sb_cmd {
+	const char *name;
+	int (*run)(struct sb_ctx *c, int argc, const char **argv);
+	const char *args;    /* positional arguments for usage ("NAME"), NULL when none */
+	const char *summary;
+};
+
+struct sb_applet {
+	const char *name;
+	int (*main)(int argc, const char **argv);
+	const char *summary;
+};
+
+/* Dispatch "APPLET [COMMAND] [OPTIONS] [ARGS]": argv[1] names the command when it does not
+ * start with '-' and matches a command exactly; otherwise the default command runs with all
+ * arguments (an unknown word is a usage error unless the default command takes arguments).
+ * Handles "APPLET --help" (commands listed) and "APPLET --version". The command's run()
+ * gets argv with argv[0] = the command name and must call sb_cli_parse(). */
+int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
+		    const char *default_cmd, int argc, const char **argv);
+
+/* Parse a command's options. table must end with POPT_TABLEEND and should include
+ * SB_POPT_COMMON (and SB_POPT_OUTPUT for views). args_help is shown in usage
+ * ("NAME --src A --dst B"). Fills c (root opened, output options set, positional arguments
+ * in c->args). Returns 0 to go on, or an exit code (> 0) after printing the problem, or -1
+ * after --help/--version was printed (exit 0). With cols non-NULL, -o is checked and -H is
+ * handled here (returns -1 after listing). */
+int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
+		 const char **argv, const struct sb_col *cols, size_t ncols);
+/* Release what sb_cli_parse() took. */
+void sb_ctx_done(struct sb_ctx *c);
+
+/* "APPLET CMD: message (see 'APPLET CMD --help')" on stderr; returns SB_EXIT_USAGE. */
+int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "APPLET: OBJECT: what: reason (hint)" on stderr; returns the exit code for e. */
+int sb_report(const char *applet, const struct sb_err *e);
+/* Progress and --verbose messages on stderr (suppressed by -q). */
+void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse helpers for option values: sizes with K/M/G suffixes (powers of 1024) and CPU or
+ * queue lists ("0-3,8"). Return 0 or -EINVAL. */
+int sb_parse_size(const char *s, uint64_t *out);
+int sb_parse_list(const char *s, unsigned max, unsigned **out, unsigned *n);
+
+#endif

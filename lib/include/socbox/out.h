@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The output layer. A view collects typed tables and top-level fields, then prints them in
+ * one of the modes every applet shares:
+ *   table (default, libsmartcols), -r raw, -P KEY="value" pairs, -J one JSON object per
+ *   print, --format openmetrics (node_exporter textfile style, metrics prefixed socbox_).
+ * JSON: one object per sb_out_print(); each table is an array under its plural key; numbers
+ * are numbers, unset cells are null. Calling sb_out_print() repeatedly gives JSON Lines
+ * (one object per interval for live views). */
+#ifndef SOCBOX_OUT_H
+#define SOCBOX_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "socbox/error.h"
+
+enum sb_out_mode { SB_OUT_TABLE, SB_OUT_RAW, SB_OUT_PAIRS, SB_OUT_JSON, SB_OUT_OPENMETRICS };
+
+enum sb_col_type {
+	SB_T_STR,  /* string */
+	SB_T_U64,  /* unsigned integer */
+	SB_T_S64,  /* signed integer */
+	SB_T_DBL,  /* floating point, printed with the column's precision */
+	SB_T_BOOL, /* true/false; "yes"/"no" in text modes */
+	SB_T_STRV, /* list of strings; JSON array, joined with "," in text modes */
+};
+
+enum sb_col_flags {
+	SB_COL_RIGHT = 1 << 0,  /* right-aligned in tables */
+	SB_COL_TRUNC = 1 << 1,  /* may be truncated to fit the terminal */
+	SB_COL_WRAP = 1 << 2,   /* may wrap */
+	SB_COL_HIDDEN = 1 << 3, /* not in the default column set; -o COL or -o +COL shows it */
+	SB_COL_LABEL = 1 << 4,  /* openmetrics: becomes a label of every metric of the row */
+	SB_COL_METRIC = 1 << 5, /* openmetrics: numeric column exported as a gauge */
+	SB_COL_COUNTER = 1 << 6,/* openmetrics: numeric column exported as a counter */
+};
+
+struct sb_col {
+	const char *name;      /* UPPER_CASE for -o and headings; lower-cased for JSON keys */
+	enum sb_col_type type;
+	double whint;          /* libsmartcols width hint: < 1 is a fraction of the terminal */
+	unsigned flags;        /* enum sb_col_flags */
+	const char *help;      /* one line for --list-columns and --help */
+	int precision;         /* SB_T_DBL digits after the point; 0 means 2 */
+};
+
+struct sb_out_opts {
+	enum sb_out_mode mode;
+	bool noheadings;
+	bool list_columns;     /* -H: print the primary table's columns and stop */
+	const char *columns;   /* -o: "A,B" replaces the default set, "+A,B" extends it */
+	bool pretty;           /* JSON indented (default on a TTY... always on: easier to read) */
+};
+
+struct sb_out;
+struct sb_table;
+struct sb_row;
+
+struct sb_out *sb_out_new(const struct sb_out_opts *opts, FILE *fp);
+void sb_out_free(struct sb_out *o);
+enum sb_out_mode sb_out_mode(const struct sb_out *o);
+bool sb_out_is_json(const struct sb_out *o);
+
+/* Check an -o list against a column table before any work is done: unknown names give
+ * -EINVAL with the name in e (usage error, exit 2). */
+int sb_out_check_columns(const char *columns, const struct sb_col *cols, size_t ncols,
+			 struct sb_err *e);
+/* -H: print NAME, TYPE and help of each column (in the selected output mode). */
+int sb_out_list_columns(const struct sb_out_opts *opts, FILE *fp, const struct sb_col *cols,
+			size_t ncols);
+
+/* A table of the view. key: plural snake_case JSON key ("instances"); title: heading shown
+ * above the table in table mode when a view has several tables (NULL: none). Only a primary
+ * table honours -o; the others always show their default columns. */
+struct sb_table *sb_out_table(struct sb_out *o, const char *key, const char *title,
+			      const struct sb_col *cols, size_t ncols, bool primary);
+struct sb_row *sb_table_row(struct sb_table *t);
+size_t sb_table_rows(const struct sb_table *t);
+/* Cells; col is the index into the column table. Unset cells print "-" / JSON null. */
+void sb_row_str(struct sb_row *r, int col, const char *s);
+void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sb_row_u64(struct sb_row *r, int col, uint64_t v);
+void sb_row_s64(struct sb_row *r, int col, int64_t v);
+void sb_row_dbl(struct sb_row *r, int col, double v);
+void sb_row_bool(struct sb_row *r, int col, bool v);
+void sb_row_strv_add(struct sb_row *r, int col, const char *s);
+
+/* Top-level fields (JSON members beside the tables; "Key: value" lines in table mode,
+ * before the tables). Names are snake_case; units belong in the name ("size_bytes"). */
+void sb_out_field_str(struct sb_out *o, const char *key, const char *val);
+void sb_out_field_u64(struct sb_out *o, const char *key, uint64_t val);
+void sb_out_field_s64(struct sb_out *o, const char *key, int64_t val);
+void sb_out_field_dbl(struct sb_out *o, const char *key, double val);
+void sb_out_field_bool(struct sb_out *o, const char *key, bool val);
+/* A note for humans (a hint or an explanation); JSON: the "notes" array. */
+void sb_out_note(struct sb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print everything collected since the last print and start a new, empty view. */
+int sb_out_print(struct sb_out *o);
+
+#endif

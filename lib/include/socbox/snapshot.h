@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* socbox snapshot: copy the sysfs/procfs/debugfs files the applets read into a directory
+ * (or a .tar), so that --sysroot DIR answers offline as the live system did. Each applet
+ * declares what it reads in lib/snapshot_paths.c: plain paths with a depth, and hooks for
+ * what needs logic (for example only the fdinfo files of dma-buf fds). */
+#ifndef SOCBOX_SNAPSHOT_H
+#define SOCBOX_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "socbox/error.h"
+
+enum sb_snap_flags {
+	/* Symlinks found in the copied tree that point into /sys are followed: their target
+	 * directory is copied as well (its files and links, one level deep), so links such as
+	 * /sys/class/iommu/dmar0/devices/0000:00:02.0 resolve inside the snapshot. */
+	SB_SNAP_FOLLOW = 1 << 0,
+};
+
+struct sb_snap_path {
+	const char *path; /* absolute live path: file or directory */
+	int depth;        /* directory levels to descend (0: only the files in it) */
+	unsigned flags;   /* enum sb_snap_flags */
+};
+
+struct sb_snap;
+
+/* For hooks: copy one live file, or a tree, into the snapshot. Missing sources are not an
+ * error (return 0); unreadable ones are skipped and counted. */
+int sb_snap_file(struct sb_snap *s, const char *path);
+int sb_snap_tree(struct sb_snap *s, const char *path, int depth, unsigned flags);
+typedef int (*sb_snap_hook)(struct sb_snap *s);
+
+extern const struct sb_snap_path sb_snap_paths[]; /* terminated by { NULL } */
+extern const sb_snap_hook sb_snap_hooks[];        /* terminated by NULL */
+
+struct sb_snap_stats {
+	size_t files, links, dirs, skipped;
+	unsigned long long bytes;
+};
+
+/* Write a snapshot of the live system to out: a directory (created; must not exist or be
+ * empty) or, when out ends in ".tar", a tar archive. */
+int sb_snapshot_write(const char *out, struct sb_snap_stats *st, struct sb_err *e);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The root-aware path layer. Every sysfs/procfs/debugfs read goes through a struct sb_root,
+ * which is "/" on a live system or a directory (--sysroot DIR, $SOCBOX_SYSROOT) holding a
+ * snapshot. Paths are written as on a live system ("/sys/class/iommu"); inside a sysroot no
+ * path escapes the root, neither through ".." nor through symlinks (absolute or relative):
+ * they are resolved as if the root were "/" (openat2 RESOLVE_IN_ROOT). */
+#ifndef SOCBOX_SYS_H
+#define SOCBOX_SYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "socbox/error.h"
+
+struct sb_root;
+
+/* sysroot NULL: $SOCBOX_SYSROOT when set and non-empty, else the live system. */
+int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e);
+void sb_root_close(struct sb_root *r);
+/* True when reading the running system (root is "/"): only then can the kernel be asked
+ * directly (ioctl, netlink, perf) and device nodes be used. */
+bool sb_root_is_live(const struct sb_root *r);
+/* The directory given as sysroot, or "/" for the live system. */
+const char *sb_root_path(const struct sb_root *r);
+
+/* All path arguments below are printf formats producing an absolute path as seen on a live
+ * system. Return values are >= 0 on success or -errno:
+ *   -ENOENT missing, -EACCES/-EPERM unreadable, -EXDEV resolution left the root,
+ *   -EINVAL malformed content (typed readers), -EFBIG content larger than allowed. */
+int sb_open(const struct sb_root *r, int flags, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool sb_exists(const struct sb_root *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool sb_is_dir(const struct sb_root *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Read a whole file (up to max bytes) into a NUL-terminated malloc'ed buffer. Returns the
+ * length. Files of pseudo file systems report size 0, so this reads until EOF. */
+ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The text of a symlink, and the last component of its target ("../../devices/x/y" -> "y"). */
+int sb_readlink(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int sb_link_name(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Attribute readers: one-value sysfs files. Trailing whitespace is removed. */
+int sb_attr_str(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Unsigned/signed integers: decimal, or hex with 0x. -EINVAL when not a number, -ERANGE when
+ * it overflows. sb_attr_hex: hex with or without 0x. */
+int sb_attr_u64(const struct sb_root *r, uint64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int sb_attr_s64(const struct sb_root *r, int64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int sb_attr_hex(const struct sb_root *r, uint64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* 1/0, Y/N, y/n, yes/no, true/false, on/off, enabled/disabled. */
+int sb_attr_bool(const struct sb_root *r, bool *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "missing", "unreadable", "malformed", "outside root", "too large" or strerror. */
+const char *sb_attr_strerror(int rc);
+
+/* Parse helpers used by the readers, exposed for parsers of multi-value files. */
+int sb_parse_u64(const char *s, int base, uint64_t *v);
+int sb_parse_s64(const char *s, int base, int64_t *v);
+int sb_parse_bool(const char *s, bool *v);
+/* Remove trailing whitespace in place; returns s. */
+char *sb_rtrim(char *s);
+
+/* Directory listing without "." and "..", in natural order ("rpmsg2" before "rpmsg10"). */
+struct sb_dirlist {
+	char **names;
+	size_t n;
+};
+int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void sb_dirlist_free(struct sb_dirlist *l);
+
+/* Write a value to an attribute of the live system; -EROFS on a sysroot. */
+int sb_attr_write(const struct sb_root *r, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The kernel release of the root (/proc/sys/kernel/osrelease). */
+int sb_kernel_release(const struct sb_root *r, char *buf, size_t len);
+/* Kernel release as a number major*10000+minor*100 (capped patch), 0 when unknown. */
+unsigned sb_kernel_version_code(const struct sb_root *r);
+
+#endif

@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "socbox/sys.h"
+
+struct sb_root {
+	int fd;
+	bool live;
+	char path[PATH_MAX];
+};
+
+int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
+{
+	struct sb_root *r;
+
+	*out = NULL;
+	if (!sysroot || !*sysroot)
+		sysroot = getenv("SOCBOX_SYSROOT");
+	if (!sysroot || !*sysroot)
+		sysroot = "/";
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sb_err_set(e, ENOMEM, sysroot, "open sysroot", NULL);
+	if (!realpath(sysroot, r->path)) {
+		int err = errno;
+		free(r);
+		return sb_err_set(e, err, sysroot, "open sysroot", "a directory written by 'socbox snapshot'");
+	}
+	r->live = strcmp(r->path, "/") == 0;
+	r->fd = open(r->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r->fd < 0) {
+		int err = errno;
+		free(r);
+		return sb_err_set(e, err, sysroot, "open sysroot", NULL);
+	}
+	*out = r;
+	return 0;
+}
+
+void sb_root_close(struct sb_root *r)
+{
+	if (!r)
+		return;
+	close(r->fd);
+	free(r);
+}
+
+bool sb_root_is_live(const struct sb_root *r)
+{
+	return r->live;
+}
+
+const char *sb_root_path(const struct sb_root *r)
+{
+	return r->path;
+}
+
+/* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
+static int root_openat(const struct sb_root *r, const char *path, int flags)
+{
+	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	static int have_openat2 = 1;
+	int fd;
+
+	if (r->live)
+		return open(path, flags | O_CLOEXEC);
+	while (*path == '/')
+		path++;
+	if (!*path)
+		path = ".";
+	if (have_openat2) {
+		fd = (int)syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
+		if (fd >= 0 || errno != ENOSYS)
+			return fd;
+		have_openat2 = 0;
+	}
+	/* Kernels before 5.6: open, then make sure the result lies inside the root. */
+	fd = openat(r->fd, path, flags | O_CLOEXEC);
+	if (fd >= 0) {
+		char proc[64], real[PATH_MAX];
+		ssize_t n;
+		size_t plen = strlen(r->path);
+
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		n = readlink(proc, real, sizeof(real) - 1);
+		if (n < 0 || (real[n] = '\0', strncmp(real, r->path, plen) != 0) ||
+		    (real[plen] != '/' && real[plen] != '\0')) {
+			close(fd);
+			errno = EXDEV;
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, len, fmt, ap);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+#define FORMAT_PATH(buf, fmt)                                  \
+	char buf[PATH_MAX];                                    \
+	do {                                                   \
+		va_list ap_;                                   \
+		int rc_;                                       \
+		va_start(ap_, fmt);                            \
+		rc_ = vpath(buf, sizeof(buf), fmt, ap_);       \
+		va_end(ap_);                                   \
+		if (rc_)                                       \
+			return rc_;                            \
+	} while (0)
+
+int sb_open(const struct sb_root *r, int flags, const char *fmt, ...)
+{
+	FORMAT_PATH(path, fmt);
+	int fd = root_openat(r, path, flags);
+	return fd < 0 ? -errno : fd;
+}
+
+static int stat_path(const struct sb_root *r, const char *path, struct stat *st)
+{
+	int fd = root_openat(r, path, O_PATH);
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st))
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
+{
+	FORMAT_PATH(path, fmt);
+	return stat_path(r, path, st);
+}
+
+bool sb_exists(const struct sb_root *r, const char *fmt, ...)
+{
+	struct stat st;
+	char path[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vpath(path, sizeof(path), fmt, ap)) {
+		va_end(ap);
+		return false;
+	}
+	va_end(ap);
+	return stat_path(r, path, &st) == 0;
+}
+
+bool sb_is_dir(const struct sb_root *r, const char *fmt, ...)
+{
+	struct stat st;
+	char path[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vpath(path, sizeof(path), fmt, ap)) {
+		va_end(ap);
+		return false;
+	}
+	va_end(ap);
+	return stat_path(r, path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Read from fd until EOF into buf (at most len bytes); -EFBIG when more remains. */
+static ssize_t read_all(int fd, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return (ssize_t)off;
+		off += (size_t)n;
+		if (off == len) {
+			char extra;
+			n = read(fd, &extra, 1);
+			if (n > 0)
+				return -EFBIG;
+			if (n < 0)
+				return -errno;
+			return (ssize_t)off;
+		}
+	}
+}
+
+static ssize_t read_path(const struct sb_root *r, const char *path, char **out, size_t max)
+{
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int fd = root_openat(r, path, O_RDONLY);
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap) {
+			/* one byte beyond max tells "larger than allowed" from "exactly max" */
+			size_t ncap = cap ? cap * 2 : 4096;
+			char *nb;
+
+			if (cap > max) {
+				free(buf);
+				close(fd);
+				return -EFBIG;
+			}
+			if (ncap > max + 1)
+				ncap = max + 1;
+			nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0) {
+			int err = errno;
+			if (err == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return -err;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (n > max) {
+		free(buf);
+		return -EFBIG;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return (ssize_t)n;
+}
+
+ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
+{
+	*buf = NULL;
+	FORMAT_PATH(path, fmt);
+	return read_path(r, path, buf, max);
+}
+
+static int readlink_path(const struct sb_root *r, const char *path, char *buf, size_t len)
+{
+	char parent[PATH_MAX];
+	const char *base;
+	char *slash;
+	ssize_t n;
+	int dfd;
+
+	snprintf(parent, sizeof(parent), "%s", path);
+	while ((slash = strrchr(parent, '/')) && slash[1] == '\0' && slash != parent)
+		*slash = '\0';
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return -EINVAL;
+	base = path + (slash - parent) + 1;
+	if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	dfd = root_openat(r, parent, O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		return -errno;
+	n = readlinkat(dfd, base, buf, len - 1);
+	close(dfd);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int sb_readlink(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
+{
+	FORMAT_PATH(path, fmt);
+	return readlink_path(r, path, buf, len);
+}
+
+int sb_link_name(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
+{
+	char target[PATH_MAX];
+	const char *base;
+	int rc;
+
+	FORMAT_PATH(path, fmt);
+	rc = readlink_path(r, path, target, sizeof(target));
+	if (rc < 0)
+		return rc;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if ((size_t)snprintf(buf, len, "%s", base) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+char *sb_rtrim(char *s)
+{
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+static int attr_read(const struct sb_root *r, const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = root_openat(r, path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read_all(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	if (memchr(buf, '\0', (size_t)n))
+		return -EINVAL; /* binary content is not a text attribute */
+	sb_rtrim(buf);
+	return (int)strlen(buf);
+}
+
+int sb_attr_str(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
+{
+	if (len)
+		buf[0] = '\0';
+	FORMAT_PATH(path, fmt);
+	return attr_read(r, path, buf, len);
+}
+
+int sb_parse_u64(const char *s, int base, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '-' || *s == '+' || !*s)
+		return -EINVAL;
+	if (base == 0)
+		base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (!*s || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int sb_parse_s64(const char *s, int base, int64_t *v)
+{
+	uint64_t u;
+	int neg = 0, rc;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	} else if (*s == '+') {
+		s++;
+	}
+	rc = sb_parse_u64(s, base, &u);
+	if (rc)
+		return rc;
+	if ((!neg && u > INT64_MAX) || (neg && u > (uint64_t)INT64_MAX + 1))
+		return -ERANGE;
+	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
+	return 0;
+}
+
+int sb_parse_bool(const char *s, bool *v)
+{
+	static const char *const yes[] = { "1", "Y", "y", "yes", "true", "on", "enabled", "enable" };
+	static const char *const no[] = { "0", "N", "n", "no", "false", "off", "disabled", "disable" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcmp(s, yes[i])) {
+			*v = true;
+			return 0;
+		}
+		if (!strcmp(s, no[i])) {
+			*v = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+#define TYPED_READER(fn, type, parse)                                   \
+	int fn(const struct sb_root *r, type *v, const char *fmt, ...)  \
+	{                                                               \
+		char buf[128];                                          \
+		int rc;                                                 \
+		FORMAT_PATH(path, fmt);                                 \
+		rc = attr_read(r, path, buf, sizeof(buf));              \
+		if (rc == -EFBIG)                                       \
+			return -EINVAL;                                 \
+		if (rc < 0)                                             \
+			return rc;                                      \
+		return parse;                                           \
+	}
+
+TYPED_READER(sb_attr_u64, uint64_t, sb_parse_u64(buf, 0, v))
+TYPED_READER(sb_attr_s64, int64_t, sb_parse_s64(buf, 0, v))
+TYPED_READER(sb_attr_hex, uint64_t, sb_parse_u64(buf, 16, v))
+TYPED_READER(sb_attr_bool, bool, sb_parse_bool(buf, v))
+
+const char *sb_attr_strerror(int rc)
+{
+	switch (rc < 0 ? -rc : rc) {
+	case ENOENT:
+	case ENOTDIR:
+		return "missing";
+	case EACCES:
+	case EPERM:
+		return "unreadable";
+	case EINVAL:
+	case ERANGE:
+		return "malformed";
+	case EXDEV:
+		return "outside root";
+	case EFBIG:
+		return "too large";
+	default:
+		return strerror(rc < 0 ? -rc : rc);
+	}
+}
+
+static int natural_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt, ...)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+	int fd;
+
+	out->names = NULL;
+	out->n = 0;
+	FORMAT_PATH(path, fmt);
+	fd = root_openat(r, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+		close(fd);
+		return -err;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (out->n == cap) {
+			char **nn = realloc(out->names, (cap ? cap * 2 : 16) * sizeof(*nn));
+			if (!nn)
+				goto oom;
+			cap = cap ? cap * 2 : 16;
+			out->names = nn;
+		}
+		out->names[out->n] = strdup(de->d_name);
+		if (!out->names[out->n])
+			goto oom;
+		out->n++;
+	}
+	closedir(d);
+	if (out->n)
+		qsort(out->names, out->n, sizeof(*out->names), natural_cmp);
+	return 0;
+oom:
+	closedir(d);
+	sb_dirlist_free(out);
+	return -ENOMEM;
+}
+
+void sb_dirlist_free(struct sb_dirlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->names[i]);
+	free(l->names);
+	l->names = NULL;
+	l->n = 0;
+}
+
+int sb_attr_write(const struct sb_root *r, const char *value, const char *fmt, ...)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd;
+
+	FORMAT_PATH(path, fmt);
+	if (!r->live)
+		return -EROFS;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, len);
+	if (n < 0) {
+		int err = errno;
+		close(fd);
+		return -err;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int sb_kernel_release(const struct sb_root *r, char *buf, size_t len)
+{
+	return sb_attr_str(r, buf, len, "/proc/sys/kernel/osrelease");
+}
+
+unsigned sb_kernel_version_code(const struct sb_root *r)
+{
+	char rel[128];
+	unsigned maj = 0, min = 0, patch = 0;
+
+	if (sb_kernel_release(r, rel, sizeof(rel)) < 0)
+		return 0;
+	if (sscanf(rel, "%u.%u.%u", &maj, &min, &patch) < 2)
+		return 0;
+	return maj * 10000 + min * 100 + (patch > 99 ? 99 : patch);
+}
