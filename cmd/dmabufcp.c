@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +53,17 @@ static uint64_t kind_limit(const struct sb_root *r, const struct sb_dmabuf_spec 
 	return 64ull << 20;
 }
 
+/* Each buffer is an fd (two for a udmabuf): many small chunks exceed the default 1024. */
+static void raise_fd_limit(uint64_t need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spec, uint64_t total,
 		       uint64_t chunk, const char *name, struct dmabufcp_set *set, char *note,
 		       size_t note_len, struct sb_err *e)
@@ -79,6 +91,7 @@ int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spe
 		dmabufcp_set_free(set);
 		return sb_err_set(e, EINVAL, "PID:FD", "plan", NULL);
 	}
+	raise_fd_limit((uint64_t)set->n * 2 + 32);
 	set->bufs = calloc((size_t)set->n, sizeof(*set->bufs));
 	if (!set->bufs) {
 		dmabufcp_set_free(set);

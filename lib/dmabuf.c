@@ -260,13 +260,13 @@ int sb_dmabuf_map(struct sb_dmabuf *b, struct sb_err *e)
 
 	if (b->map || b->size == 0)
 		return 0;
-	p = mmap(NULL, b->size, prot, MAP_SHARED, b->fd, 0);
+	p = mmap(NULL, b->size, prot, MAP_SHARED | MAP_POPULATE, b->fd, 0);
 	if (p == MAP_FAILED)
 		return sb_err_set(e, errno, b->exporter, "mmap the dma-buf",
 				  errno == ENODEV || errno == EINVAL ? "the exporter does not support CPU mapping" : NULL);
 	b->map = p;
 	if (b->memfd >= 0) {
-		p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0);
+		p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, b->memfd, 0);
 		if (p == MAP_FAILED)
 			return sb_err_set(e, errno, "memfd", "mmap", NULL);
 		b->memfd_map = p;

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernel: any
+# No data lost: SIGINT while dmabufcp writes its output leaves nothing at DST (the temporary
+# beside it is removed), and a full file system is an error, never a short output.
+# shellcheck source=../lib.sh
+. /tests/lib.sh
+
+D=$DATA/dmabufcp-sig
+rm -rf "$D"
+mkdir -p "$D"
+head -c $((64 * 1048576 + 1)) /dev/urandom >"$D/big"
+
+for kind in heap:system udmabuf; do
+	rm -f "$D/out" "$D"/.out.dmabufcp-*
+	dmabufcp --verify -m read -s 64K "$D/big" "$kind" "$D/out" 2>"$D/err" &
+	pid=$!
+	i=0
+	# wait until the temporary output exists: the copy is then mid-way through the output
+	while ! ls "$D"/.out.dmabufcp-* >/dev/null 2>&1 && [ $i -lt 600 ]; do
+		usleep 20000
+		i=$((i + 1))
+	done
+	ok "$kind: temporary output appeared while copying" ls "$D"/.out.dmabufcp-*
+	kill -INT "$pid"
+	wait "$pid"
+	is "$?" 1 "$kind: SIGINT mid-copy exits 1"
+	like "$(cat "$D/err")" 'interrupted by signal 2' "$kind: and says it was interrupted"
+	ok "$kind: no file at DST" test ! -e "$D/out"
+	is "$(ls -A "$D" | grep -c dmabufcp)" 0 "$kind: no temporary left behind"
+done
+
+# ENOSPC: a 1 MiB tmpfs cannot take 2 MiB
+mkdir -p /tmp/dmabufcp-small
+mount -t tmpfs -o size=1m tmpfs /tmp/dmabufcp-small
+head -c 2097152 /dev/urandom >"$D/two"
+dmabufcp "$D/two" udmabuf /tmp/dmabufcp-small/out 2>"$D/err"
+is "$?" 1 "ENOSPC: exit 1"
+like "$(cat "$D/err")" 'No space left|file system is full' "ENOSPC: says the file system is full"
+is "$(ls -A /tmp/dmabufcp-small | wc -l)" 0 "ENOSPC: neither output nor temporary left"
+umount /tmp/dmabufcp-small
+rm -rf "$D"
+done_testing
