@@ -169,6 +169,7 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_table *t;
 	double fastest = 0;
+	size_t measured = 0;
 
 	if (!o)
 		return SB_EXIT_FAIL;
@@ -183,12 +184,13 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	t = sb_out_table(o, "results", NULL, cols, NCOLS, true);
 	for (size_t i = 0; i < n; i++) {
 		struct sb_row *r = sb_table_row(t);
-		bool measured = cells[i].total_ms > 0;
+		bool ok = cells[i].total_ms > 0;
 
 		sb_row_str(r, COL_BUFFER, cells[i].buffer);
 		sb_row_str(r, COL_METHOD, sb_copy_method_name(cells[i].method));
 		sb_row_str(r, COL_STATUS, cells[i].status);
-		if (measured) {
+		if (ok) {
+			measured++;
 			sb_row_str(r, COL_RAN, sb_copy_method_name(cells[i].ran));
 			sb_row_dbl(r, COL_ALLOC_MS, cells[i].alloc_ms);
 			sb_row_dbl(r, COL_IO_MS, cells[i].io_ms);
@@ -203,6 +205,13 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	}
 	sb_out_print(o);
 	sb_out_free(o);
+	if (!measured) {
+		struct sb_err e;
+
+		sb_err_set(&e, EOPNOTSUPP, "bench", "measure", "see NOTE; 'dmabufcp heaps' shows what can allocate here");
+		sb_err_reason(&e, "no method could be measured with these buffers");
+		return sb_report(DMABUFCP, &e);
+	}
 	return 0;
 }
 

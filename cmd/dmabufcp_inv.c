@@ -212,6 +212,13 @@ struct proc_total {
 	uint64_t buffers, fd_bytes, map_bytes, total_bytes;
 };
 
+static int by_pid(const void *a, const void *b)
+{
+	const struct proc_total *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
 static void processes_table(struct sb_out *o, const struct sb_dmabuf_inventory *inv, pid_t only)
 {
 	struct sb_table *t = sb_out_table(o, "processes", "Processes", proc_cols, P_NCOLS, false);
@@ -256,6 +263,8 @@ static void processes_table(struct sb_out *o, const struct sb_dmabuf_inventory *
 				p[j].map_bytes += x->map_bytes;
 		}
 	}
+	if (np)
+		qsort(p, np, sizeof(*p), by_pid);
 	for (size_t j = 0; j < np; j++) {
 		struct sb_row *r = sb_table_row(t);
 

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What `socbox snapshot` copies: every file socbox reads, grouped by who reads it. Add the
  * paths of a new view here in the same change. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
@@ -23,6 +28,12 @@ const struct sb_snap_path sb_snap_paths[] = {
 	{ "/sys/class/dma_heap", 1, SB_SNAP_FOLLOW },
 	{ "/sys/class/misc/udmabuf", 1, SB_SNAP_FOLLOW },
 	{ "/sys/module/udmabuf", 1, 0 },
+	/* dmabufcp heaps and ls (processes' fdinfo and maps: snap_dmabuf_holders) */
+	{ "/sys/class/dma_heap", 1, SB_SNAP_FOLLOW },
+	{ "/sys/class/misc/udmabuf", 1, SB_SNAP_FOLLOW },
+	{ "/sys/module/udmabuf/parameters", 0, 0 },
+	{ "/sys/module/udmabuf/initstate", 0, 0 },
+	{ "/sys/kernel/debug/dma_buf/bufinfo", 0, 0 },
 	/* doctor: IOMMU */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
 	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },
@@ -48,7 +59,74 @@ static int snap_module_lists(struct sb_snap *s)
 	return sb_snap_file(s, path);
 }
 
+/* dmabufcp ls: of each process only what shows dma-bufs: comm, the fdinfo of its dma-buf
+ * fds (the fd links are not copied, so ls reads every fdinfo it finds) and its maps when
+ * they map a dma-buf. */
+static bool maps_dmabuf(const char *pid)
+{
+	char path[300], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/dmabuf:") || strstr(line, "anon_inode:dmabuf");
+	fclose(f);
+	return found;
+}
+
+static int snap_dmabuf_holders(struct sb_snap *s)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+
+	if (!proc)
+		return 0;
+	while ((p = readdir(proc))) {
+		char path[640], link[256];
+		bool any = false;
+		struct dirent *f;
+		DIR *fds;
+
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		while (fds && (f = readdir(fds))) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name, f->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (!strstr(link, "dmabuf"))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", p->d_name, f->d_name);
+			sb_snap_file(s, path);
+			any = true;
+		}
+		if (fds)
+			closedir(fds);
+		if (maps_dmabuf(p->d_name)) {
+			snprintf(path, sizeof(path), "/proc/%s/maps", p->d_name);
+			sb_snap_file(s, path);
+			any = true;
+		}
+		if (any) {
+			snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
+			sb_snap_file(s, path);
+		}
+	}
+	closedir(proc);
+	return 0;
+}
+
 const sb_snap_hook sb_snap_hooks[] = {
 	snap_module_lists,
+	snap_dmabuf_holders,
 	NULL,
 };

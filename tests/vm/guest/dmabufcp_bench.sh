@@ -15,7 +15,7 @@ sync
 
 dmabufcp bench --runs "$RUNS" -r -o BUFFER,METHOD,STATUS,ALLOC_MS,IO_MS,TOTAL_MS,MBPS,PCT_OF_FASTEST,NOTE "$F" >/tmp/bench.txt 2>/tmp/bench.err
 is "$?" 0 "dmabufcp bench exits 0"
-while IFS= read -r line; do diag "bench: $line"; done </tmp/bench.txt
+sed "s/\\\\x20/ /g" /tmp/bench.txt | while IFS= read -r line; do diag "bench: $line"; done
 cat /tmp/bench.err
 is "$(grep -c '^heap:system \|^udmabuf ' /tmp/bench.txt)" 12 "bench: 2 buffer kinds x 6 methods"
 like "$(grep '^heap:system rw-file ' /tmp/bench.txt)" ' unsupported ' "bench: rw-file shown as unsupported, not as zeros"
