@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dmabufcp's command line: what is a usage error (2), what needs the live kernel (3).
+. "$SOCBOX_TESTLIB"
+B=$SOCBOX_FIXTURES/am62x-dmabuf
+D="$SOCBOX dmabufcp"
+echo data >"$T_TMP/f"
+
+t_run "--help lists the commands" 0 $D --help
+t_grep "... copy is the default" 'copy .*\(default\)' "$T_TMP/out"
+t_grep "... bench, heaps, ls" '^  bench' "$T_TMP/out"
+t_run "no arguments" 2 $D
+t_run "one argument" 2 $D "$T_TMP/f"
+t_run "four arguments" 2 $D "$T_TMP/f" heap:system "$T_TMP/o" "$T_TMP/p"
+t_run "two files, no buffer" 2 $D "$T_TMP/f" "$T_TMP/o"
+t_grep "... says what is expected" 'heap:NAME, udmabuf or PID:FD' "$T_TMP/err"
+t_run "a new buffer as the source" 2 $D heap:system "$T_TMP/o"
+t_grep "... explains" 'holds no data' "$T_TMP/err"
+t_run "two buffers" 2 $D heap:system udmabuf
+t_run "unknown method" 2 $D -m fast "$T_TMP/f" udmabuf
+t_grep "... names it" "unknown method 'fast'" "$T_TMP/err"
+t_run "bad chunk size" 2 $D -s 0 "$T_TMP/f" udmabuf
+t_run "bad chunk size suffix" 2 $D -s 3X "$T_TMP/f" udmabuf
+t_run "negative hold" 2 $D --hold -1 "$T_TMP/f" udmabuf
+t_run "unknown option" 2 $D --frobnicate "$T_TMP/f" udmabuf
+t_run "copy on a sysroot" 3 $D --sysroot "$B" "$T_TMP/f" heap:system
+t_grep "... needs the live kernel" 'needs the live kernel' "$T_TMP/err"
+t_run "bench without FILE" 2 $D bench
+t_run "bench --runs 0" 2 $D bench --runs 0 "$T_TMP/f"
+t_run "bench with an unknown method" 2 $D bench -m auto "$T_TMP/f"
+t_run "bench with a PID:FD buffer kind" 2 $D bench -b 1:2 "$T_TMP/f"
+t_run "bench on a sysroot" 3 $D bench --sysroot "$B" "$T_TMP/f"
+t_run "copy -H lists the transfer columns" 0 $D copy -H -r -n
+t_grep "... METHOD" '^METHOD ' "$T_TMP/out"
+t_grep "... FALLBACK" '^FALLBACK ' "$T_TMP/out"
+t_run "bench -H lists the result columns" 0 $D bench -H -r -n
+t_grep "... PCT_OF_FASTEST" '^PCT_OF_FASTEST ' "$T_TMP/out"
+t_run "heaps takes no arguments" 2 $D heaps extra
+t_run "ls takes no arguments" 2 $D ls extra --sysroot "$B"
+t_run "--version" 0 $D --version
+t_grep "... names socbox" 'dmabufcp \(socbox\)' "$T_TMP/out"
+t_done
