@@ -134,6 +134,36 @@ START_TEST(bufinfo_real_format)
 }
 END_TEST
 
+/* As Linux 7.2 wrote it in the QEMU test bed, two buffers held by 'dmabufcp --hold'. */
+static const char bufinfo_linux72[] =
+	"\nDma-buf Objects:\n"
+	"size    \tflags   \tmode    \tcount   \texp_name\tino     \tname\n"
+	"01052672\t00000002\t02080007\t00000002\tudmabuf\t00000002\tsocbox-udma\n"
+	"\tAttached Devices:\n"
+	"Total 0 devices attached\n\n"
+	"01052672\t00000002\t02080007\t00000002\tsystem\t00000001\tsocbox-held\n"
+	"\tAttached Devices:\n"
+	"Total 0 devices attached\n\n"
+	"\nTotal 2 objects, 2105344 bytes\n";
+
+START_TEST(bufinfo_as_linux_72_writes_it)
+{
+	struct sb_bufinfo bi;
+	size_t skipped;
+
+	ck_assert_int_eq(sb_bufinfo_parse(bufinfo_linux72, &bi, &skipped), 0);
+	ck_assert_uint_eq(bi.n, 2);
+	ck_assert_uint_eq(skipped, 0);
+	ck_assert_str_eq(bi.v[0].exp_name, "udmabuf");
+	ck_assert_str_eq(bi.v[0].name, "socbox-udma");
+	ck_assert_uint_eq(bi.v[1].ino, 1);
+	ck_assert_uint_eq(bi.v[1].size, 1052672);
+	ck_assert_uint_eq(bi.v[1].count, 2);
+	ck_assert_uint_eq(bi.total_bytes, 2105344);
+	sb_bufinfo_free(&bi);
+}
+END_TEST
+
 START_TEST(bufinfo_broken)
 {
 	struct sb_bufinfo bi;
@@ -449,6 +479,7 @@ int main(void)
 	tcase_add_test(tc, fdinfo_of_other_files_and_garbage);
 	tcase_add_test(tc, maps_lines);
 	tcase_add_test(tc, bufinfo_real_format);
+	tcase_add_test(tc, bufinfo_as_linux_72_writes_it);
 	tcase_add_test(tc, bufinfo_broken);
 	tcase_add_test(tc, buffer_specs);
 	tcase_add_test(tc, method_names);

@@ -53,6 +53,22 @@ like "$(dmabufcp ls -r -n -o INODE,EXPORTER,NAME --pid "$udma_holder")" 'udmabuf
 like "$(dmabufcp heaps -r -n -o NAME,CAN_ALLOC)" '^system yes' "heaps: root can allocate from the system heap"
 like "$(dmabufcp heaps -J)" '"size_limit_bytes": 67108864' "heaps: udmabuf limit is 64 MiB"
 
+# the formats ls parses, as this kernel writes them (for the unit tests and fixtures)
+heap_fd=${heap_spec#*:}
+sed 's/^/format: fdinfo: /' "/proc/$heap_holder/fdinfo/$heap_fd" | while IFS= read -r l; do diag "$l"; done
+grep dmabuf "/proc/$heap_holder/maps" | sed 's/^/format: maps: /' | while IFS= read -r l; do diag "$l"; done
+sed 's/^/format: bufinfo: /' /sys/kernel/debug/dma_buf/bufinfo | while IFS= read -r l; do diag "$l"; done
+
+# a snapshot answers as the live system did
+ok "socbox snapshot while the buffers are held" "$SOCBOX" snapshot /tmp/dmabufcp-snap
+live=$(dmabufcp ls -r -n -o INODE,SIZE_BYTES,EXPORTER,NAME,HOLDERS)
+snap=$(dmabufcp ls -r -n -o INODE,SIZE_BYTES,EXPORTER,NAME,HOLDERS --sysroot /tmp/dmabufcp-snap)
+diag "live: $live"
+is "$snap" "$live" "ls on the snapshot lists the same buffers, sizes, names and holders"
+is "$(dmabufcp heaps -r -n -o NAME,KIND,SIZE_LIMIT_BYTES --sysroot /tmp/dmabufcp-snap)" \
+	"$(dmabufcp heaps -r -n -o NAME,KIND,SIZE_LIMIT_BYTES)" "heaps on the snapshot: same heaps and udmabuf limit"
+rm -rf /tmp/dmabufcp-snap
+
 dmabufcp "$heap_holder:999" "$D/none" 2>"$D/err"
 is "$?" 1 "PID:FD of an fd the process lacks: exit 1"
 like "$(cat "$D/err")" 'no fd 999' "... and says so"
