@@ -154,8 +154,10 @@ static int parse_methods(struct sb_ctx *c, bool *want)
 		enum sb_copy_method m;
 
 		if (sb_copy_method_parse(t, &m) || m == SB_COPY_AUTO) {
+			int rc = sb_usage_error(c, "unknown method '%s' (auto is not a method to measure)", t);
+
 			free(list);
-			return sb_usage_error(c, "unknown method '%s' (auto is not a method to measure)", t);
+			return rc;
 		}
 		want[m] = true;
 	}
