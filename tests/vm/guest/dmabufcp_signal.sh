@@ -30,6 +30,20 @@ for kind in heap:system udmabuf; do
 	is "$(ls -A "$D" | grep -c dmabufcp)" 0 "$kind: no temporary left behind"
 done
 
+# A source that shrinks during the copy: whether the copy is still reading it or already
+# verifying, it is an error (exit 1) and DST is not written.
+head -c $((32 * 1048576)) /dev/urandom >"$D/shrink"
+rm -f "$D/out"
+dmabufcp --verify -s 64K "$D/shrink" udmabuf "$D/out" 2>"$D/err" &
+pid=$!
+usleep 300000
+truncate -s 1048576 "$D/shrink"
+wait "$pid"
+is "$?" 1 "source truncated mid-copy: exit 1"
+like "$(cat "$D/err")" 'shrank|differs from buffer' "... says the source ended early or differs"
+ok "... and nothing at DST" test ! -e "$D/out"
+is "$(ls -A "$D" | grep -c dmabufcp)" 0 "... and no temporary left behind"
+
 # ENOSPC: a 1 MiB tmpfs cannot take 2 MiB
 mkdir -p /tmp/dmabufcp-small
 mount -t tmpfs -o size=1m tmpfs /tmp/dmabufcp-small
