@@ -7,6 +7,7 @@
  *   socbox-vmprobe dmaheap [HEAP]   allocate, mmap and sync a dma-heap buffer (default: system)
  *   socbox-vmprobe udmabuf          turn a sealed memfd into a dma-buf and read it through it
  *   socbox-vmprobe rpmsg [CTRL]     endpoint create / echo / destroy on /dev/rpmsg_ctrl0
+ *   socbox-vmprobe rpmsg-echo NODE  echo 100 bytes through an existing /dev/rpmsgN
  *   socbox-vmprobe iommufd          /dev/iommu: IOAS alloc, map, unmap, destroy
  */
 #include <errno.h>
@@ -68,6 +69,7 @@ static const struct {
 	{ "dmaheap", vp_dmaheap },
 	{ "iommufd", vp_iommufd },
 	{ "rpmsg", vp_rpmsg },
+	{ "rpmsg-echo", vp_rpmsg_echo },
 	{ "udmabuf", vp_udmabuf },
 };
 
@@ -78,6 +80,6 @@ int main(int argc, char **argv)
 			if (strcmp(argv[1], vp_cmds[i].name) == 0)
 				return vp_cmds[i].run(argc - 1, argv + 1);
 	}
-	fputs("usage: socbox-vmprobe dmaheap [HEAP] | udmabuf | rpmsg [CTRL] | iommufd\n", stderr);
+	fputs("usage: socbox-vmprobe dmaheap [HEAP] | udmabuf | rpmsg [CTRL] | rpmsg-echo NODE | iommufd\n", stderr);
 	return 2;
 }

@@ -16,6 +16,7 @@ bool vp_pattern_ok(const unsigned char *buf, unsigned long len, unsigned seed);
 int vp_dmaheap(int argc, char **argv);
 int vp_udmabuf(int argc, char **argv);
 int vp_rpmsg(int argc, char **argv);
+int vp_rpmsg_echo(int argc, char **argv);
 int vp_iommufd(int argc, char **argv);
 
 #endif

@@ -66,6 +66,39 @@ static bool vp_echo(int fd, size_t len, unsigned seed)
 	return true;
 }
 
+/* The loopback reflects flow control: what we ask for comes back as the remote's state. */
+static bool vp_flow(int fd)
+{
+	for (int want = 1; want >= 0; want--) {
+		int got = -1;
+
+		if (ioctl(fd, VP_RPMSG_SET_INCOMING_FLOWCONTROL, (unsigned long)want) != 0)
+			return vp_fail("RPMSG_SET_INCOMING_FLOWCONTROL", errno);
+		if (ioctl(fd, VP_RPMSG_GET_OUTGOING_FLOWCONTROL, &got) != 0)
+			return vp_fail("RPMSG_GET_OUTGOING_FLOWCONTROL", errno);
+		if (got != want)
+			return vp_fail("outgoing flow control does not reflect what was set", 0);
+	}
+	vp_note("flow control set to 1 and 0 was reflected back");
+	return true;
+}
+
+/* socbox-vmprobe rpmsg-echo NODE: echo through an existing endpoint node. */
+int vp_rpmsg_echo(int argc, char **argv)
+{
+	bool ok;
+	int fd;
+
+	if (argc < 2)
+		return !vp_fail("usage: rpmsg-echo /dev/rpmsgN", 0);
+	fd = open(argv[1], O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return !vp_fail(argv[1], errno);
+	ok = vp_echo(fd, 100, 5);
+	close(fd);
+	return ok ? 0 : 1;
+}
+
 int vp_rpmsg(int argc, char **argv)
 {
 	const char *ctrl = argc > 1 ? argv[1] : "/dev/rpmsg_ctrl0";
@@ -102,6 +135,7 @@ int vp_rpmsg(int argc, char **argv)
 	ok = vp_echo(fd, VP_RPMSG_MAX_PAYLOAD, 4) && ok;
 	if (write(fd, big, sizeof(big)) >= 0 || errno != EMSGSIZE)
 		ok = vp_fail("a 497-byte write was not refused with EMSGSIZE", 0);
+	ok = vp_flow(fd) && ok;
 	if (ioctl(fd, VP_RPMSG_DESTROY_EPT_IOCTL) != 0)
 		return !vp_fail("RPMSG_DESTROY_EPT_IOCTL", errno);
 	if (stat(node, &st) == 0 || errno != ENOENT)

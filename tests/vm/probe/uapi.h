@@ -59,6 +59,10 @@ _Static_assert(sizeof(struct vp_rpmsg_endpoint_info) == 40, "rpmsg_endpoint_info
 #define VP_RPMSG_DESTROY_EPT_IOCTL _IO(0xb5, 0x2)
 _Static_assert(VP_RPMSG_CREATE_EPT_IOCTL == 0x4028b501, "RPMSG_CREATE_EPT_IOCTL");
 _Static_assert(VP_RPMSG_DESTROY_EPT_IOCTL == 0xb502, "RPMSG_DESTROY_EPT_IOCTL");
+#define VP_RPMSG_GET_OUTGOING_FLOWCONTROL _IOR(0xb5, 0x5, int)
+#define VP_RPMSG_SET_INCOMING_FLOWCONTROL _IOR(0xb5, 0x6, int) /* sic: value in the arg */
+_Static_assert(VP_RPMSG_GET_OUTGOING_FLOWCONTROL == 0x8004b505, "RPMSG_GET_OUTGOING_FLOWCONTROL");
+_Static_assert(VP_RPMSG_SET_INCOMING_FLOWCONTROL == 0x8004b506, "RPMSG_SET_INCOMING_FLOWCONTROL");
 #define VP_RPMSG_MAX_PAYLOAD 496 /* 512-byte virtio buffer minus the 16-byte header */
 
 /* iommufd: /dev/iommu; every command is _IO(';', nr) and starts with its own size */
