@@ -103,9 +103,16 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 	return 0;
 }
 
+/* The CPU's view of the buffer: a udmabuf's memfd mapping is ordinary shmem that
+ * MAP_POPULATE fills in advance, while its dma-buf mapping faults page by page. */
+static char *cpu_view(const struct sb_dmabuf *b)
+{
+	return b->memfd_map ? b->memfd_map : b->map;
+}
+
 static int run_read(struct xfer *x)
 {
-	int rc = xfer_buffered(x, x->fd, (char *)x->b->map + x->buf_off, x->file_off, x->len);
+	int rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len);
 
 	if (!rc)
 		x->res->bytes += x->len;
@@ -116,7 +123,7 @@ static int run_read(struct xfer *x)
  * res) when O_DIRECT cannot work here and nothing was transferred yet. */
 static int run_direct(struct xfer *x)
 {
-	char *mem = x->b->memfd_map ? x->b->memfd_map : x->b->map;
+	char *mem = cpu_view(x->b);
 	uint32_t off_align, mem_align;
 	struct sb_dio_split split;
 	uint64_t done = 0;
