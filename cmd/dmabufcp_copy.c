@@ -206,7 +206,7 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 		if (rc)
 			return rc;
 		if (j->method == SB_COPY_AUTO && learned == SB_COPY_AUTO) {
-			learned = res.fallback_from != SB_COPY_AUTO ? res.ran : res.ran;
+			learned = res.ran; /* later chunks go straight to what worked */
 			if (tried[0])
 				sb_out_note(j->out, "auto (%s): %s", dname, tried);
 			sb_verbose(DMABUFCP, "auto chose %s for %s%s%s", sb_copy_method_name(res.ran), dname,
