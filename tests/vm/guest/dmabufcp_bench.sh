@@ -26,6 +26,7 @@ like "$(grep '^udmabuf sendfile ' /tmp/bench.txt)" '^udmabuf sendfile ok [0-9.]+
 like "$(dmabufcp bench -J --runs 1 -m read -b udmabuf "$F")" '"page_cache": "dropped"' "bench -J reports the cache state"
 
 # dd over the same file, same cache state: dropped before every run; median of RUNS.
+# shellcheck disable=SC3028 # busybox ash has EPOCHREALTIME (microseconds)
 dd_ms() { # dd options...
 	i=0
 	while [ $i -lt "$RUNS" ]; do

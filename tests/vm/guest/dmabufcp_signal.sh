@@ -27,6 +27,7 @@ for kind in heap:system udmabuf; do
 	is "$?" 1 "$kind: SIGINT mid-copy exits 1"
 	like "$(cat "$D/err")" 'interrupted by signal 2' "$kind: and says it was interrupted"
 	ok "$kind: no file at DST" test ! -e "$D/out"
+	# shellcheck disable=SC2010 # names are ours
 	is "$(ls -A "$D" | grep -c dmabufcp)" 0 "$kind: no temporary left behind"
 done
 
@@ -42,6 +43,7 @@ wait "$pid"
 is "$?" 1 "source truncated mid-copy: exit 1"
 like "$(cat "$D/err")" 'shrank|differs from buffer' "... says the source ended early or differs"
 ok "... and nothing at DST" test ! -e "$D/out"
+# shellcheck disable=SC2010
 is "$(ls -A "$D" | grep -c dmabufcp)" 0 "... and no temporary left behind"
 
 # ENOSPC: a 1 MiB tmpfs cannot take 2 MiB
