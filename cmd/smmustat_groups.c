@@ -60,8 +60,13 @@ static void group_row(struct sb_table *t, const struct sb_iommu_group *g)
 		sb_row_str(row, G_IOMMU, iommu);
 	sb_row_u64(row, G_NDEVS, g->ndevs);
 	for (size_t k = 0; k < g->nresv; k++)
-		sb_row_fmt(row, G_RESERVED, "0x%llx-0x%llx:%s", (unsigned long long)g->resv[k].start,
-			   (unsigned long long)g->resv[k].end, g->resv[k].kind);
+		{
+		char cell[80];
+
+		snprintf(cell, sizeof(cell), "0x%llx-0x%llx:%s", (unsigned long long)g->resv[k].start,
+			 (unsigned long long)g->resv[k].end, g->resv[k].kind);
+		sb_row_strv_add(row, G_RESERVED, cell);
+	}
 	if (g->name[0])
 		sb_row_str(row, G_NAME, g->name);
 }

@@ -71,17 +71,24 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 		row = sb_table_row(t);
 		total = r->total - prev_count(prev, r->name, 0, true);
 		sb_row_str(row, I_IRQ, r->name);
-		sb_row_str(row, I_KIND, kind ? kind : "-");
-		sb_row_str(row, I_ACTION, r->actions[0] ? r->actions : "-");
-		sb_row_str(row, I_CHIP, r->chip[0] ? r->chip : "-");
+		if (kind)
+			sb_row_str(row, I_KIND, kind);
+		if (r->actions[0])
+			sb_row_str(row, I_ACTION, r->actions);
+		if (r->chip[0])
+			sb_row_str(row, I_CHIP, r->chip);
 		sb_row_u64(row, I_TOTAL, total);
 		if (prev)
 			sb_row_dbl(row, I_RATE, secs > 0 ? (double)total / secs : 0);
 		for (unsigned k = 0; k < cur->ncpus; k++) {
 			uint64_t v = r->counts[k] - prev_count(prev, r->name, cur->cpu_ids[k], false);
 
-			if (v)
-				sb_row_fmt(row, I_PER_CPU, "%u=%llu", cur->cpu_ids[k], (unsigned long long)v);
+			if (v) {
+				char cell[48];
+
+				snprintf(cell, sizeof(cell), "%u=%llu", cur->cpu_ids[k], (unsigned long long)v);
+				sb_row_strv_add(row, I_PER_CPU, cell);
+			}
 			if (pt) {
 				struct sb_row *pr = sb_table_row(pt);
 

@@ -72,9 +72,14 @@ static void discovery_row(struct sb_table *t, const struct sb_pmu *p)
 	if (p->identifier[0])
 		sb_row_str(row, D_IDENTIFIER, p->identifier);
 	for (size_t i = 0; i < p->nevents; i++)
-		sb_row_fmt(row, D_EVENTS, "%s(%s)", p->events[i].name, p->events[i].terms);
+		{
+		char cell[200];
+
+		snprintf(cell, sizeof(cell), "%s(%s)", p->events[i].name, p->events[i].terms);
+		sb_row_strv_add(row, D_EVENTS, cell);
+	}
 	for (size_t i = 0; i < p->nformats; i++)
-		sb_row_fmt(row, D_FORMATS, "%s", p->formats[i].name);
+		sb_row_strv_add(row, D_FORMATS, p->formats[i].name);
 }
 
 static bool has_format(const struct sb_pmu *p, const char *name)

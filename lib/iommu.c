@@ -38,12 +38,55 @@ enum sb_iommu_kind sb_iommu_kind_guess(const char *name, const char *driver)
 	return SB_IOMMU_OTHER;
 }
 
+/* Resolve link text against the directory holding the link, lexically ("a/b" + "../c"). */
+static void join_collapse(char *out, size_t len, const char *dir, const char *rel)
+{
+	char tmp[1024], *parts[128], *save = NULL, *tok;
+	size_t n = 0, o = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/%s", rel[0] == '/' ? "" : dir, rel);
+	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			if (n)
+				n--;
+			continue;
+		}
+		if (n < 128)
+			parts[n++] = tok;
+	}
+	out[0] = '\0';
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(out + o, len - o, "/%s", parts[i]);
+}
+
+/* The hardware device behind a class device: the target of its "device" link, resolved from
+ * the class device's real directory (the link text's last component may be "..", depending
+ * on how the kernel spelt it). */
+static void hw_device(const struct sb_root *r, const char *name, char *out, size_t len)
+{
+	char text[512], real[1024], dev[1024];
+	const char *base;
+
+	out[0] = '\0';
+	if (sb_readlink(r, text, sizeof(text), "/sys/class/iommu/%s", name) < 0)
+		snprintf(real, sizeof(real), "/sys/class/iommu/%s", name);
+	else
+		join_collapse(real, sizeof(real), "/sys/class/iommu", text);
+	if (sb_readlink(r, text, sizeof(text), "%s/device", real) < 0)
+		return;
+	join_collapse(dev, sizeof(dev), real, text);
+	base = strrchr(dev, '/');
+	if (base && base[1])
+		snprintf(out, len, "%s", base + 1);
+}
+
 static void read_instance(const struct sb_root *r, struct sb_iommu *m)
 {
 	const char *base = strchr(m->name, '.');
 
-	if (sb_link_name(r, m->hwdev, sizeof(m->hwdev), "/sys/class/iommu/%s/device", m->name) < 0)
-		m->hwdev[0] = '\0';
+	hw_device(r, m->name, m->hwdev, sizeof(m->hwdev));
 	if (sb_link_name(r, m->driver, sizeof(m->driver), "/sys/class/iommu/%s/device/driver", m->name) < 0)
 		m->driver[0] = '\0';
 	m->kind = sb_iommu_kind_guess(m->name, m->driver);
