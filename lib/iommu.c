@@ -287,6 +287,8 @@ void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iomm
 	for (size_t k = 0; k < ng; k++) {
 		const char *iommu = "";
 
+		if (!g[k].ndevs)
+			continue;
 		for (size_t d = 0; d < g[k].ndevs && !*iommu; d++)
 			iommu = g[k].devs[d].iommu;
 		/* A lone IOMMU serves every group even when devices lack the iommu link. */
