@@ -73,7 +73,10 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 		return sb_err_set(e, errno, devnode, "open", "the device must be bound to vfio-pci; run as root");
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_BIND_IOMMUFD, &bind) < 0)
 		return sb_err_set(e, errno, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
-				  "every device of its IOMMU group must be bound to vfio-pci or unbound");
+				  errno == EPERM ? "iommufd refuses devices without interrupt remapping: enable it "
+						   "(intel-iommu intremap, GICv3 ITS) or, on a test system, write 1 to "
+						   "/sys/module/iommufd/parameters/allow_unsafe_interrupts"
+						 : "every device of its IOMMU group must be bound to vfio-pci or unbound");
 	f->devid = bind.out_devid;
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_ATTACH_IOMMUFD_PT, &at) < 0)
 		return sb_err_set(e, errno, devnode, "VFIO_DEVICE_ATTACH_IOMMUFD_PT", NULL);
