@@ -18,9 +18,14 @@ int sb_iommufd_open(struct sb_iommufd *f, struct sb_err *e)
 	memset(f, 0, sizeof(*f));
 	f->devfd = -1;
 	f->fd = open("/dev/iommu", O_RDWR | O_CLOEXEC);
-	if (f->fd < 0)
-		return sb_err_set(e, errno, "/dev/iommu", "open",
-				  errno == ENOENT ? "enable CONFIG_IOMMUFD (Linux 6.2+)" : "run as root");
+	if (f->fd < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, "/dev/iommu", "open", err == ENOENT ? "enable CONFIG_IOMMUFD (Linux 6.2+)" : "run as root");
+		if (err == ENOENT)
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return -err;
+	}
 	if (ioctl(f->fd, SB_IOMMU_IOAS_ALLOC, &a) < 0) {
 		int err = errno;
 

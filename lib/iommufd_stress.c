@@ -166,11 +166,17 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	double per_pair_100ns;
 	int fd = open(path, O_RDWR | O_CLOEXEC), rc;
 
-	if (fd < 0)
-		return sb_err_set(e, errno, path, "open",
-				  errno == ENOENT ? "enable CONFIG_DMA_MAP_BENCHMARK, mount debugfs and bind a device to the "
-						    "dma_map_benchmark driver (driver_override)"
-						  : "run as root");
+	if (fd < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, path, "open",
+			   err == ENOENT ? "enable CONFIG_DMA_MAP_BENCHMARK, mount debugfs and bind a device to the "
+					   "dma_map_benchmark driver (driver_override)"
+					 : "run as root");
+		if (err == ENOENT)
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return -err;
+	}
 	memset(&b, 0, sizeof(b));
 	b.threads = o->ncpus;
 	b.seconds = o->duration_s < 1 ? 1 : (unsigned)(o->duration_s + 0.5);

@@ -155,9 +155,13 @@ int sb_pmu_read(const struct sb_root *r, const char *name, struct sb_pmu *p, str
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(obj, sizeof(obj), PMU_DIR "/%s", name);
 	rc = sb_attr_u64(r, &type, PMU_DIR "/%s/type", name);
-	if (rc < 0)
-		return sb_err_set(e, -rc, obj, "read PMU type",
-				  rc == -ENOENT ? "no such PMU; for SMMUv3 PMCGs load arm_smmuv3_pmu (CONFIG_ARM_SMMU_V3_PMU)" : NULL);
+	if (rc < 0) {
+		sb_err_set(e, -rc, obj, "read PMU type",
+			   rc == -ENOENT ? "no such PMU; for SMMUv3 PMCGs load arm_smmuv3_pmu (CONFIG_ARM_SMMU_V3_PMU)" : NULL);
+		if (rc == -ENOENT)
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return rc;
+	}
 	p->type = (unsigned)type;
 	p->cpu = -1;
 	if (sb_attr_str(r, text, sizeof(text), PMU_DIR "/%s/cpumask", name) >= 0)
