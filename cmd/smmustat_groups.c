@@ -106,6 +106,7 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 	if (sb_iommu_groups(c->root, &g, &ng, &e))
 		return sb_report(c->applet, &e);
 	if (!ng) {
+		sb_iommu_groups_free(g, ng);
 		sb_err_set(&e, ENODEV, "/sys/kernel/iommu_groups", "list groups",
 			   "no IOMMU is active: enable it in firmware and the kernel (see 'smmustat')");
 		sb_err_reason(&e, "no IOMMU groups");

@@ -124,6 +124,10 @@ int sb_iommu_list(const struct sb_root *r, struct sb_iommu **out, size_t *n, str
 		return 0;
 	if (rc < 0)
 		return sb_err_set(e, -rc, "/sys/class/iommu", "list", "mount sysfs on /sys");
+	if (!dl.n) {
+		sb_dirlist_free(&dl);
+		return 0;
+	}
 	*out = calloc(dl.n ? dl.n : 1, sizeof(**out));
 	if (!*out) {
 		sb_dirlist_free(&dl);
@@ -236,6 +240,10 @@ int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t
 		return 0;
 	if (rc < 0)
 		return sb_err_set(e, -rc, "/sys/kernel/iommu_groups", "list", "mount sysfs on /sys");
+	if (!dl.n) {
+		sb_dirlist_free(&dl);
+		return 0;
+	}
 	*out = calloc(dl.n ? dl.n : 1, sizeof(**out));
 	if (!*out) {
 		sb_dirlist_free(&dl);
