@@ -21,4 +21,10 @@ t_run "check --expect-instances 1 fails" 1 "$SOCBOX" smmustat check --expect-ins
 t_grep "names the predicate" '^smmustat check: expect-instances=1: 0 IOMMU instances found' "$T_TMP/err"
 t_run "stress without /dev/iommu: exit 3" 3 "$SOCBOX" smmustat stress --duration 0.1
 t_grep "stress names the config option" 'CONFIG_IOMMUFD' "$T_TMP/err"
+t_run "socbox snapshot keeps the kernel log" 0 "$SOCBOX" snapshot "$T_TMP/snap"
+t_grep "snapshot log is in /dev/kmsg record form" '^[0-7],[0-9]+,[0-9]+,-;' "$T_TMP/snap/dev/kmsg"
+t_run "events on the snapshot" 0 "$SOCBOX" smmustat events --sysroot "$T_TMP/snap" -J
+t_jq "events read the snapshot's log" '.log_source == "sysroot" and .records == 0' "$T_TMP/out"
+t_run "irq on the snapshot" 0 "$SOCBOX" smmustat irq --all --sysroot "$T_TMP/snap" -J
+t_jq "irq read the snapshot's /proc/interrupts" ".cpus == $(head -n1 /proc/interrupts | wc -w)" "$T_TMP/out"
 t_done
