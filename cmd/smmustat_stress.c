@@ -40,11 +40,11 @@ static int opt_no_huge;
 
 static struct poptOption stress_opts[] = {
 	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0, "CPUs to run one pinned thread on (default: all online)", "LIST" },
-	{ "duration", 'd', POPT_ARG_DOUBLE, &opt_duration, 0, "seconds to run (default 5)", "SEC" },
+	{ "duration", '\0', POPT_ARG_DOUBLE, &opt_duration, 0, "seconds to run (default 5)", "SEC" },
 	{ "size", 's', POPT_ARG_STRING, &opt_size, 0, "bytes per map (default 4K)", "SIZE" },
 	{ "pattern", '\0', POPT_ARG_STRING, &opt_pattern, 0, "fixed (same buffer), sequential or random walk through --window", "PATTERN" },
 	{ "window", '\0', POPT_ARG_STRING, &opt_window, 0, "bytes each thread walks through (default 64 maps)", "SIZE" },
-	{ "device", '\0', POPT_ARG_STRING, &opt_device, 0, "PCI device bound to vfio-pci (BDF) or its /dev/vfio/devices/vfioN", "DEV" },
+	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0, "PCI device bound to vfio-pci (BDF) or its /dev/vfio/devices/vfioN", "DEV" },
 	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0, "iommufd (default) or map-benchmark (the kernel's dma_map_benchmark)", "METHOD" },
 	{ "no-huge", '\0', POPT_ARG_NONE, &opt_no_huge, 0, "iommufd: PAGE_SIZE mappings only (IOMMU_OPTION_HUGE_PAGES=0)", NULL },
 	{ "label", 'L', POPT_ARG_STRING, &opt_label, 0, "name of this run in the table (default: the path)", "NAME" },
