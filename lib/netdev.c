@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* netdev family requests: dumps into a struct sb_nd_state. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/netdev.h"
+
+static const struct {
+	int cmd;
+	const char *name;
+	const char *since;
+} cmd_info[] = {
+	{ SB_NETDEV_CMD_DEV_GET, "dev-get", "6.3" },
+	{ SB_NETDEV_CMD_PAGE_POOL_GET, "page-pool-get", "6.8" },
+	{ SB_NETDEV_CMD_PAGE_POOL_STATS_GET, "page-pool-stats-get", "6.8" },
+	{ SB_NETDEV_CMD_QUEUE_GET, "queue-get", "6.9" },
+	{ SB_NETDEV_CMD_NAPI_GET, "napi-get", "6.9" },
+	{ SB_NETDEV_CMD_QSTATS_GET, "qstats-get", "6.9" },
+	{ SB_NETDEV_CMD_BIND_RX, "bind-rx", "6.12" },
+	{ SB_NETDEV_CMD_BIND_TX, "bind-tx", "6.16" },
+};
+
+const char *sb_nd_cmd_min_kernel(int cmd)
+{
+	for (size_t i = 0; i < sizeof(cmd_info) / sizeof(cmd_info[0]); i++)
+		if (cmd_info[i].cmd == cmd)
+			return cmd_info[i].since;
+	return "?";
+}
+
+const char *sb_nd_cmd_name(int cmd)
+{
+	for (size_t i = 0; i < sizeof(cmd_info) / sizeof(cmd_info[0]); i++)
+		if (cmd_info[i].cmd == cmd)
+			return cmd_info[i].name;
+	return "?";
+}
+
+int sb_nd_open(struct sb_genl *g, struct sb_err *e)
+{
+	int rc = sb_genl_open(g, SB_NETDEV_FAMILY, e);
+
+	if (rc == -ENOENT)
+		sb_err_hint(e, "the netdev netlink family needs Linux 6.3; queues and NAPIs 6.9, "
+			       "devmem bind-rx 6.12");
+	return rc;
+}
+
+/* A growable array of fixed-size records. */
+struct collector {
+	void **items;
+	size_t *n;
+	size_t size, cap;
+	int (*parse)(const struct nlmsghdr *, void *);
+	unsigned *malformed;
+};
+
+static int collect_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct collector *c = data;
+	char *slot;
+
+	if (*c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		void *p = realloc(*c->items, cap * c->size);
+		if (!p)
+			return MNL_CB_ERROR;
+		*c->items = p;
+		c->cap = cap;
+	}
+	slot = (char *)*c->items + *c->n * c->size;
+	if (c->parse(nlh, slot) == 0)
+		(*c->n)++;
+	else
+		(*c->malformed)++;
+	return MNL_CB_OK;
+}
+
+/* Type-erased parsers for the collector (calling through a cast pointer would be UB). */
+#define PARSER_WRAP(name, type) \
+	static int parse_##name(const struct nlmsghdr *nlh, void *out) \
+	{ return sb_nd_parse_##name(nlh, (type *)out); }
+PARSER_WRAP(dev, struct sb_nd_dev)
+PARSER_WRAP(queue, struct sb_nd_queue)
+PARSER_WRAP(napi, struct sb_nd_napi)
+PARSER_WRAP(pool, struct sb_nd_pool)
+PARSER_WRAP(pool_stats, struct sb_nd_pool_stats)
+PARSER_WRAP(qstats, struct sb_nd_qstats)
+#define PARSER(fn) parse_##fn
+
+static int dump(struct sb_genl *g, int cmd, uint32_t ifindex, int ifindex_attr, uint32_t scope,
+		struct collector *c, struct sb_err *e)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = sb_genl_msg(g, buf, (uint8_t)cmd, NLM_F_DUMP);
+
+	if (ifindex && ifindex_attr)
+		mnl_attr_put_u32(nlh, (uint16_t)ifindex_attr, ifindex);
+	if (scope)
+		mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_SCOPE, scope);
+	return sb_genl_talk(g, nlh, collect_cb, c, e);
+}
+
+static int part_bit(unsigned part)
+{
+	return __builtin_ctz(part);
+}
+
+int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb_nd_state *st,
+		  struct sb_err *e)
+{
+	struct {
+		unsigned part;
+		int cmd;
+		void *items;
+		size_t *n;
+		size_t size;
+		int (*parse)(const struct nlmsghdr *, void *);
+		int ifindex_attr;
+		uint32_t scope;
+		const char *hint;
+	} plan[] = {
+		{ SB_ND_DEVS, SB_NETDEV_CMD_DEV_GET, &st->devs, &st->ndevs, sizeof(*st->devs),
+		  PARSER(dev), 0, 0, NULL },
+		{ SB_ND_QUEUES, SB_NETDEV_CMD_QUEUE_GET, &st->queues, &st->nqueues, sizeof(*st->queues),
+		  PARSER(queue), SB_NETDEV_A_QUEUE_IFINDEX, 0, NULL },
+		{ SB_ND_NAPIS, SB_NETDEV_CMD_NAPI_GET, &st->napis, &st->nnapis, sizeof(*st->napis),
+		  PARSER(napi), SB_NETDEV_A_NAPI_IFINDEX, 0, NULL },
+		{ SB_ND_POOLS, SB_NETDEV_CMD_PAGE_POOL_GET, &st->pools, &st->npools, sizeof(*st->pools),
+		  PARSER(pool), 0, 0, NULL },
+		{ SB_ND_POOL_STATS, SB_NETDEV_CMD_PAGE_POOL_STATS_GET, &st->pool_stats, &st->npool_stats,
+		  sizeof(*st->pool_stats), PARSER(pool_stats), 0, 0,
+		  "page-pool stats need CONFIG_PAGE_POOL_STATS=y" },
+		{ SB_ND_QSTATS_QUEUE, SB_NETDEV_CMD_QSTATS_GET, &st->qstats, &st->nqstats,
+		  sizeof(*st->qstats), PARSER(qstats), SB_NETDEV_A_QSTATS_IFINDEX,
+		  SB_NETDEV_QSTATS_SCOPE_QUEUE, NULL },
+		{ SB_ND_QSTATS_DEV, SB_NETDEV_CMD_QSTATS_GET, &st->dev_qstats, &st->ndev_qstats,
+		  sizeof(*st->dev_qstats), PARSER(qstats), SB_NETDEV_A_QSTATS_IFINDEX, 0,
+		  NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
+		struct collector c = { .items = plan[i].items, .n = plan[i].n, .size = plan[i].size,
+				       .parse = plan[i].parse, .malformed = &st->malformed };
+		struct sb_err pe;
+		int rc;
+
+		if (!(parts & plan[i].part))
+			continue;
+		/* Appending to what an earlier call collected is not supported: start empty. */
+		free(*(void **)plan[i].items);
+		*(void **)plan[i].items = NULL;
+		*plan[i].n = 0;
+		sb_err_clear(&pe);
+		rc = dump(g, plan[i].cmd, ifindex, plan[i].ifindex_attr, plan[i].scope, &c, &pe);
+		if (rc == -EOPNOTSUPP || (rc == -EINVAL && plan[i].cmd != SB_NETDEV_CMD_DEV_GET)) {
+			struct sb_err *pr = &st->part_err[part_bit(plan[i].part)];
+			*pr = pe;
+			snprintf(pr->object, sizeof(pr->object), "netdev %s", sb_nd_cmd_name(plan[i].cmd));
+			snprintf(pr->what, sizeof(pr->what), "dump");
+			if (plan[i].hint)
+				sb_err_hint(pr, "%s", plan[i].hint);
+			else
+				sb_err_hint(pr, "needs Linux %s", sb_nd_cmd_min_kernel(plan[i].cmd));
+			sb_err_exit(pr, SB_EXIT_UNSUPPORTED);
+			st->unsupported |= plan[i].part;
+			continue;
+		}
+		if (rc) {
+			*e = pe;
+			snprintf(e->object, sizeof(e->object), "netdev %s", sb_nd_cmd_name(plan[i].cmd));
+			if (rc == -EPERM || rc == -EACCES)
+				sb_err_hint(e, "needs CAP_NET_ADMIN");
+			return rc;
+		}
+		st->have |= plan[i].part;
+	}
+	return 0;
+}
+
+void sb_nd_state_free(struct sb_nd_state *st)
+{
+	free(st->devs);
+	free(st->queues);
+	free(st->napis);
+	free(st->pools);
+	free(st->pool_stats);
+	free(st->qstats);
+	free(st->dev_qstats);
+	memset(st, 0, sizeof(*st));
+}
+
+const struct sb_nd_pool_stats *sb_nd_find_pool_stats(const struct sb_nd_state *st, uint64_t id)
+{
+	for (size_t i = 0; i < st->npool_stats; i++)
+		if (st->pool_stats[i].id == id)
+			return &st->pool_stats[i];
+	return NULL;
+}
+
+const struct sb_nd_qstats *sb_nd_find_dev_qstats(const struct sb_nd_state *st, uint32_t ifindex)
+{
+	for (size_t i = 0; i < st->ndev_qstats; i++)
+		if (st->dev_qstats[i].ifindex == ifindex)
+			return &st->dev_qstats[i];
+	return NULL;
+}
+
+const struct sb_nd_qstats *sb_nd_find_qstats(const struct sb_nd_state *st, uint32_t ifindex,
+					     uint32_t type, uint32_t id)
+{
+	for (size_t i = 0; i < st->nqstats; i++) {
+		const struct sb_nd_qstats *q = &st->qstats[i];
+		if (q->ifindex == ifindex && q->queue_type == type && q->queue_id == id)
+			return q;
+	}
+	return NULL;
+}
+
+const struct sb_nd_napi *sb_nd_find_napi(const struct sb_nd_state *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->nnapis; i++)
+		if (st->napis[i].id == id)
+			return &st->napis[i];
+	return NULL;
+}
