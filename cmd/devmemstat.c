@@ -3,7 +3,9 @@
  * This file: the dispatcher, shared helpers and the overview. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devmemstat.h"
@@ -11,17 +13,25 @@
 
 char *dm_netns;
 char *dm_dev;
+char *dm_save_netlink;
+char *dm_load_netlink;
+static FILE *capture_fp;
 
 struct poptOption dm_popt_net[] = {
 	{ "netns", '\0', POPT_ARG_STRING, &dm_netns, 0,
 	  "query the network namespace NAME (/run/netns/NAME) or PATH", "NAME|PATH" },
 	{ "dev", 'd', POPT_ARG_STRING, &dm_dev, 0, "only this interface", "IF" },
+	{ "save-netlink", '\0', POPT_ARG_STRING, &dm_save_netlink, 0,
+	  "also write the raw netlink replies to FILE (for a bug report)", "FILE" },
+	{ "load-netlink", '\0', POPT_ARG_STRING, &dm_load_netlink, 0,
+	  "answer from a --save-netlink FILE instead of the kernel", "FILE" },
 	POPT_TABLEEND
 };
 
 const char *dm_ifname(uint32_t ifindex, char *buf)
 {
-	if (!ifindex || !if_indextoname(ifindex, buf))
+	/* A capture carries no names, and this machine's names would be wrong. */
+	if (!ifindex || dm_load_netlink || !if_indextoname(ifindex, buf))
 		snprintf(buf, IF_NAMESIZE, "-");
 	return buf;
 }
@@ -55,10 +65,30 @@ int dm_enter(struct sb_ctx *c, uint32_t *ifindex)
 int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
 {
 	struct sb_err e;
-	int rc = dm_enter(c, ifindex);
+	int rc;
 
+	if (dm_load_netlink) {
+		char *end;
+		*ifindex = 0;
+		if (dm_dev) {
+			unsigned long v = strtoul(dm_dev, &end, 10);
+			if (*end || !v || v > UINT32_MAX)
+				return sb_usage_error(c, "with --load-netlink, --dev takes an ifindex");
+			*ifindex = (uint32_t)v;
+		}
+		return 0;
+	}
+	rc = dm_enter(c, ifindex);
 	if (rc)
 		return rc;
+	if (dm_save_netlink) {
+		capture_fp = fopen(dm_save_netlink, "we");
+		if (!capture_fp) {
+			sb_err_set(&e, errno, dm_save_netlink, "create", NULL);
+			return sb_report(c->applet, &e);
+		}
+		sb_nd_set_capture(capture_fp);
+	}
 	sb_err_clear(&e);
 	if (sb_nd_open(g, &e))
 		return sb_report(c->applet, &e);
@@ -81,6 +111,29 @@ void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
 		sb_out_note(o, "%u netlink messages could not be parsed and were skipped", st->malformed);
 }
 
+/* Keep only what belongs to ifindex (0: everything). */
+#define KEEP_IF(arr, n, field)                                  \
+	do {                                                    \
+		size_t k_ = 0;                                  \
+		for (size_t i_ = 0; i_ < (n); i_++)             \
+			if ((arr)[i_].field == ifindex)         \
+				(arr)[k_++] = (arr)[i_];        \
+		(n) = k_;                                       \
+	} while (0)
+
+static void filter_state(struct sb_nd_state *st, uint32_t ifindex)
+{
+	if (!ifindex)
+		return;
+	KEEP_IF(st->devs, st->ndevs, ifindex);
+	KEEP_IF(st->queues, st->nqueues, ifindex);
+	KEEP_IF(st->napis, st->nnapis, ifindex);
+	KEEP_IF(st->pools, st->npools, ifindex);
+	KEEP_IF(st->pool_stats, st->npool_stats, ifindex);
+	KEEP_IF(st->qstats, st->nqstats, ifindex);
+	KEEP_IF(st->dev_qstats, st->ndev_qstats, ifindex);
+}
+
 int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
 	       struct sb_nd_state *st)
 {
@@ -88,25 +141,36 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 
 	sb_err_clear(&e);
 	memset(st, 0, sizeof(*st));
+	if (dm_load_netlink) {
+		char *buf = NULL;
+		size_t n = 0;
+		/* A user's file (not sysfs): read as given, relative paths included. */
+		FILE *fp = fopen(dm_load_netlink, "re");
+		if (fp) {
+			buf = malloc(256u << 20);
+			n = buf ? fread(buf, 1, 256u << 20, fp) : 0;
+			fclose(fp);
+		}
+		if (!buf) {
+			sb_err_set(&e, fp ? ENOMEM : errno, dm_load_netlink, "read netlink capture", NULL);
+			return sb_report(c->applet, &e);
+		}
+		if (sb_nd_state_from_buf(buf, n, st) < 0)
+			st->malformed++;
+		free(buf);
+		filter_state(st, ifindex);
+		return 0;
+	}
 	if (sb_nd_collect(g, parts, ifindex, st, &e)) {
 		sb_nd_state_free(st);
 		return sb_report(c->applet, &e);
 	}
-	if ((parts & SB_ND_DEVS) && ifindex) {
-		/* dev-get dumps every device; keep the one asked for. */
-		size_t k = 0;
-		for (size_t i = 0; i < st->ndevs; i++)
-			if (st->devs[i].ifindex == ifindex)
-				st->devs[k++] = st->devs[i];
-		st->ndevs = k;
+	if (capture_fp) {
+		sb_nd_set_capture(NULL);
+		fclose(capture_fp);
+		capture_fp = NULL;
 	}
-	if ((parts & SB_ND_POOLS) && ifindex) {
-		size_t k = 0;
-		for (size_t i = 0; i < st->npools; i++)
-			if (st->pools[i].ifindex == ifindex)
-				st->pools[k++] = st->pools[i];
-		st->npools = k;
-	}
+	filter_state(st, ifindex);
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 /* --netns and --dev, shared by every command. */
 extern char *dm_netns;
 extern char *dm_dev;
+extern char *dm_save_netlink; /* --save-netlink FILE: keep the raw dump replies */
+extern char *dm_load_netlink; /* --load-netlink FILE: answer from such a capture */
 extern struct poptOption dm_popt_net[];
 #define DM_POPT_NET { NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_net, 0, "Network options:", NULL }
 

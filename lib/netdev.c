@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <libmnl/libmnl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,10 +59,20 @@ struct collector {
 	unsigned *malformed;
 };
 
+static FILE *capture_fp;
+
+void sb_nd_set_capture(FILE *fp)
+{
+	capture_fp = fp;
+}
+
 static int collect_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct collector *c = data;
 	char *slot;
+
+	if (capture_fp)
+		fwrite(nlh, 1, nlh->nlmsg_len, capture_fp);
 
 	if (*c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 16;
@@ -226,4 +237,53 @@ const struct sb_nd_napi *sb_nd_find_napi(const struct sb_nd_state *st, uint32_t 
 		if (st->napis[i].id == id)
 			return &st->napis[i];
 	return NULL;
+}
+
+int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
+{
+	const struct nlmsghdr *nlh = buf;
+	int left = len > INT32_MAX ? INT32_MAX : (int)len;
+	int count = 0;
+	struct collector cs[] = {
+		{ (void **)&st->devs, &st->ndevs, sizeof(*st->devs), 0, parse_dev, &st->malformed },
+		{ (void **)&st->queues, &st->nqueues, sizeof(*st->queues), 0, parse_queue, &st->malformed },
+		{ (void **)&st->napis, &st->nnapis, sizeof(*st->napis), 0, parse_napi, &st->malformed },
+		{ (void **)&st->pools, &st->npools, sizeof(*st->pools), 0, parse_pool, &st->malformed },
+		{ (void **)&st->pool_stats, &st->npool_stats, sizeof(*st->pool_stats), 0, parse_pool_stats, &st->malformed },
+		{ (void **)&st->qstats, &st->nqstats, sizeof(*st->qstats), 0, parse_qstats, &st->malformed },
+		{ (void **)&st->dev_qstats, &st->ndev_qstats, sizeof(*st->dev_qstats), 0, parse_qstats, &st->malformed },
+	};
+
+	/* mnl_nlmsg_ok() compares the length as a signed int: a garbage length above 2 GiB
+	 * would pass it, so check it unsigned first. */
+	for (; left >= (int)sizeof(*nlh) && nlh->nlmsg_len <= (uint32_t)left && mnl_nlmsg_ok(nlh, left);
+	     nlh = mnl_nlmsg_next(nlh, &left)) {
+		struct collector *c = NULL;
+		struct sb_nd_qstats probe;
+
+		count++;
+		switch (sb_nd_msg_cmd(nlh)) {
+		case SB_NETDEV_CMD_DEV_GET: c = &cs[0]; st->have |= SB_ND_DEVS; break;
+		case SB_NETDEV_CMD_QUEUE_GET: c = &cs[1]; st->have |= SB_ND_QUEUES; break;
+		case SB_NETDEV_CMD_NAPI_GET: c = &cs[2]; st->have |= SB_ND_NAPIS; break;
+		case SB_NETDEV_CMD_PAGE_POOL_GET: c = &cs[3]; st->have |= SB_ND_POOLS; break;
+		case SB_NETDEV_CMD_PAGE_POOL_STATS_GET: c = &cs[4]; st->have |= SB_ND_POOL_STATS; break;
+		case SB_NETDEV_CMD_QSTATS_GET:
+			if (sb_nd_parse_qstats(nlh, &probe) == 0 && !probe.per_queue) {
+				c = &cs[6];
+				st->have |= SB_ND_QSTATS_DEV;
+			} else {
+				c = &cs[5];
+				st->have |= SB_ND_QSTATS_QUEUE;
+			}
+			break;
+		default:
+			st->malformed++;
+			continue;
+		}
+		c->cap = *c->n; /* grow from the current size */
+		if (collect_cb(nlh, c) != MNL_CB_OK)
+			return -ENOMEM;
+	}
+	return left == 0 ? count : -EINVAL;
 }

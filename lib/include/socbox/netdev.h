@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "socbox/error.h"
 #include "socbox/genl.h"
@@ -104,6 +105,13 @@ int sb_nd_open(struct sb_genl *g, struct sb_err *e);
 int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb_nd_state *st,
 		  struct sb_err *e);
 void sb_nd_state_free(struct sb_nd_state *st);
+/* Append every dump reply message, raw, to fp (NULL: stop): for bug reports and test
+ * fixtures. The file is a plain sequence of netlink messages. */
+void sb_nd_set_capture(FILE *fp);
+/* Feed a buffer of netlink messages (a capture) to the parsers as if dumped: every message
+ * lands in the part of its command. Returns the number of messages, -EINVAL when the buffer
+ * is not a sequence of whole messages (what parsed is kept). */
+int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st);
 /* The first kernel with this command ("6.9" for queue-get) and its name. */
 const char *sb_nd_cmd_min_kernel(int cmd);
 const char *sb_nd_cmd_name(int cmd);
