@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doctor_probe.h"
+#include "socbox/doctor.h"
+
+const char *sb_health_name(enum sb_health h)
+{
+	static const char *const names[] = { "ok", "partial", "missing", "unknown" };
+	return names[h];
+}
+
+int sb_doctor_index(const char *name)
+{
+	static const char *const names[] = { "rpmsg", "dmabuf", "iommu", "netdev" };
+	for (int i = 0; i < SB_DOCTOR_NSUBS; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+static struct sb_fact *fact(struct sb_doctor_sub *s, const char *key, enum sb_fact_type t, bool live)
+{
+	struct sb_fact *f;
+
+	if (s->nfacts >= SB_DOCTOR_MAX_FACTS)
+		abort(); /* a programming error: raise SB_DOCTOR_MAX_FACTS */
+	f = &s->facts[s->nfacts++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->key, sizeof(f->key), "%s", key);
+	f->type = t;
+	f->live = live;
+	return f;
+}
+
+void doctor_num(struct sb_doctor_sub *s, const char *key, int64_t v, bool live)
+{
+	fact(s, key, SB_FACT_NUM, live)->num = v;
+}
+
+void doctor_bool(struct sb_doctor_sub *s, const char *key, bool v, bool live)
+{
+	fact(s, key, SB_FACT_BOOL, live)->num = v;
+}
+
+void doctor_str(struct sb_doctor_sub *s, const char *key, const char *v, bool live)
+{
+	snprintf(fact(s, key, SB_FACT_STR, live)->str, sizeof(s->facts[0].str), "%s", v);
+}
+
+void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nhints >= SB_DOCTOR_MAX_HINTS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->hints[s->nhints++], sizeof(s->hints[0]), fmt, ap);
+	va_end(ap);
+}
+
+void doctor_summary(struct sb_doctor_sub *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->summary, sizeof(s->summary), fmt, ap);
+	va_end(ap);
+}
+
+/* Count directory entries whose name starts with prefix (NULL: all). */
+int doctor_count(const struct sb_root *r, const char *dir, const char *prefix)
+{
+	struct sb_dirlist l;
+	int n = 0;
+
+	if (sb_dir_list(r, &l, "%s", dir))
+		return -1;
+	for (size_t i = 0; i < l.n; i++)
+		if (!prefix || !strncmp(l.names[i], prefix, strlen(prefix)))
+			n++;
+	sb_dirlist_free(&l);
+	return n;
+}
+
+/* Module state as a fact plus a hint when the module's code is not in the kernel. */
+void doctor_module(const struct sb_root *r, struct sb_doctor_sub *s, const char *module,
+		   const char *key, const char *config)
+{
+	enum sb_mod_state st;
+
+	sb_kmod_state(r, module, &st);
+	doctor_str(s, key, sb_kmod_state_name(st), false);
+	if (st == SB_MOD_AVAILABLE)
+		doctor_hint(s, "load module %s: modprobe %s", module, module);
+	else if (st == SB_MOD_MISSING)
+		doctor_hint(s, "module %s is not built for this kernel: enable %s", module, config);
+	else if (st == SB_MOD_UNKNOWN)
+		doctor_hint(s, "module %s not loaded and no module list found: enable %s (=m or =y)", module, config);
+}
+
+void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	if (sb_kernel_release(r, rep->kernel, sizeof(rep->kernel)) < 0)
+		snprintf(rep->kernel, sizeof(rep->kernel), "unknown");
+	rep->subs[SB_DOCTOR_RPMSG].name = "rpmsg";
+	rep->subs[SB_DOCTOR_DMABUF].name = "dmabuf";
+	rep->subs[SB_DOCTOR_IOMMU].name = "iommu";
+	rep->subs[SB_DOCTOR_NETDEV].name = "netdev";
+	doctor_probe_rpmsg(r, &rep->subs[SB_DOCTOR_RPMSG]);
+	doctor_probe_dmabuf(r, &rep->subs[SB_DOCTOR_DMABUF]);
+	doctor_probe_iommu(r, &rep->subs[SB_DOCTOR_IOMMU]);
+	doctor_probe_netdev(r, &rep->subs[SB_DOCTOR_NETDEV]);
+}

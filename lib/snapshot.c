@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "socbox/config.h"
+#include "socbox/snapshot.h"
+
+#define SNAP_MAX_FILE (1u << 20) /* larger files are blobs, not attributes */
+#define SNAP_MAX_HOPS 2          /* symlinks followed from a listed path */
+
+extern char **environ;
+
+struct sb_snap {
+	char out[PATH_MAX];
+	struct sb_snap_stats st;
+	char **seen; /* directories already copied (sorted insert would be nicer; counts are small) */
+	size_t nseen, capseen;
+};
+
+/* Links that point up or sideways in sysfs; following them would copy half of /sys. */
+static bool link_not_followed(const char *name)
+{
+	static const char *const names[] = { "subsystem", "driver", "firmware_node", "of_node", "module",
+					      "iommu", "iommu_group", "port", "root_bus", "physfn", "virtfn" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return !strncmp(name, "supplier:", 9) || !strncmp(name, "consumer:", 9);
+}
+
+static bool seen(struct sb_snap *s, const char *path)
+{
+	for (size_t i = 0; i < s->nseen; i++)
+		if (!strcmp(s->seen[i], path))
+			return true;
+	if (s->nseen == s->capseen) {
+		size_t cap = s->capseen ? s->capseen * 2 : 64;
+		char **n = realloc(s->seen, cap * sizeof(*n));
+		if (!n)
+			return true;
+		s->seen = n;
+		s->capseen = cap;
+	}
+	s->seen[s->nseen] = strdup(path);
+	if (s->seen[s->nseen])
+		s->nseen++;
+	return false;
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int dest_path(struct sb_snap *s, const char *path, char *buf, size_t len)
+{
+	if ((size_t)snprintf(buf, len, "%s%s", s->out, path) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int parent_dirs(const char *dest)
+{
+	char buf[PATH_MAX];
+	char *slash;
+
+	snprintf(buf, sizeof(buf), "%s", dest);
+	slash = strrchr(buf, '/');
+	if (!slash || slash == buf)
+		return 0;
+	*slash = '\0';
+	return mkdirs(buf);
+}
+
+static int copy_link(struct sb_snap *s, const char *path)
+{
+	char target[PATH_MAX], dest[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	int rc;
+
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	rc = dest_path(s, path, dest, sizeof(dest));
+	if (rc || (rc = parent_dirs(dest)))
+		return rc;
+	if (symlink(target, dest) && errno != EEXIST)
+		return -errno;
+	s->st.links++;
+	return 0;
+}
+
+static int copy_regular(struct sb_snap *s, const char *path, const struct stat *st)
+{
+	char dest[PATH_MAX];
+	char *buf;
+	size_t n = 0;
+	int in, out, rc;
+
+	if (!(st->st_mode & 0444))
+		goto skip; /* write-only attributes */
+	in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (in < 0)
+		goto skip;
+	buf = malloc(SNAP_MAX_FILE + 1);
+	if (!buf) {
+		close(in);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t got = read(in, buf + n, SNAP_MAX_FILE + 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got < 0) {
+				close(in);
+				free(buf);
+				goto skip; /* attributes that refuse to be read (EIO, EINVAL, EPERM) */
+			}
+			break;
+		}
+		n += (size_t)got;
+		if (n > SNAP_MAX_FILE) {
+			close(in);
+			free(buf);
+			goto skip;
+		}
+	}
+	close(in);
+	rc = dest_path(s, path, dest, sizeof(dest));
+	if (!rc)
+		rc = parent_dirs(dest);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (st->st_mode & 0777) | 0600);
+	if (out < 0) {
+		rc = -errno;
+		free(buf);
+		return rc;
+	}
+	rc = write(out, buf, n) == (ssize_t)n ? 0 : -EIO;
+	free(buf);
+	if (close(out) && !rc)
+		rc = -errno;
+	if (rc)
+		return rc;
+	s->st.files++;
+	s->st.bytes += n;
+	return 0;
+skip:
+	s->st.skipped++;
+	return 0;
+}
+
+static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, int hops);
+
+static int follow(struct sb_snap *s, const char *link, const char *name, int depth, unsigned flags, int hops)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!(flags & SB_SNAP_FOLLOW) || hops >= SNAP_MAX_HOPS || link_not_followed(name))
+		return 0;
+	if (!realpath(link, real) || strncmp(real, "/sys/", 5) || stat(real, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	return tree(s, real, depth, flags, hops + 1);
+}
+
+static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, int hops)
+{
+	char child[PATH_MAX], dest[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	int rc = 0;
+	DIR *d;
+
+	if (lstat(path, &st))
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	if (S_ISLNK(st.st_mode)) {
+		const char *base = strrchr(path, '/');
+		rc = copy_link(s, path);
+		if (!rc)
+			rc = follow(s, path, base ? base + 1 : path, depth, flags, hops);
+		return rc;
+	}
+	if (S_ISREG(st.st_mode))
+		return copy_regular(s, path, &st);
+	if (!S_ISDIR(st.st_mode))
+		return 0; /* device nodes, fifos and sockets stay out */
+	if (seen(s, path))
+		return 0;
+	rc = dest_path(s, path, dest, sizeof(dest));
+	if (rc || (rc = mkdirs(dest)))
+		return rc;
+	s->st.dirs++;
+	d = opendir(path);
+	if (!d) {
+		s->st.skipped++;
+		return 0;
+	}
+	while (!rc && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "", de->d_name) >= sizeof(child))
+			continue;
+		if (lstat(child, &st))
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			rc = copy_link(s, child);
+			if (!rc)
+				rc = follow(s, child, de->d_name, depth > 0 ? depth - 1 : 0, flags, hops);
+		} else if (S_ISREG(st.st_mode)) {
+			rc = copy_regular(s, child, &st);
+		} else if (S_ISDIR(st.st_mode) && depth > 0) {
+			rc = tree(s, child, depth - 1, flags, hops);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int sb_snap_file(struct sb_snap *s, const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return copy_link(s, path);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	return copy_regular(s, path, &st);
+}
+
+int sb_snap_tree(struct sb_snap *s, const char *path, int depth, unsigned flags)
+{
+	return tree(s, path, depth, flags, 0);
+}
+
+static int write_manifest(struct sb_snap *s)
+{
+	char path[PATH_MAX + 32], date[64];
+	struct utsname u;
+	time_t now = time(NULL);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/socbox-snapshot.txt", s->out);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	uname(&u);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, "socbox_version=%s\ndate=%s\nhostname=%s\nrelease=%s\nmachine=%s\n"
+		   "files=%zu\nlinks=%zu\ndirs=%zu\nskipped=%zu\nbytes=%llu\n",
+		SOCBOX_VERSION, date, u.nodename, u.release, u.machine, s->st.files, s->st.links,
+		s->st.dirs, s->st.skipped, s->st.bytes);
+	return fclose(f) ? -errno : 0;
+}
+
+static int remove_tree(const char *path)
+{
+	char *argv[] = { "rm", "-rf", (char *)path, NULL };
+	pid_t pid;
+	int status;
+
+	if (posix_spawnp(&pid, "rm", NULL, NULL, argv, environ))
+		return -errno;
+	return waitpid(pid, &status, 0) < 0 ? -errno : 0;
+}
+
+static int make_tar(const char *dir, const char *tar_path, struct sb_err *e)
+{
+	char *argv[] = { "tar", "-C", (char *)dir, "-cf", (char *)tar_path, ".", NULL };
+	pid_t pid;
+	int status;
+
+	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ))
+		return sb_err_set(e, errno, "tar", "run", "install tar, or write a directory instead of a .tar");
+	if (waitpid(pid, &status, 0) < 0)
+		return sb_err_set(e, errno, "tar", "wait", NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return sb_err_set(e, EIO, tar_path, "write archive", NULL);
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_err *e)
+{
+	struct sb_snap s = { 0 };
+	char final[PATH_MAX], tmp_tar[PATH_MAX + 8];
+	bool tar = ends_with(out, ".tar");
+	struct stat st;
+	int rc = 0;
+
+	if (!realpath(".", final) || strlen(out) + 16 >= sizeof(s.out))
+		return sb_err_set(e, ENAMETOOLONG, out, "write snapshot", NULL);
+	if (lstat(out, &st) == 0) {
+		DIR *d = S_ISDIR(st.st_mode) && !tar ? opendir(out) : NULL;
+		bool empty = true;
+		if (d) {
+			struct dirent *de;
+			while ((de = readdir(d)))
+				if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+					empty = false;
+			closedir(d);
+		}
+		if (!d || !empty)
+			return sb_err_set(e, EEXIST, out, "write snapshot", "choose a new name; an existing snapshot is never overwritten");
+	}
+	/* Everything goes to a temporary name beside OUT and is renamed at the end, so OUT is
+	 * written whole or not at all. */
+	snprintf(s.out, sizeof(s.out), "%s.tmp-XXXXXX", out);
+	if (!mkdtemp(s.out))
+		return sb_err_set(e, errno, out, "create snapshot directory", NULL);
+	for (const struct sb_snap_path *p = sb_snap_paths; p->path && !rc; p++)
+		rc = sb_snap_tree(&s, p->path, p->depth, p->flags);
+	for (const sb_snap_hook *h = sb_snap_hooks; *h && !rc; h++)
+		rc = (*h)(&s);
+	if (!rc)
+		rc = write_manifest(&s);
+	if (rc) {
+		sb_err_set(e, -rc, out, "write snapshot", NULL);
+	} else if (tar) {
+		snprintf(tmp_tar, sizeof(tmp_tar), "%s.part", s.out);
+		rc = make_tar(s.out, tmp_tar, e);
+		if (!rc && rename(tmp_tar, out))
+			rc = sb_err_set(e, errno, out, "rename archive", NULL);
+		if (rc)
+			unlink(tmp_tar);
+	} else {
+		if (lstat(out, &st) == 0)
+			rmdir(out); /* the empty directory checked above */
+		if (rename(s.out, out))
+			rc = sb_err_set(e, errno, out, "rename snapshot directory", NULL);
+	}
+	if (tar || rc)
+		remove_tree(s.out);
+	for (size_t i = 0; i < s.nseen; i++)
+		free(s.seen[i]);
+	free(s.seen);
+	if (stats)
+		*stats = s.st;
+	return rc;
+}
