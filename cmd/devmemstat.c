@@ -45,6 +45,7 @@ int dm_enter(struct sb_ctx *c, uint32_t *ifindex)
 	if (!sb_root_is_live(c->root)) {
 		sb_err_set(&e, EOPNOTSUPP, sb_root_path(c->root), "query netdev netlink", NULL);
 		sb_err_reason(&e, "needs the live kernel (netlink cannot be read from a sysroot)");
+		sb_err_hint(&e, "on the board run with --save-netlink FILE, then here --load-netlink FILE");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(c->applet, &e);
 	}
@@ -95,6 +96,11 @@ int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
 	sb_verbose(c->applet, "netdev family id %u version %u, %u multicast groups", g->id,
 		   g->version, g->ngroups);
 	return 0;
+}
+
+uint64_t dm_boottime_s(void)
+{
+	return dm_load_netlink ? 0 : sb_nd_boottime_s();
 }
 
 void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)

@@ -26,6 +26,8 @@ int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex);
 int dm_enter(struct sb_ctx *c, uint32_t *ifindex);
 /* Name of an interface of the current namespace, or "-". */
 const char *dm_ifname(uint32_t ifindex, char *buf);
+/* CLOCK_BOOTTIME seconds for pool ages; 0 when answering from a capture (another boot). */
+uint64_t dm_boottime_s(void);
 /* One note per part the kernel could not answer. */
 void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st);
 

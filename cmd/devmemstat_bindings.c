@@ -93,7 +93,7 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_out *o;
 	struct sb_table *t, *lt;
 	uint32_t ifindex, ids[256];
-	uint64_t now = sb_nd_boottime_s(), age;
+	uint64_t now, age;
 	size_t nids, nleaked = 0;
 	int rc = sb_cli_parse(c, opts, NULL, argc, argv, binding_cols, ncols);
 
@@ -113,6 +113,7 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 				st.queues[k++] = st.queues[i];
 		st.nqueues = k;
 	}
+	now = dm_boottime_s();
 	o = sb_out_new(&c->out, stdout);
 	t = sb_out_table(o, "bindings", "Bindings", binding_cols, ncols, true);
 	nids = binding_ids(&st, ids, 256);
@@ -132,7 +133,8 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 			sb_row_u64(r, L_DMABUF, p->dmabuf);
 		sb_row_u64(r, L_INFLIGHT, p->inflight);
 		sb_row_u64(r, L_MEM, p->inflight_mem);
-		sb_row_u64(r, L_AGE, age);
+		if (now)
+			sb_row_u64(r, L_AGE, age);
 		nleaked++;
 	}
 	sb_out_field_u64(o, "leaked_pools_count", nleaked);

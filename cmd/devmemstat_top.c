@@ -224,6 +224,8 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 			       (unsigned long long)bytes, usec);
 		}
 	}
+	if (!a)
+		printf("note: averages since boot (%s)\n", b->have_nd ? "first sample" : "a snapshot has one moment");
 	printf("== CPUs\n");
 	for (size_t i = 0; i < b->cpu.ncpus; i++) {
 		const struct sb_cpu_times *cb = &b->cpu.cpus[i];

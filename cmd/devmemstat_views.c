@@ -202,7 +202,7 @@ const size_t dm_npool_cols = sizeof(dm_pool_cols) / sizeof(dm_pool_cols[0]);
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary)
 {
 	struct sb_table *t = sb_out_table(o, "pools", "Page pools", dm_pool_cols, dm_npool_cols, primary);
-	uint64_t now = sb_nd_boottime_s(), age;
+	uint64_t now = dm_boottime_s(), age;
 	char name[IF_NAMESIZE];
 
 	for (size_t i = 0; i < st->npools; i++) {
@@ -220,7 +220,7 @@ struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *
 			sb_row_u64(r, P_INFLIGHT, p->inflight);
 		if (p->has & SB_ND_POOL_INFLIGHT_MEM)
 			sb_row_u64(r, P_MEM, p->inflight_mem);
-		if (p->has & SB_ND_POOL_DETACHED)
+		if (p->has & SB_ND_POOL_DETACHED && now)
 			sb_row_u64(r, P_DETACHED_S, now > p->detach_time ? now - p->detach_time : 0);
 		sb_row_bool(r, P_LEAKED, sb_nd_pool_leaked(p, now, &age));
 		if (p->has & SB_ND_POOL_DMABUF)

@@ -61,7 +61,7 @@ t_run "unknown netns" 1 "$SOCBOX" devmemstat --netns sbdm-none-$$
 t_grep "unknown netns named" "sbdm-none-$$" "$T_TMP/err"
 t_run "unknown --dev" 3 "$SOCBOX" devmemstat queues --netns "$NA" --dev nosuchif0
 
-# top during bounded traffic: 3 s of TCP from A to B
+# top during bounded traffic: 8 s of TCP from A to B
 ip netns exec "$NB" python3 -c '
 import socket
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -74,13 +74,19 @@ sleep 0.5
 ip netns exec "$NA" python3 -c '
 import socket, time
 c = socket.create_connection(("10.203.0.2", 5299), timeout=5)
-buf = b"x" * (1 << 20); end = time.time() + 3
+buf = b"x" * (1 << 20); end = time.time() + 8
 while time.time() < end: c.sendall(buf)
 c.close()
 ' &
 CLIENT=$!
 TRAFFIC_PIDS="$SERVER $CLIENT"
-sleep 0.3
+# The CPUs are shared: wait (at most 5 s) until the data flows before sampling.
+tx_bytes() { ip netns exec "$NA" cat /sys/class/net/sbdm0/statistics/tx_bytes; }
+start=$(tx_bytes)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ $(($(tx_bytes) - start)) -gt 10000000 ] && break
+	sleep 0.5
+done
 t_run "top -J during traffic" 0 "$SOCBOX" devmemstat top --netns "$NA" -i 0.5 -c 2 -J
 cp "$T_TMP/out" "$T_TMP/top.jsonl"
 t_eq "top printed one JSON line per interval" "$(wc -l <"$T_TMP/top.jsonl" | tr -d ' ')" 2
