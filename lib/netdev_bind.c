@@ -37,8 +37,9 @@ static const char *bind_hint(int err)
 {
 	switch (err) {
 	case EOPNOTSUPP:
-		return "the driver has no queue management ops: devmem RX needs a NIC driver "
-		       "with the netmem queue API (e.g. bnxt, gve, mlx5, fbnic)";
+		return "devmem RX needs a NIC driver with the netmem queue API that DMAs into "
+		       "the dma-buf (e.g. bnxt, gve, mlx5, fbnic); veth, virtio-net and "
+		       "netdevsim have none";
 	case EINVAL:
 		return "check header split ('ethtool -G IF tcp-data-split on'), that the queues "
 		       "exist ('ethtool -l IF') and that no XDP program is attached";

@@ -128,7 +128,7 @@ fi
 # bind: veth has no queue management ops, the kernel refuses
 t_run "bind on veth fails" 1 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0 --queues 0 --size 1M --duration 1
 t_grep "bind error carries the kernel's answer" '^devmemstat: sbdm0: bind-rx: kernel: ' "$T_TMP/err"
-t_grep "bind error hints at driver support" 'queue management ops|header split' "$T_TMP/err"
+t_grep "bind error hints at driver support" 'netmem queue API' "$T_TMP/err"
 t_run "bind without --queues" 2 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0
 t_run "bind with a bad size" 2 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0 --queues 0 --size 12Q
 
