@@ -79,6 +79,50 @@ START_TEST(captured_qstats)
 }
 END_TEST
 
+/* Captured in the QEMU guest (test kernel, CONFIG_PAGE_POOL_STATS=y): virtio-net eth0
+ * (ifindex 2) after some pings and a netdevsim netdev (ifindex 3) brought up. */
+START_TEST(captured_vm_pools)
+{
+	size_t len;
+	char *buf = load("netlink/vm-virtio-netdevsim-show.nl", &len);
+	struct sb_nd_state st = { 0 };
+	const struct sb_nd_pool_stats *s;
+
+	ck_assert_int_gt(sb_nd_state_from_buf(buf, len, &st), 0);
+	ck_assert_uint_eq(st.malformed, 0);
+	ck_assert_uint_eq(st.ndevs, 3);
+	ck_assert_uint_eq(st.npools, 2);
+	ck_assert_uint_eq(st.pools[0].id, 3);
+	ck_assert_uint_eq(st.pools[0].ifindex, 2);
+	ck_assert_uint_eq(st.pools[0].napi_id, 3);
+	ck_assert_uint_eq(st.pools[0].inflight, 128);
+	ck_assert_uint_eq(st.pools[0].inflight_mem, 524288);
+	ck_assert(!(st.pools[0].has & SB_ND_POOL_DETACHED));
+	ck_assert_uint_eq(st.pools[1].ifindex, 3);
+	ck_assert_uint_eq(st.npool_stats, 2);
+	s = sb_nd_find_pool_stats(&st, 3);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->ifindex, 2);
+	ck_assert_uint_eq(s->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST], 126);
+	ck_assert_uint_eq(s->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW], 2);
+	ck_assert_uint_eq(s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED], 11);
+	ck_assert_double_eq_tol(sb_nd_recycle_rate(s), 1.0, 1e-9);
+	/* netdevsim's pool has seen nothing come back yet. */
+	ck_assert(sb_nd_recycle_rate(sb_nd_find_pool_stats(&st, 4)) < 0);
+	ck_assert(!sb_nd_pool_leaked(&st.pools[0], 1000, NULL));
+	sb_nd_state_free(&st);
+	free(buf);
+
+	buf = load("netlink/vm-virtio-qstats.nl", &len);
+	ck_assert_int_gt(sb_nd_state_from_buf(buf, len, &st), 0);
+	ck_assert_ptr_nonnull(sb_nd_find_dev_qstats(&st, 2));
+	ck_assert_ptr_nonnull(sb_nd_find_qstats(&st, 2, SB_NETDEV_QUEUE_TYPE_RX, 0));
+	ck_assert_uint_eq(st.malformed, 0);
+	sb_nd_state_free(&st);
+	free(buf);
+}
+END_TEST
+
 START_TEST(captured_truncated)
 {
 	size_t len;
@@ -395,6 +439,7 @@ static Suite *suite(void)
 
 	tcase_add_test(t, captured_veth_dump);
 	tcase_add_test(t, captured_qstats);
+	tcase_add_test(t, captured_vm_pools);
 	tcase_add_test(t, captured_truncated);
 	tcase_add_test(t, pool_all_attrs_unknown_skipped);
 	tcase_add_test(t, pool_malformed);
