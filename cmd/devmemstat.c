@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "devmemstat.h"
 #include "devmemstat_views.h"
@@ -152,13 +153,20 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		size_t n = 0;
 		/* A user's file (not sysfs): read as given, relative paths included. */
 		FILE *fp = fopen(dm_load_netlink, "re");
-		if (fp) {
-			buf = malloc(256u << 20);
-			n = buf ? fread(buf, 1, 256u << 20, fp) : 0;
-			fclose(fp);
+		struct stat sst;
+		int err = errno;
+		if (fp && fstat(fileno(fp), &sst) == 0 && sst.st_size <= (256 << 20)) {
+			buf = malloc((size_t)sst.st_size + 1);
+			n = buf ? fread(buf, 1, (size_t)sst.st_size, fp) : 0;
+			err = buf ? 0 : ENOMEM;
+		} else if (fp) {
+			err = EFBIG;
 		}
+		if (fp)
+			fclose(fp);
 		if (!buf) {
-			sb_err_set(&e, fp ? ENOMEM : errno, dm_load_netlink, "read netlink capture", NULL);
+			sb_err_set(&e, err, dm_load_netlink, "read netlink capture",
+				   err == EFBIG ? "over 256 MiB" : NULL);
 			return sb_report(c->applet, &e);
 		}
 		if (sb_nd_state_from_buf(buf, n, st) < 0)

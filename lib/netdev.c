@@ -189,6 +189,7 @@ int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb
 		}
 		st->have |= plan[i].part;
 	}
+	sb_nd_state_index(st);
 	return 0;
 }
 
@@ -204,39 +205,80 @@ void sb_nd_state_free(struct sb_nd_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Lookups are binary searches over arrays sorted by sb_nd_state_index(), so a view of
+ * thousands of queues stays linear. */
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_pool_stats(const void *a, const void *b)
+{
+	return cmp_u64(((const struct sb_nd_pool_stats *)a)->id, ((const struct sb_nd_pool_stats *)b)->id);
+}
+
+static int cmp_napi(const void *a, const void *b)
+{
+	return cmp_u64(((const struct sb_nd_napi *)a)->id, ((const struct sb_nd_napi *)b)->id);
+}
+
+static int cmp_qstats(const void *a, const void *b)
+{
+	const struct sb_nd_qstats *x = a, *y = b;
+	int c = cmp_u64(x->ifindex, y->ifindex);
+
+	if (!c)
+		c = cmp_u64(x->queue_type, y->queue_type);
+	return c ? c : cmp_u64(x->queue_id, y->queue_id);
+}
+
+void sb_nd_state_index(struct sb_nd_state *st)
+{
+	if (st->npool_stats)
+		qsort(st->pool_stats, st->npool_stats, sizeof(*st->pool_stats), cmp_pool_stats);
+	if (st->nnapis)
+		qsort(st->napis, st->nnapis, sizeof(*st->napis), cmp_napi);
+	if (st->nqstats)
+		qsort(st->qstats, st->nqstats, sizeof(*st->qstats), cmp_qstats);
+	if (st->ndev_qstats)
+		qsort(st->dev_qstats, st->ndev_qstats, sizeof(*st->dev_qstats), cmp_qstats);
+}
+
 const struct sb_nd_pool_stats *sb_nd_find_pool_stats(const struct sb_nd_state *st, uint64_t id)
 {
-	for (size_t i = 0; i < st->npool_stats; i++)
-		if (st->pool_stats[i].id == id)
-			return &st->pool_stats[i];
-	return NULL;
+	struct sb_nd_pool_stats key = { .id = id };
+
+	if (!st->npool_stats)
+		return NULL;
+	return bsearch(&key, st->pool_stats, st->npool_stats, sizeof(key), cmp_pool_stats);
 }
 
 const struct sb_nd_qstats *sb_nd_find_dev_qstats(const struct sb_nd_state *st, uint32_t ifindex)
 {
-	for (size_t i = 0; i < st->ndev_qstats; i++)
-		if (st->dev_qstats[i].ifindex == ifindex)
-			return &st->dev_qstats[i];
-	return NULL;
+	struct sb_nd_qstats key = { .ifindex = ifindex };
+
+	if (!st->ndev_qstats)
+		return NULL;
+	return bsearch(&key, st->dev_qstats, st->ndev_qstats, sizeof(key), cmp_qstats);
 }
 
 const struct sb_nd_qstats *sb_nd_find_qstats(const struct sb_nd_state *st, uint32_t ifindex,
 					     uint32_t type, uint32_t id)
 {
-	for (size_t i = 0; i < st->nqstats; i++) {
-		const struct sb_nd_qstats *q = &st->qstats[i];
-		if (q->ifindex == ifindex && q->queue_type == type && q->queue_id == id)
-			return q;
-	}
-	return NULL;
+	struct sb_nd_qstats key = { .ifindex = ifindex, .queue_type = type, .queue_id = id };
+
+	if (!st->nqstats)
+		return NULL;
+	return bsearch(&key, st->qstats, st->nqstats, sizeof(key), cmp_qstats);
 }
 
 const struct sb_nd_napi *sb_nd_find_napi(const struct sb_nd_state *st, uint32_t id)
 {
-	for (size_t i = 0; i < st->nnapis; i++)
-		if (st->napis[i].id == id)
-			return &st->napis[i];
-	return NULL;
+	struct sb_nd_napi key = { .id = id };
+
+	if (!st->nnapis)
+		return NULL;
+	return bsearch(&key, st->napis, st->nnapis, sizeof(key), cmp_napi);
 }
 
 int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
@@ -256,6 +298,9 @@ int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
 
 	/* mnl_nlmsg_ok() compares the length as a signed int: a garbage length above 2 GiB
 	 * would pass it, so check it unsigned first. */
+	/* Arrays already there were allocated to their exact size. */
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++)
+		cs[i].cap = *cs[i].n;
 	for (; left >= (int)sizeof(*nlh) && nlh->nlmsg_len <= (uint32_t)left && mnl_nlmsg_ok(nlh, left);
 	     nlh = mnl_nlmsg_next(nlh, &left)) {
 		struct collector *c = NULL;
@@ -281,9 +326,9 @@ int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
 			st->malformed++;
 			continue;
 		}
-		c->cap = *c->n; /* grow from the current size */
 		if (collect_cb(nlh, c) != MNL_CB_OK)
 			return -ENOMEM;
 	}
+	sb_nd_state_index(st);
 	return left == 0 ? count : -EINVAL;
 }

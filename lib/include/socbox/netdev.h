@@ -117,6 +117,9 @@ const char *sb_nd_cmd_min_kernel(int cmd);
 const char *sb_nd_cmd_name(int cmd);
 /* "rx" / "tx" / "?" */
 const char *sb_nd_queue_type_name(uint32_t type);
+/* Sort what the lookups below search (sb_nd_collect and sb_nd_state_from_buf do it; call
+ * it after changing the arrays yourself). */
+void sb_nd_state_index(struct sb_nd_state *st);
 /* Lookup helpers on a collected state (NULL when absent). */
 const struct sb_nd_pool_stats *sb_nd_find_pool_stats(const struct sb_nd_state *st, uint64_t id);
 const struct sb_nd_qstats *sb_nd_find_dev_qstats(const struct sb_nd_state *st, uint32_t ifindex);
