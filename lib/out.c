@@ -624,7 +624,9 @@ static int print_text(struct sb_out *o)
 	bool several = o->ntables > 1;
 	int rc = 0;
 
-	for (size_t i = 0; i < o->nfields; i++) {
+	/* -n drops headings, and the "key: value" lines are headings of a kind: scripts reading
+	 * -r -n expect table rows only. KEY="value" lines stay in -P, they name themselves. */
+	for (size_t i = 0; i < o->nfields && !(o->opts.noheadings && o->opts.mode != SB_OUT_PAIRS); i++) {
 		const struct field *f = &o->fields[i];
 		struct sb_col col = { .name = f->key, .type = f->type };
 		const char *txt = cell_text(&f->c, &col, buf, sizeof(buf));
@@ -644,7 +646,7 @@ static int print_text(struct sb_out *o)
 			fprintf(o->fp, "%s: %s\n", f->key, txt);
 		}
 	}
-	if (table_mode && o->nfields && o->ntables)
+	if (table_mode && o->nfields && o->ntables && !o->opts.noheadings)
 		fputc('\n', o->fp);
 	for (size_t t = 0; t < o->ntables; t++) {
 		struct sb_table *tb = o->tables[t];

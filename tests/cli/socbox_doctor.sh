@@ -46,6 +46,7 @@ t_run "pairs" 0 "$SOCBOX" doctor --sysroot "$X86" -P
 t_grep "pairs rows" '^SUBSYSTEM="iommu" STATUS="ok" SUMMARY="2 instances' "$T_TMP/out"
 t_run "raw without headings" 0 "$SOCBOX" doctor --sysroot "$X86" -r -n -o subsystem,status
 t_grep "raw rows" '^iommu ok$' "$T_TMP/out"
+t_eq "raw -n prints table rows only" "$(wc -l <"$T_TMP/out")" 4
 t_run "hints column" 0 "$SOCBOX" doctor --sysroot "$X86" -o subsystem,hints -P
 t_grep "hints as a list" '^SUBSYSTEM="dmabuf" HINTS="no dma-heap' "$T_TMP/out"
 t_run "unknown column" 2 "$SOCBOX" doctor --sysroot "$X86" -o nope

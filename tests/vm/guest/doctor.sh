@@ -11,11 +11,11 @@ status=$("$SOCBOX" doctor -r -n -o subsystem,status)
 like "$status" '^dmabuf ok$' "dmabuf ok (system heap and udmabuf)"
 like "$status" '^iommu ok$' "iommu ok (VT-d)"
 like "$status" '^netdev ok$' "netdev family answers"
-summary=$("$SOCBOX" doctor -r -n -o subsystem,summary)
-like "$summary" '^iommu [0-9]+ instances? \(dmar0' "dmar0 named"
-like "$summary" '^dmabuf 1 heap system, udmabuf present$' "the system heap and udmabuf named"
-facts=$("$SOCBOX" doctor -v -r -n)
-like "$facts" '^dmabuf access_system [0-9]+ uid 0' "heap node access reported on the live system"
+summary=$("$SOCBOX" doctor -P -o subsystem,summary)
+like "$summary" '^SUBSYSTEM="iommu" SUMMARY="[0-9]+ instances? \(dmar0' "dmar0 named"
+like "$summary" '^SUBSYSTEM="dmabuf" SUMMARY="1 heap system, udmabuf present"$' "the system heap and udmabuf named"
+facts=$("$SOCBOX" doctor -v -P)
+like "$facts" '^SUBSYSTEM="dmabuf" KEY="access_system" VALUE="0[0-7]+ uid 0 gid 0" LIVE="yes"$' "heap node access reported on the live system"
 ok "doctor --require dmabuf,iommu,netdev" "$SOCBOX" doctor -q --require dmabuf,iommu,netdev
 json=$("$SOCBOX" doctor --json)
 like "$json" '"subsystem": "iommu",' "JSON names subsystems"
