@@ -132,6 +132,16 @@ t_grep "bind error hints at driver support" 'netmem queue API' "$T_TMP/err"
 t_run "bind without --queues" 2 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0
 t_run "bind with a bad size" 2 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0 --queues 0 --size 12Q
 
+# unprivileged: the views work, bind-rx is refused with exit 4
+if command -v setpriv >/dev/null 2>&1; then
+	t_run "views as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$SOCBOX" devmemstat queues -J
+	t_run "bind as nobody: permission denied" 4 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SOCBOX" devmemstat bind --dev lo --queues 0 --size 1M
+	t_grep "bind as nobody names the capability" 'CAP_NET_ADMIN' "$T_TMP/err"
+else
+	t_fail "needs setpriv (util-linux) for the permission checks"
+fi
+
 ip netns del "$NA"
 ip netns del "$NB"
 if ip netns list | grep -q "sbdm-.-$$"; then t_fail "namespaces left behind"; else t_ok "namespaces removed"; fi

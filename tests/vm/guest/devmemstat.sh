@@ -29,7 +29,8 @@ out=$("$SOCBOX" devmemstat napi -o IFNAME,NAPI_ID,RX_QUEUES -r -n)
 like "$out" '^eth0 [0-9]+ 0$' "eth0 NAPI serving rx queue 0"
 out=$("$SOCBOX" devmemstat top -i 0.5 -c 1 -J --dev eth0)
 diag "top: $out"
-like "$out" '"ifname":"eth0","ifindex":[0-9]+,"source":"(qstats|netdev)"' "top reports eth0 with its source"
+like "$out" '"ifname":"eth0","ifindex":[0-9]+,"source":"qstats"' "top reads virtio-net's rates from qstats"
+like "$out" '"queues":\[\{"ifname":"eth0","type":"rx","queue":0,' "top has per-queue rates"
 out=$("$SOCBOX" devmemstat bindings -J)
 like "$out" '"leaked_pools_count": 0' "no leaked pools"
 
