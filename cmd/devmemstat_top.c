@@ -194,6 +194,20 @@ static double gbps(uint64_t bytes, double dt)
 	return dt > 0 ? (double)bytes * 8.0 / 1e9 / dt : 0;
 }
 
+static double pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct sb_nd_pool_stats *b)
+{
+	struct sb_nd_pool_stats d;
+
+	if (!b)
+		return -1;
+	if (!a)
+		return sb_nd_recycle_rate(b);
+	d = *b;
+	for (int i = 0; i <= SB_NETDEV_A_PAGE_POOL_STATS_MAX; i++)
+		d.v[i] = d64(a->v[i], b->v[i]);
+	return sb_nd_recycle_rate(&d);
+}
+
 /* kperf: "Rx 98.092 Gbps (735764807680 bytes in 60006084 usec)" and
  * "CPU 2: usr: 0.00% sys: 0.01% idle:24.51% iow: 0.00% irq: 1.67% sirq:73.79%". */
 static void print_kperf(const struct rate *r, size_t nr, const struct sample *a, const struct sample *b,
@@ -240,20 +254,30 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 			printf(" net_rx:%.0f/s", dt > 0 ? (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt : 0);
 		putchar('\n');
 	}
-}
-
-static double pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct sb_nd_pool_stats *b)
-{
-	struct sb_nd_pool_stats d;
-
-	if (!b)
-		return -1;
-	if (!a)
-		return sb_nd_recycle_rate(b);
-	d = *b;
-	for (int i = 0; i <= SB_NETDEV_A_PAGE_POOL_STATS_MAX; i++)
-		d.v[i] = d64(a->v[i], b->v[i]);
-	return sb_nd_recycle_rate(&d);
+	if (b->have_nd && b->nd.npools) {
+		char name[IF_NAMESIZE];
+		printf("== Page pools\n");
+		for (size_t i = 0; i < b->nd.npools; i++) {
+			const struct sb_nd_pool *p = &b->nd.pools[i];
+			const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
+			const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id) : NULL;
+			double rate = pool_recycle_delta(sa, sb);
+			printf("pool %llu %s: inflight %llu (%llu bytes)", (unsigned long long)p->id,
+			       dm_ifname(p->ifindex, name), (unsigned long long)p->inflight,
+			       (unsigned long long)p->inflight_mem);
+			if (sb && dt > 0)
+				printf(" alloc:%.0f/s",
+				       (double)(d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] : 0,
+						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
+						d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW] : 0,
+						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW])) / dt);
+			if (rate >= 0)
+				printf(" recycle:%6.2f%%", rate * 100);
+			if (p->has & SB_ND_POOL_DETACHED)
+				printf(" detached");
+			putchar('\n');
+		}
+	}
 }
 
 static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, size_t nr,

@@ -44,7 +44,7 @@ static int run_view(struct sb_ctx *c, int argc, const char **argv, unsigned part
 
 /* queues */
 enum { Q_IFINDEX, Q_IFNAME, Q_TYPE, Q_QUEUE, Q_NAPI, Q_IRQ, Q_DMABUF, Q_XSK, Q_IO_URING,
-       Q_RX_BYTES, Q_RX_PACKETS, Q_TX_BYTES, Q_TX_PACKETS };
+       Q_RX_BYTES, Q_RX_PACKETS, Q_TX_BYTES, Q_TX_PACKETS, Q_LEASE };
 static const struct sb_col queue_cols[] = {
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
@@ -59,6 +59,7 @@ static const struct sb_col queue_cols[] = {
 	{ "RX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "received packets (qstats)", 0 },
 	{ "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "sent bytes (qstats)", 0 },
 	{ "TX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "sent packets (qstats)", 0 },
+	{ "LEASE", SB_T_STR, 0, SB_COL_HIDDEN, "leased queue: IFINDEX/TYPE-ID@NETNS_ID (7.x)", 0 },
 };
 
 static void set_counter(struct sb_row *r, int col, const struct sb_nd_qstats *q, int attr)
@@ -95,6 +96,10 @@ static void render_queues(struct sb_out *o, const struct sb_nd_state *st, const 
 		set_counter(r, Q_RX_PACKETS, qs, SB_NETDEV_A_QSTATS_RX_PACKETS);
 		set_counter(r, Q_TX_BYTES, qs, SB_NETDEV_A_QSTATS_TX_BYTES);
 		set_counter(r, Q_TX_PACKETS, qs, SB_NETDEV_A_QSTATS_TX_PACKETS);
+		if (q->leased)
+			sb_row_fmt(r, Q_LEASE, "%u/%s-%u@%d", q->lease_ifindex,
+				   sb_nd_queue_type_name(q->lease_queue_type), q->lease_queue_id,
+				   q->lease_netns_id);
 	}
 }
 

@@ -107,6 +107,32 @@ int sb_nd_parse_dev(const struct nlmsghdr *nlh, struct sb_nd_dev *d)
 	return have_ifindex ? 0 : -EINVAL;
 }
 
+static void parse_lease(const struct nlattr *lease, struct sb_nd_queue *q)
+{
+	const struct nlattr *a, *n;
+
+	q->leased = true;
+	mnl_attr_for_each_nested(a, lease) {
+		switch (mnl_attr_get_type(a)) {
+		case SB_NETDEV_A_LEASE_IFINDEX:
+			attr_u32(a, &q->lease_ifindex);
+			break;
+		case SB_NETDEV_A_LEASE_QUEUE:
+			mnl_attr_for_each_nested(n, a) {
+				if (mnl_attr_get_type(n) == SB_NETDEV_A_QUEUE_ID)
+					attr_u32(n, &q->lease_queue_id);
+				else if (mnl_attr_get_type(n) == SB_NETDEV_A_QUEUE_TYPE)
+					attr_u32(n, &q->lease_queue_type);
+			}
+			break;
+		case SB_NETDEV_A_LEASE_NETNS_ID:
+			if (mnl_attr_get_payload_len(a) == sizeof(int32_t))
+				q->lease_netns_id = (int32_t)mnl_attr_get_u32(a);
+			break;
+		}
+	}
+}
+
 int sb_nd_parse_queue(const struct nlmsghdr *nlh, struct sb_nd_queue *q)
 {
 	const struct nlattr *a;
@@ -143,6 +169,9 @@ int sb_nd_parse_queue(const struct nlmsghdr *nlh, struct sb_nd_queue *q)
 			break;
 		case SB_NETDEV_A_QUEUE_XSK:
 			q->xsk = true;
+			break;
+		case SB_NETDEV_A_QUEUE_LEASE:
+			parse_lease(a, q);
 			break;
 		}
 	}
@@ -241,9 +270,14 @@ static int parse_pool_attrs(const struct nlmsghdr *nlh, struct sb_nd_pool *p)
 			if (!attr_u32(a, &p->dmabuf))
 				p->has |= SB_ND_POOL_DMABUF;
 			break;
-		case SB_NETDEV_A_PAGE_POOL_IO_URING:
+		case SB_NETDEV_A_PAGE_POOL_IO_URING: {
+			const struct nlattr *n;
 			p->has |= SB_ND_POOL_IO_URING;
+			mnl_attr_for_each_nested(n, a)
+				if (mnl_attr_get_type(n) == SB_NETDEV_A_IO_URING_RX_BUF_LEN)
+					attr_uint(n, &p->io_uring_rx_buf_len);
 			break;
+		}
 		}
 	}
 	if (!attrs_complete(nlh, a))

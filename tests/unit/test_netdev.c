@@ -151,6 +151,7 @@ START_TEST(pool_all_attrs_unknown_skipped)
 	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_INFLIGHT_MEM, 2097152);
 	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_DMABUF, 4);
 	nest = mnl_attr_nest_start(nlh, SB_NETDEV_A_PAGE_POOL_IO_URING);
+	mnl_attr_put_u32(nlh, SB_NETDEV_A_IO_URING_RX_BUF_LEN, 32768);
 	mnl_attr_nest_end(nlh, nest);
 	mnl_attr_put_u32(nlh, 77, 0xdead);                           /* from a newer kernel */
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), 0);
@@ -161,6 +162,7 @@ START_TEST(pool_all_attrs_unknown_skipped)
 	ck_assert_uint_eq(p.inflight_mem, 2097152);
 	ck_assert_uint_eq(p.dmabuf, 4);
 	ck_assert(p.has & SB_ND_POOL_IO_URING);
+	ck_assert_uint_eq(p.io_uring_rx_buf_len, 32768);
 	ck_assert(!(p.has & SB_ND_POOL_DETACHED));
 }
 END_TEST
@@ -302,13 +304,25 @@ START_TEST(queue_napi_dev)
 	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_DMABUF, 11);
 	x = mnl_attr_nest_start(nlh, SB_NETDEV_A_QUEUE_XSK);
 	mnl_attr_nest_end(nlh, x);
-	x = mnl_attr_nest_start(nlh, SB_NETDEV_A_QUEUE_LEASE); /* 7.x: skipped */
-	mnl_attr_put_u32(nlh, 1, 9);
+	x = mnl_attr_nest_start(nlh, SB_NETDEV_A_QUEUE_LEASE); /* 7.x */
+	mnl_attr_put_u32(nlh, SB_NETDEV_A_LEASE_IFINDEX, 9);
+	{
+		struct nlattr *qn = mnl_attr_nest_start(nlh, SB_NETDEV_A_LEASE_QUEUE);
+		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, 5);
+		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
+		mnl_attr_nest_end(nlh, qn);
+	}
+	mnl_attr_put_u32(nlh, SB_NETDEV_A_LEASE_NETNS_ID, (uint32_t)-1);
+	mnl_attr_put_u32(nlh, 99, 1); /* unknown inside the nest */
 	mnl_attr_nest_end(nlh, x);
 	ck_assert_int_eq(sb_nd_parse_queue(nlh, &q), 0);
 	ck_assert_uint_eq(q.dmabuf, 11);
 	ck_assert(q.xsk);
 	ck_assert(!q.io_uring);
+	ck_assert(q.leased);
+	ck_assert_uint_eq(q.lease_ifindex, 9);
+	ck_assert_uint_eq(q.lease_queue_id, 5);
+	ck_assert_int_eq(q.lease_netns_id, -1);
 	ck_assert_str_eq(sb_nd_queue_type_name(q.type), "rx");
 
 	nlh = msg(buf, SB_NETDEV_CMD_QUEUE_GET);

@@ -29,6 +29,10 @@ struct sb_nd_queue {
 	uint32_t napi_id;           /* 0: none */
 	uint32_t dmabuf;            /* devmem binding id, 0: none */
 	bool io_uring, xsk;
+	/* A queue leased from another device (netkit queue leasing, 7.x). */
+	bool leased;
+	uint32_t lease_ifindex, lease_queue_id, lease_queue_type;
+	int32_t lease_netns_id;
 };
 
 enum sb_nd_napi_has { SB_ND_NAPI_IRQ = 1, SB_ND_NAPI_PID = 2, SB_ND_NAPI_THREADED = 4,
@@ -47,6 +51,7 @@ struct sb_nd_pool {
 	uint64_t napi_id, inflight, inflight_mem;
 	uint64_t detach_time; /* CLOCK_BOOTTIME seconds */
 	uint32_t dmabuf;
+	uint64_t io_uring_rx_buf_len; /* 0: not reported */
 	unsigned has; /* enum sb_nd_pool_has */
 };
 

@@ -31,6 +31,10 @@ out=$("$SOCBOX" devmemstat top -i 0.5 -c 1 -J --dev eth0)
 diag "top: $out"
 like "$out" '"ifname":"eth0","ifindex":[0-9]+,"source":"qstats"' "top reads virtio-net's rates from qstats"
 like "$out" '"queues":\[\{"ifname":"eth0","type":"rx","queue":0,' "top has per-queue rates"
+out=$("$SOCBOX" devmemstat top -i 0.5 -c 1)
+diag "top text:"
+printf '%s\n' "$out" | sed 's/^/#   /'
+like "$out" 'pool [0-9]+ eth0: inflight [0-9]+ \([0-9]+ bytes\) alloc:[0-9]+/s' "top text shows eth0's page pool"
 out=$("$SOCBOX" devmemstat bindings -J)
 like "$out" '"leaked_pools_count": 0' "no leaked pools"
 

@@ -94,6 +94,15 @@ enum sb_netdev_a_queue {
 	SB_NETDEV_A_QUEUE_LEASE,
 };
 
+/* Nested in queue's lease (7.x): the queue of the other device. */
+enum sb_netdev_a_lease {
+	SB_NETDEV_A_LEASE_IFINDEX = 1,
+	SB_NETDEV_A_LEASE_QUEUE,    /* nest: queue id (1) and type (3) */
+	SB_NETDEV_A_LEASE_NETNS_ID, /* s32 */
+};
+/* Nested in page-pool's and queue's io-uring (6.15; rx-buf-len newest). */
+enum sb_netdev_a_io_uring { SB_NETDEV_A_IO_URING_RX_BUF_LEN = 1 };
+
 enum sb_netdev_qstats_scope { SB_NETDEV_QSTATS_SCOPE_QUEUE = 1 };
 
 /* qstats: ids 5..7 reserved; counters 8..34. */
