@@ -37,7 +37,7 @@ static int run_view(struct sb_ctx *c, int argc, const char **argv, unsigned part
 	sb_out_free(o);
 	/* A view whose only source the kernel lacks is "not supported here". */
 	if (!rc && (st.unsupported & parts) && !(st.have & parts & ~(unsigned)SB_ND_DEVS))
-		rc = SB_EXIT_UNSUPPORTED;
+		rc = sb_report(c->applet, &st.part_err[__builtin_ctz(st.unsupported & parts)]);
 	sb_nd_state_free(&st);
 	return rc;
 }
