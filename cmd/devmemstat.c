@@ -18,10 +18,15 @@ char *dm_save_netlink;
 char *dm_load_netlink;
 static FILE *capture_fp;
 
-struct poptOption dm_popt_net[] = {
+struct poptOption dm_popt_ns[] = {
 	{ "netns", '\0', POPT_ARG_STRING, &dm_netns, 0,
 	  "query the network namespace NAME (/run/netns/NAME) or PATH", "NAME|PATH" },
 	{ "dev", 'd', POPT_ARG_STRING, &dm_dev, 0, "only this interface", "IF" },
+	POPT_TABLEEND
+};
+
+struct poptOption dm_popt_net[] = {
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_ns, 0, NULL, NULL },
 	{ "save-netlink", '\0', POPT_ARG_STRING, &dm_save_netlink, 0,
 	  "also write the raw netlink replies to FILE (for a bug report)", "FILE" },
 	{ "load-netlink", '\0', POPT_ARG_STRING, &dm_load_netlink, 0,
@@ -324,7 +329,7 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools (default)" },
+	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools" },
 	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats" },
 	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning" },
 	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate" },

@@ -38,7 +38,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		{ "queues", '\0', POPT_ARG_STRING, &bind_queues, 0, "RX queues to bind (e.g. 2-3)", "LIST" },
 		{ "size", 's', POPT_ARG_STRING, &bind_size, 0, "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
 		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0, "hold for SEC seconds (default: until Ctrl-C)", "SEC" },
-		DM_POPT_NET, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+		DM_POPT_NS, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
 	};
 	struct sb_genl g = { 0 };
 	unsigned *queues = NULL, nqueues = 0;

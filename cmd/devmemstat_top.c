@@ -399,7 +399,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
 		{ "cpus", '\0', POPT_ARG_STRING, &top_cpus, 0, "only these CPUs (e.g. 0-3,8)", "LIST" },
-		DM_POPT_NET, SB_POPT_LIVE, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+		DM_POPT_NS, SB_POPT_LIVE, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
 	};
 	struct sb_genl g = { 0 };
 	struct sample prev = { 0 }, cur = { 0 };
