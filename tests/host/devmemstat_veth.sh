@@ -9,6 +9,7 @@
 NA=sbdm-a-$$
 NB=sbdm-b-$$
 cleanup() {
+	# shellcheck disable=SC2086 # two pids, split on purpose
 	[ -n "${TRAFFIC_PIDS:-}" ] && kill $TRAFFIC_PIDS 2>/dev/null
 	ip netns del "$NA" 2>/dev/null
 	ip netns del "$NB" 2>/dev/null
@@ -83,7 +84,7 @@ TRAFFIC_PIDS="$SERVER $CLIENT"
 # The CPUs are shared: wait (at most 5 s) until the data flows before sampling.
 tx_bytes() { ip netns exec "$NA" cat /sys/class/net/sbdm0/statistics/tx_bytes; }
 start=$(tx_bytes)
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for _ in 1 2 3 4 5 6 7 8 9 10; do
 	[ $(($(tx_bytes) - start)) -gt 10000000 ] && break
 	sleep 0.5
 done

@@ -5,7 +5,7 @@
 # virtio-net's page pools with stats and recycle rate, device and pool events of a netdevsim
 # device created, brought up and down and deleted, queue/NAPI/qstats views, and bind-rx refused by netdevsim and virtio-net with the
 # kernel's message.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 # Some traffic so the pools allocate and recycle: ping the QEMU user-net gateway.
