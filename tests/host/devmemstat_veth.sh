@@ -58,6 +58,12 @@ t_run "pools" 0 "$SOCBOX" devmemstat pools --netns "$NA" -J
 t_jq "veth registers no page pools" '.pools | length == 0' "$T_TMP/out"
 t_run "bindings" 0 "$SOCBOX" devmemstat bindings --netns "$NA" -J
 t_jq "no bindings, no leaks" '(.bindings | length == 0) and .leaked_pools_count == 0' "$T_TMP/out"
+# a capture answers as the kernel did (names aside: a capture has none)
+t_run "napi with --save-netlink" 0 "$SOCBOX" devmemstat napi --netns "$NA" --save-netlink "$T_TMP/napi.nl" -J
+jq -c '[.napis[] | del(.ifname)]' "$T_TMP/out" >"$T_TMP/live.napi"
+t_run "napi from the capture" 0 "$SOCBOX" devmemstat napi --load-netlink "$T_TMP/napi.nl" -J
+jq -c '[.napis[] | del(.ifname)]' "$T_TMP/out" >"$T_TMP/cap.napi"
+t_eq "capture answers as the kernel did" "$(cat "$T_TMP/cap.napi")" "$(cat "$T_TMP/live.napi")"
 t_run "unknown netns" 1 "$SOCBOX" devmemstat --netns sbdm-none-$$
 t_grep "unknown netns named" "sbdm-none-$$" "$T_TMP/err"
 t_run "unknown --dev" 3 "$SOCBOX" devmemstat queues --netns "$NA" --dev nosuchif0
