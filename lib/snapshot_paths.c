@@ -32,6 +32,12 @@ const struct sb_snap_path sb_snap_paths[] = {
 	/* doctor: IOMMU */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
 	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },
+	/* devmemstat: CPU time, NET_RX softirqs and interface counters for top (the netdev
+	 * netlink views need the live kernel, or a --save-netlink capture) */
+	{ "/proc/stat", 0, 0 },
+	{ "/proc/softirqs", 0, 0 },
+	{ "/proc/net/dev", 0, 0 },
+	{ "/proc/uptime", 0, 0 },
 	/* smmustat: instances, groups (with their devices' driver and iommu links), interrupts;
 	 * the kernel log and the PMCG PMUs come from the hooks below. */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
