@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
 # Interfaces tests/vm/kernel.config promises beyond those other guest tests exercise.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 # dma_map_benchmark's debugfs file exists while a device is bound to it: use edu.
