@@ -52,6 +52,12 @@ like "$out" '"buffers": 2' "udmabuf: 64 MiB + 1 split over two buffers (size_lim
 like "$out" '"method": "direct"' "udmabuf direct: O_DIRECT ran"
 like "$out" '"direct_bytes": 67108864' "udmabuf direct: the aligned 64 MiB went by O_DIRECT"
 like "$out" '"verified": true' "JSON says verified"
+out=$(dmabufcp -v "$D/big" udmabuf "$D/out" 2>&1)
+diag "$out"
+like "$out" 'auto chose direct for in after rw-file: unsupported by this kernel' "-v: auto probed rw-file, then chose O_DIRECT into the udmabuf"
+like "$out" 'limited to 64 MiB each by udmabuf' "-v: explains the udmabuf size limit split"
+out=$(dmabufcp -J "$D/f4097" heap:system "$D/out")
+like "$out" '"method": "read"' "heap auto: read ran (no O_DIRECT into heap mappings, no RW_FILE)"
 out=$(dmabufcp -J -m direct "$D/f4097" heap:system "$D/out")
 like "$out" 'direct fell back to read' "heap direct: O_DIRECT into the heap mapping falls back, and says so"
 out=$(dmabufcp -J -s 4096 "$D/f4097" heap:system "$D/out")
