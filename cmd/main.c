@@ -103,7 +103,11 @@ static int install_links(const char *dir)
 	for (const struct sb_applet *a = applets; a->name; a++) {
 		struct stat st;
 
-		snprintf(link, sizeof(link), "%s/%s", realdir, a->name);
+		if ((size_t)snprintf(link, sizeof(link), "%s/%s", realdir, a->name) >= sizeof(link)) {
+			fprintf(stderr, "socbox: %s: install link: path too long\n", realdir);
+			rc = SB_EXIT_FAIL;
+			continue;
+		}
 		if (lstat(link, &st) == 0) {
 			if (!S_ISLNK(st.st_mode) || !is_socbox_link(link, &self_st)) {
 				fprintf(stderr, "socbox: %s: install link: file exists and is not a socbox link (remove it first)\n", link);
