@@ -14,7 +14,7 @@
 
 static void read_one(const struct sb_root *r, const char *id, struct sb_rproc *p)
 {
-	char link[512], rproc[32];
+	char link[512];
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->id, sizeof(p->id), "%s", id);
@@ -29,11 +29,20 @@ static void read_one(const struct sb_root *r, const char *id, struct sb_rproc *p
 		p->recovery[0] = '\0';
 	if (sb_attr_str(r, p->coredump, sizeof(p->coredump), CLASS "/%s/coredump", id) < 0)
 		p->coredump[0] = '\0';
-	/* ../../devices/platform/5000000.m4fss/remoteproc/remoteproc0: the parent device */
-	if (sb_readlink(r, link, sizeof(link), CLASS "/%s", id) >= 0)
-		sb_rpmsg_link_parts(link, p->device, sizeof(p->device), rproc, sizeof(rproc));
-	if (!strcmp(p->device, "remoteproc"))
-		p->device[0] = '\0';
+	/* ../../devices/platform/5000000.m4fss/remoteproc/remoteproc0: the parent device is
+	 * the component before the "remoteproc" class glue directory */
+	if (sb_readlink(r, link, sizeof(link), CLASS "/%s", id) >= 0) {
+		char *glue = strstr(link, "/remoteproc/remoteproc");
+
+		if (glue) {
+			*glue = '\0';
+			const char *base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+			size_t len = strnlen(base, sizeof(p->device) - 1);
+
+			memcpy(p->device, base, len);
+			p->device[len] = '\0';
+		}
+	}
 	while (p->ntraces < 16 && sb_exists(r, DEBUGFS "/%s/trace%u", id, p->ntraces))
 		p->ntraces++;
 }
