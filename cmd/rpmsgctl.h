@@ -15,6 +15,7 @@
  * creates on a control device and destroys at the end. */
 struct ept_opts {
 	char *dev;
+	int fd;
 	int ctrl;
 	char *name;
 	char *src, *dst;

@@ -15,6 +15,8 @@ struct ept_opts ept_opt;
 struct poptOption ept_popt[] = {
 	{ "dev", 'd', POPT_ARG_STRING, &ept_opt.dev, 0,
 	  "use this existing endpoint device instead of creating one", "rpmsgN" },
+	{ "fd", '\0', POPT_ARG_INT, &ept_opt.fd, 0,
+	  "use endpoint file descriptor N inherited from the caller (exec 3<>/dev/rpmsg0)", "N" },
 	{ "ctrl", '\0', POPT_ARG_INT, &ept_opt.ctrl, 0, "control device /dev/rpmsg_ctrlN (default 0)", "N" },
 	{ "name", '\0', POPT_ARG_STRING, &ept_opt.name, 0, "endpoint name", "NAME" },
 	{ "src", '\0', POPT_ARG_STRING, &ept_opt.src, 0, "local address (default any)", "ADDR" },
@@ -32,6 +34,7 @@ void ept_opts_reset(const char *default_name)
 {
 	memset(&ept_opt, 0, sizeof(ept_opt));
 	ept_opt.timeout_ms = 5000;
+	ept_opt.fd = -1;
 	default_ept_name = default_name;
 }
 
@@ -72,6 +75,8 @@ static int ept_args(struct sb_ctx *c, uint32_t *src, uint32_t *dst, enum sb_rpms
 		return sb_usage_error(c, "--ctrl must not be negative");
 	if (ept_opt.timeout_ms <= 0)
 		return sb_usage_error(c, "--wait must be positive");
+	if (ept_opt.fd < -1 || (ept_opt.fd >= 0 && ept_opt.dev))
+		return sb_usage_error(c, "give --fd N (N >= 0) or --dev, not both");
 	return 0;
 }
 
@@ -101,6 +106,13 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = need_live(c)))
 		return rc;
 	sb_err_clear(&e);
+	if (ept_opt.fd >= 0) {
+		if (fcntl(ept_opt.fd, F_GETFD) < 0)
+			return sb_usage_error(c, "--fd %d is not an open file descriptor", ept_opt.fd);
+		s->ept.fd = ept_opt.fd;
+		s->ept.method = SB_RPMSG_LEGACY;
+		return 0;
+	}
 	if (ept_opt.dev) {
 		char node[64];
 
@@ -165,8 +177,8 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "give exactly one endpoint NAME");
 	if (strlen(c->args[0]) >= SB_RPMSG_NAME_SIZE)
 		return sb_usage_error(c, "NAME is longer than %d bytes", SB_RPMSG_NAME_SIZE - 1);
-	if (ept_opt.dev)
-		return sb_usage_error(c, "--dev names an existing endpoint; create takes --ctrl");
+	if (ept_opt.dev || ept_opt.fd >= 0)
+		return sb_usage_error(c, "--dev and --fd name an existing endpoint; create takes --ctrl");
 	ept_opt.name = (char *)c->args[0];
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
