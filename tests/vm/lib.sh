@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# TAP helpers for vm-tier guest tests (busybox sh). Source it: . /tests/lib.sh
+#
+#   plan N                   announce N tests (or let done_testing print the plan at the end)
+#   ok DESC CMD [ARG...]     pass if CMD exits 0; CMD's output is shown as "# " diagnostics
+#   not_ok DESC CMD [ARG...] pass if CMD exits non-zero (an expected failure)
+#   is GOT WANT DESC         pass if the strings are equal
+#   like GOT ERE DESC        pass if GOT matches the extended regular expression
+#   diag TEXT...             print a "# " diagnostic line
+#   bail_out REASON          a test that cannot go on: one "not ok" line, then done_testing
+#   done_testing             print the plan if none was given, check the count, exit 1 on failure
+#
+# There is no skip: in this tier a check that cannot run is a failure.
+
+_tap_n=0
+_tap_failed=0
+_tap_plan=
+
+plan() {
+	_tap_plan=$1
+	echo "1..$1"
+}
+
+diag() {
+	echo "# $*"
+}
+
+_tap_result() { # STATUS DESC
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		_tap_failed=$((_tap_failed + 1))
+		echo "not ok $_tap_n - $2"
+	fi
+}
+
+_tap_run() { # CMD... with its output turned into diagnostics; returns CMD's status
+	_tap_out=$("$@" 2>&1)
+	_tap_rc=$?
+	[ -z "$_tap_out" ] || printf '%s\n' "$_tap_out" | sed 's/^/# /'
+	return $_tap_rc
+}
+
+ok() {
+	_tap_desc=$1
+	shift
+	_tap_run "$@"
+	_tap_result $? "$_tap_desc"
+}
+
+not_ok() {
+	_tap_desc=$1
+	shift
+	if _tap_run "$@"; then _tap_result 1 "$_tap_desc"; else _tap_result 0 "$_tap_desc"; fi
+}
+
+is() {
+	if [ "$1" = "$2" ]; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3"
+		diag "got:  '$1'"
+		diag "want: '$2'"
+	fi
+}
+
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3"
+		diag "got:  '$1'"
+		diag "want match for: $2"
+	fi
+}
+
+bail_out() {
+	_tap_result 1 "$*"
+	done_testing
+}
+
+done_testing() {
+	if [ -z "$_tap_plan" ]; then
+		echo "1..$_tap_n"
+	elif [ "$_tap_plan" -ne "$_tap_n" ]; then
+		_tap_result 1 "planned $_tap_plan tests but ran $_tap_n"
+	fi
+	[ "$_tap_failed" -eq 0 ] && [ "$_tap_n" -gt 0 ]
+	exit $?
+}
