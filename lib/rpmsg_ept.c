@@ -16,6 +16,18 @@
 #define CTRL_HINT "load rpmsg_ctrl (CONFIG_RPMSG_CTRL, kernel 5.18+) and check 'rpmsgctl list'"
 #define CHAR_HINT "load rpmsg_char (CONFIG_RPMSG_CHAR)"
 
+static int sys_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg);
+}
+
+static sb_rpmsg_ioctl_fn rpmsg_ioctl = sys_ioctl;
+
+void sb_rpmsg_set_ioctl(sb_rpmsg_ioctl_fn fn)
+{
+	rpmsg_ioctl = fn ? fn : sys_ioctl;
+}
+
 static void fill_info(struct sb_rpmsg_endpoint_info *info, const char *name, uint32_t src,
 		      uint32_t dst)
 {
@@ -101,7 +113,7 @@ int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_
 	if (rc < 0)
 		return rc;
 	fill_info(&info, name, src, dst);
-	if (ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_IOCTL, &info) < 0) {
+	if (rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_IOCTL, &info) < 0) {
 		int err = errno;
 
 		sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_IOCTL",
@@ -162,7 +174,7 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 	info.dst = dst;
 	info.flags = (uint32_t)(O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
 	info.fd = -1;
-	if (ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info) < 0) {
+	if (rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info) < 0) {
 		int err = errno;
 
 		if (err == EINVAL || err == ENOTTY) {
@@ -206,7 +218,7 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 		int fd = open(devnode, O_RDWR | O_CLOEXEC);
 
 		if (fd >= 0) {
-			ioctl(fd, SB_RPMSG_DESTROY_EPT_IOCTL);
+			rpmsg_ioctl(fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL);
 			close(fd);
 		}
 	}
@@ -215,7 +227,7 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 
 int sb_rpmsg_ept_destroy_keep_fd(struct sb_rpmsg_ept *ept, struct sb_err *e)
 {
-	if (ioctl(ept->fd, SB_RPMSG_DESTROY_EPT_IOCTL) < 0) {
+	if (rpmsg_ioctl(ept->fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL) < 0) {
 		int err = errno;
 
 		return sb_err_set(e, err, ept->devnode[0] ? ept->devnode : "endpoint fd",
@@ -250,7 +262,7 @@ static int dev_ioctl(struct sb_rpmsg_ctl *ctl, unsigned long cmd, const char *wh
 	struct sb_rpmsg_endpoint_info info;
 
 	fill_info(&info, name, src, dst);
-	if (ioctl(ctl->fd, cmd, &info) < 0) {
+	if (rpmsg_ioctl(ctl->fd, cmd, &info) < 0) {
 		int err = errno;
 
 		sb_err_set(e, err, ctl->path, what, NULL);
@@ -280,7 +292,7 @@ int sb_rpmsg_get_outgoing_flow(int fd, bool *paused, struct sb_err *e)
 {
 	int v = 0;
 
-	if (ioctl(fd, SB_RPMSG_GET_OUTGOING_FLOWCONTROL, &v) < 0) {
+	if (rpmsg_ioctl(fd, SB_RPMSG_GET_OUTGOING_FLOWCONTROL, &v) < 0) {
 		int err = errno;
 
 		return sb_err_set(e, err, "endpoint", "RPMSG_GET_OUTGOING_FLOWCONTROL",
@@ -293,7 +305,7 @@ int sb_rpmsg_get_outgoing_flow(int fd, bool *paused, struct sb_err *e)
 int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e)
 {
 	/* the value travels in the argument itself, not through a pointer */
-	if (ioctl(fd, SB_RPMSG_SET_INCOMING_FLOWCONTROL, (unsigned long)(pause ? 1 : 0)) < 0) {
+	if (rpmsg_ioctl(fd, SB_RPMSG_SET_INCOMING_FLOWCONTROL, (void *)(uintptr_t)(pause ? 1 : 0)) < 0) {
 		int err = errno;
 
 		sb_err_set(e, err, "endpoint", "RPMSG_SET_INCOMING_FLOWCONTROL", NULL);

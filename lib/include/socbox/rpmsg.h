@@ -138,6 +138,11 @@ int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e);
 ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb_err *e);
 ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_err *e);
 
+/* Every rpmsg ioctl goes through one function so a unit test can stand in for the kernel.
+ * NULL restores ioctl(2). */
+typedef int (*sb_rpmsg_ioctl_fn)(int fd, unsigned long request, void *arg);
+void sb_rpmsg_set_ioctl(sb_rpmsg_ioctl_fn fn);
+
 /* Split [0,len) into messages of at most mtu bytes: the number of messages. */
 static inline size_t sb_rpmsg_chunks(size_t len, size_t mtu)
 {
