@@ -4,9 +4,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "socbox/rpmsg.h"
@@ -78,9 +80,33 @@ void sb_rpmsg_ctl_close(struct sb_rpmsg_ctl *ctl)
 	ctl->fd = -1;
 }
 
+/* On the kernel's uevent socket only "add@..." messages matter here; dropping the rest in
+ * the kernel spares a wake-up, a poll and a recv for every "remove" of a destroyed
+ * endpoint, which is half the events of a create/destroy loop. */
+static void keep_only_add_events(int fd)
+{
+	static struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x61646440 /* "add@" */, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+
+	/* best effort: without the filter the extra events are skipped in user space */
+	setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog));
+}
+
 int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
 {
-	return ctl->mon ? 0 : sb_devmon_open(&ctl->mon, "rpmsg", e);
+	int rc;
+
+	if (ctl->mon)
+		return 0;
+	rc = sb_devmon_open(&ctl->mon, "rpmsg", e);
+	if (rc == 0 && !strcmp(sb_devmon_source(ctl->mon), "kernel"))
+		keep_only_add_events(sb_devmon_fd(ctl->mon));
+	return rc;
 }
 
 /* Is this uevent the "add" of an endpoint device created under our control device? Its
