@@ -117,6 +117,15 @@ static int output_mode(struct sb_ctx *c)
 	return 0;
 }
 
+/* popt hands string options over as malloc'ed copies. */
+static void free_common_strings(void)
+{
+	free(sb_opt.output);
+	free(sb_opt.format);
+	free(sb_opt.sysroot);
+	sb_opt.output = sb_opt.format = sb_opt.sysroot = NULL;
+}
+
 int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
 		 const char **argv, const struct sb_col *cols, size_t ncols)
 {
@@ -125,6 +134,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	struct sb_err e;
 	int rc;
 
+	free_common_strings();
 	memset(&sb_opt, 0, sizeof(sb_opt));
 	snprintf(name, sizeof(name), "%s%s%s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	snprintf(other, sizeof(other), "[OPTION...]%s%s", args_help ? " " : "", args_help ? args_help : "");
@@ -185,6 +195,8 @@ void sb_ctx_done(struct sb_ctx *c)
 	c->popt = NULL;
 	sb_root_close(c->root);
 	c->root = NULL;
+	c->out.columns = NULL;
+	free_common_strings();
 }
 
 static void applet_help(const char *applet, const char *summary, const struct sb_cmd *cmds,

@@ -606,6 +606,17 @@ static int print_openmetrics(struct sb_out *o)
 	return fflush(o->fp) ? -errno : 0;
 }
 
+/* Inside double quotes, as libsmartcols does for the table rows of -P. */
+static void shell_quote(FILE *fp, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '$' || *p == '`' || *p == '\\' || *p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else
+			fputc(*p, fp);
+	}
+}
+
 static int print_text(struct sb_out *o)
 {
 	char buf[4096];
@@ -613,7 +624,9 @@ static int print_text(struct sb_out *o)
 	bool several = o->ntables > 1;
 	int rc = 0;
 
-	for (size_t i = 0; i < o->nfields; i++) {
+	/* -n drops headings, and the "key: value" lines are headings of a kind: scripts reading
+	 * -r -n expect table rows only. KEY="value" lines stay in -P, they name themselves. */
+	for (size_t i = 0; i < o->nfields && !(o->opts.noheadings && o->opts.mode != SB_OUT_PAIRS); i++) {
 		const struct field *f = &o->fields[i];
 		struct sb_col col = { .name = f->key, .type = f->type };
 		const char *txt = cell_text(&f->c, &col, buf, sizeof(buf));
@@ -624,16 +637,16 @@ static int print_text(struct sb_out *o)
 			for (k = 0; f->key[k] && k + 1 < sizeof(key); k++)
 				key[k] = (char)toupper((unsigned char)f->key[k]);
 			key[k] = '\0';
-			fprintf(o->fp, "%s=", key);
-			sb_json_write_string(o->fp, txt);
-			fputc('\n', o->fp);
+			fprintf(o->fp, "%s=\"", key);
+			shell_quote(o->fp, txt);
+			fputs("\"\n", o->fp);
 		} else if (o->opts.mode == SB_OUT_RAW) {
 			fprintf(o->fp, "%s %s\n", f->key, txt);
 		} else {
 			fprintf(o->fp, "%s: %s\n", f->key, txt);
 		}
 	}
-	if (table_mode && o->nfields && o->ntables)
+	if (table_mode && o->nfields && o->ntables && !o->opts.noheadings)
 		fputc('\n', o->fp);
 	for (size_t t = 0; t < o->ntables; t++) {
 		struct sb_table *tb = o->tables[t];

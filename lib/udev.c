@@ -14,7 +14,61 @@
 #include "socbox/udev.h"
 
 #if SOCBOX_WITH_UDEV
+#include <dlfcn.h>
 #include <libudev.h>
+
+/* libudev is only needed while waiting for a device, so it is dlopen()ed then rather than
+ * linked: every socbox start would pay for loading it otherwise. */
+static struct udev_api {
+	struct udev *(*new)(void);
+	struct udev *(*unref)(struct udev *);
+	struct udev_monitor *(*monitor_new)(struct udev *, const char *);
+	int (*filter)(struct udev_monitor *, const char *, const char *);
+	int (*enable)(struct udev_monitor *);
+	int (*get_fd)(struct udev_monitor *);
+	struct udev_monitor *(*monitor_unref)(struct udev_monitor *);
+	struct udev_device *(*receive)(struct udev_monitor *);
+	const char *(*action)(struct udev_device *);
+	const char *(*devpath)(struct udev_device *);
+	const char *(*subsystem)(struct udev_device *);
+	const char *(*devnode)(struct udev_device *);
+	struct udev_device *(*device_unref)(struct udev_device *);
+} U;
+
+static bool udev_api_load(void)
+{
+	static int state; /* 0 untried, 1 loaded, -1 unavailable */
+	void *h;
+
+	if (state)
+		return state > 0;
+	state = -1;
+	h = dlopen("libudev.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return false;
+#define SYM(field, name)                                         \
+	do {                                                      \
+		*(void **)&U.field = dlsym(h, name);              \
+		if (!U.field)                                     \
+			return false;                             \
+	} while (0)
+	SYM(new, "udev_new");
+	SYM(unref, "udev_unref");
+	SYM(monitor_new, "udev_monitor_new_from_netlink");
+	SYM(filter, "udev_monitor_filter_add_match_subsystem_devtype");
+	SYM(enable, "udev_monitor_enable_receiving");
+	SYM(get_fd, "udev_monitor_get_fd");
+	SYM(monitor_unref, "udev_monitor_unref");
+	SYM(receive, "udev_monitor_receive_device");
+	SYM(action, "udev_device_get_action");
+	SYM(devpath, "udev_device_get_devpath");
+	SYM(subsystem, "udev_device_get_subsystem");
+	SYM(devnode, "udev_device_get_devnode");
+	SYM(device_unref, "udev_device_unref");
+#undef SYM
+	state = 1;
+	return true;
+}
 #endif
 
 int sb_devnode(const struct sb_root *r, const char *syspath, char *buf, size_t len)
@@ -75,21 +129,21 @@ int sb_devmon_open(struct sb_devmon **out, const char *subsystem, struct sb_err 
 	snprintf(m->subsystem, sizeof(m->subsystem), "%s", subsystem ? subsystem : "");
 #if SOCBOX_WITH_UDEV
 	/* When udevd runs, wait for its event: by then rules have set node permissions. */
-	if (access("/run/udev/control", F_OK) == 0) {
-		m->udev = udev_new();
+	if (access("/run/udev/control", F_OK) == 0 && udev_api_load()) {
+		m->udev = U.new();
 		if (m->udev)
-			m->mon = udev_monitor_new_from_netlink(m->udev, "udev");
+			m->mon = U.monitor_new(m->udev, "udev");
 		if (m->mon && subsystem)
-			udev_monitor_filter_add_match_subsystem_devtype(m->mon, subsystem, NULL);
-		if (m->mon && udev_monitor_enable_receiving(m->mon) == 0) {
-			m->fd = udev_monitor_get_fd(m->mon);
+			U.filter(m->mon, subsystem, NULL);
+		if (m->mon && U.enable(m->mon) == 0) {
+			m->fd = U.get_fd(m->mon);
 			*out = m;
 			return 0;
 		}
 		if (m->mon)
-			udev_monitor_unref(m->mon);
+			U.monitor_unref(m->mon);
 		if (m->udev)
-			udev_unref(m->udev);
+			U.unref(m->udev);
 		m->mon = NULL;
 		m->udev = NULL;
 	}
@@ -149,19 +203,19 @@ static int receive_one(struct sb_devmon *m, struct sb_devevent *ev)
 {
 #if SOCBOX_WITH_UDEV
 	if (m->mon) {
-		struct udev_device *d = udev_monitor_receive_device(m->mon);
+		struct udev_device *d = U.receive(m->mon);
 		const char *s;
 		if (!d)
 			return -EAGAIN;
 		memset(ev, 0, sizeof(*ev));
-		snprintf(ev->action, sizeof(ev->action), "%s", (s = udev_device_get_action(d)) ? s : "");
-		snprintf(ev->devpath, sizeof(ev->devpath), "%s", (s = udev_device_get_devpath(d)) ? s : "");
-		snprintf(ev->subsystem, sizeof(ev->subsystem), "%s", (s = udev_device_get_subsystem(d)) ? s : "");
-		s = udev_device_get_devnode(d);
+		snprintf(ev->action, sizeof(ev->action), "%s", (s = U.action(d)) ? s : "");
+		snprintf(ev->devpath, sizeof(ev->devpath), "%s", (s = U.devpath(d)) ? s : "");
+		snprintf(ev->subsystem, sizeof(ev->subsystem), "%s", (s = U.subsystem(d)) ? s : "");
+		s = U.devnode(d);
 		if (s && !strncmp(s, "/dev/", 5))
 			s += 5;
 		snprintf(ev->devname, sizeof(ev->devname), "%s", s ? s : "");
-		udev_device_unref(d);
+		U.device_unref(d);
 		return 0;
 	}
 #endif
@@ -227,8 +281,8 @@ void sb_devmon_close(struct sb_devmon *m)
 		return;
 #if SOCBOX_WITH_UDEV
 	if (m->mon) {
-		udev_monitor_unref(m->mon);
-		udev_unref(m->udev);
+		U.monitor_unref(m->mon);
+		U.unref(m->udev);
 		m->fd = -1;
 	}
 #endif

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Docs follow the binary: every applet has a manual page that formats cleanly and a bash
+# completion that parses; socbox's own page and completion too.
+. "$SOCBOX_TESTLIB"
+top=$(cd "$SOCBOX_FIXTURES/../.." && pwd)
+
+for name in socbox $("$SOCBOX" --list); do
+	page=$top/man/$name.1
+	if [ -f "$page" ]; then
+		if groff -man -ww -z -Tutf8 "$page" >"$T_TMP/groff" 2>&1 && [ ! -s "$T_TMP/groff" ]; then
+			t_ok "man/$name.1 formats without warnings"
+		else
+			t_fail "man/$name.1: $(head -5 "$T_TMP/groff")"
+		fi
+		t_grep "man/$name.1 documents exit status 3" '^\.B 3$|^3 ' "$page"
+	else
+		t_fail "man/$name.1 is missing"
+	fi
+	comp=$top/completions/bash/$name
+	if [ -f "$comp" ] && bash -n "$comp" 2>"$T_TMP/bash"; then
+		t_ok "completions/bash/$name parses"
+	else
+		t_fail "completions/bash/$name missing or broken: $(cat "$T_TMP/bash" 2>/dev/null)"
+	fi
+	if [ "$name" != socbox ]; then
+		t_grep "README has a section for $name" "^## $name" "$top/README.md"
+	fi
+done
+t_done

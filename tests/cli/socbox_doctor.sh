@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# socbox doctor on board dumps: an Arm SoC with a running M4 and rpmsg, an x86 server with VT-d.
+. "$SOCBOX_TESTLIB"
+F=$SOCBOX_FIXTURES
+ARM=$F/stm32mp157-dk2
+X86=$F/x86-vtd
+
+t_run "arm: doctor" 0 "$SOCBOX" doctor --sysroot "$ARM"
+t_grep "arm: kernel shown" '^kernel: 6\.6\.48-stm32mp-r2$' "$T_TMP/out"
+t_grep "arm: rpmsg ok" '^rpmsg +ok +1 remoteproc \(1 running\), 3 channels, 1 ctrl device, 1 endpoint$' "$T_TMP/out"
+t_grep "arm: dmabuf partial without udmabuf" '^dmabuf +partial +2 heaps linux,cma,system, udmabuf missing$' "$T_TMP/out"
+t_grep "arm: udmabuf hint names the config" 'module udmabuf is not built for this kernel: enable CONFIG_UDMABUF' "$T_TMP/out"
+t_grep "arm: iommu missing" '^iommu +missing +no IOMMU instance$' "$T_TMP/out"
+t_grep "arm: netdev needs the live kernel" '^netdev +unknown +needs the live kernel' "$T_TMP/out"
+
+t_run "arm: doctor --json" 0 "$SOCBOX" doctor --sysroot "$ARM" --json
+cp "$T_TMP/out" "$T_TMP/arm.json"
+t_json "arm: doctor --json" "$T_TMP/arm.json"
+t_jq "arm: sysroot recorded" '.sysroot | endswith("stm32mp157-dk2")' "$T_TMP/arm.json"
+t_jq "arm: rpmsg facts" '.subsystems[] | select(.subsystem=="rpmsg") | .status=="ok" and .facts.remoteprocs==1 and .facts.channels==3 and .facts.module_rpmsg_char=="loaded"' "$T_TMP/arm.json"
+t_jq "arm: heaps" '.subsystems[] | select(.subsystem=="dmabuf") | .facts.heaps==2 and .facts.udmabuf==false' "$T_TMP/arm.json"
+t_jq "arm: no live facts on a sysroot" '[.subsystems[].live] | all(. == null)' "$T_TMP/arm.json"
+t_jq "arm: netdev live only" '.subsystems[] | select(.subsystem=="netdev") | .live_only and .status=="unknown"' "$T_TMP/arm.json"
+
+t_run "x86: doctor --json" 0 "$SOCBOX" doctor --sysroot "$X86" -J
+cp "$T_TMP/out" "$T_TMP/x86.json"
+t_json "x86: doctor --json" "$T_TMP/x86.json"
+t_jq "x86: iommu ok" '.subsystems[] | select(.subsystem=="iommu") | .status=="ok" and .facts.instances==2 and .facts.groups==8' "$T_TMP/x86.json"
+t_jq "x86: lazy default domain" '.subsystems[] | select(.subsystem=="iommu") | .facts.default_domain_type=="DMA-FQ" and .facts.groups_DMA_FQ==7 and .facts.groups_unmanaged==1' "$T_TMP/x86.json"
+t_jq "x86: boot parameters" '.subsystems[] | select(.subsystem=="iommu") | .facts.cmdline_intel_iommu=="on" and .facts.cmdline_iommu_strict=="0"' "$T_TMP/x86.json"
+t_jq "x86: udmabuf available as a module" '.subsystems[] | select(.subsystem=="dmabuf") | .facts.module_udmabuf=="available" and (.hints | any(test("modprobe udmabuf")))' "$T_TMP/x86.json"
+
+# --require for factory scripts
+t_run "x86: require iommu" 0 "$SOCBOX" doctor --sysroot "$X86" --require iommu -q
+t_run "x86: require rpmsg fails" 1 "$SOCBOX" doctor --sysroot "$X86" --require iommu,rpmsg
+t_grep "x86: failing requirement named" '^socbox: rpmsg: required subsystem is missing' "$T_TMP/err"
+t_run "arm: require rpmsg" 0 "$SOCBOX" doctor --sysroot "$ARM" --require rpmsg
+t_run "unknown subsystem is a usage error" 2 "$SOCBOX" doctor --sysroot "$ARM" --require gpu
+t_run "bogus option is a usage error" 2 "$SOCBOX" doctor --bogus
+t_run "missing sysroot" 2 "$SOCBOX" doctor --sysroot "$T_TMP/none"
+t_grep "missing sysroot explained" 'open sysroot' "$T_TMP/err"
+
+# the other output modes
+t_run "pairs" 0 "$SOCBOX" doctor --sysroot "$X86" -P
+t_grep "pairs rows" '^SUBSYSTEM="iommu" STATUS="ok" SUMMARY="2 instances' "$T_TMP/out"
+t_run "raw without headings" 0 "$SOCBOX" doctor --sysroot "$X86" -r -n -o subsystem,status
+t_grep "raw rows" '^iommu ok$' "$T_TMP/out"
+t_eq "raw -n prints table rows only" "$(wc -l <"$T_TMP/out")" 4
+t_run "hints column" 0 "$SOCBOX" doctor --sysroot "$X86" -o subsystem,hints -P
+t_grep "hints as a list" '^SUBSYSTEM="dmabuf" HINTS="no dma-heap' "$T_TMP/out"
+t_run "unknown column" 2 "$SOCBOX" doctor --sysroot "$X86" -o nope
+t_run "list columns" 0 "$SOCBOX" doctor -H
+t_grep "columns listed" '^HINTS +array +no' "$T_TMP/out"
+t_run "facts with -v" 0 "$SOCBOX" doctor --sysroot "$ARM" -v
+t_grep "facts table" '^rpmsg +module_rpmsg_ctrl +loaded +no$' "$T_TMP/out"
+t_run "openmetrics" 0 "$SOCBOX" doctor --sysroot "$ARM" --format openmetrics
+t_grep "openmetrics ends" '^# EOF$' "$T_TMP/out"
+
+# SOCBOX_SYSROOT works like --sysroot
+SOCBOX_SYSROOT=$X86 "$SOCBOX" doctor -J >"$T_TMP/env.json" 2>&1
+t_jq "SOCBOX_SYSROOT" '.kernel=="6.1.0-28-amd64"' "$T_TMP/env.json"
+t_done

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# socbox doctor and snapshot on this machine's live kernel: the snapshot read back with
+# --sysroot answers as the live run did, apart from what needs the live kernel.
+. "$SOCBOX_TESTLIB"
+
+t_run "doctor on the live kernel" 0 "$SOCBOX" doctor
+t_grep "live source" '^source: live system$' "$T_TMP/out"
+t_run "doctor --json" 0 "$SOCBOX" doctor --json
+cp "$T_TMP/out" "$T_TMP/live.json"
+t_json "live doctor JSON" "$T_TMP/live.json"
+t_jq "live: every subsystem has a status" '[.subsystems[].status] | length == 4 and all(. == "ok" or . == "partial" or . == "missing")' "$T_TMP/live.json"
+t_jq "live: kernel is this one" ".kernel == \"$(uname -r)\"" "$T_TMP/live.json"
+# this machine has the netdev family (Linux 6.18) and lo at least
+t_jq "live: netdev family found" '.subsystems[] | select(.subsystem=="netdev") | .status=="ok" and .live.family==true and .live.devices>=1' "$T_TMP/live.json"
+t_jq "live: missing subsystems carry hints" '[.subsystems[] | select(.status=="missing") | (.hints|length) > 0] | all' "$T_TMP/live.json"
+
+t_run "snapshot to a directory" 0 "$SOCBOX" snapshot "$T_TMP/snap"
+t_grep "snapshot summary" 'snapshot .*: [0-9]+ files' "$T_TMP/err"
+t_grep "manifest written" "^release=$(uname -r)\$" "$T_TMP/snap/socbox-snapshot.txt"
+t_run "doctor on the snapshot" 0 "$SOCBOX" doctor --json --sysroot "$T_TMP/snap"
+cp "$T_TMP/out" "$T_TMP/snap.json"
+# compare everything but the sysroot path, the live facts and the subsystems that can only
+# be inspected live (named by the snapshot run itself)
+live_only=$(jq -c '[.subsystems[] | select(.live_only) | .subsystem]' "$T_TMP/snap.json")
+t_eq "only netdev needs the live kernel" "$live_only" '["netdev"]'
+strip='del(.sysroot) | .subsystems |= map(select(.subsystem as $s | ($lo | index($s)) | not) | del(.live))'
+jq --argjson lo "$live_only" "$strip" "$T_TMP/live.json" >"$T_TMP/a.json"
+jq --argjson lo "$live_only" "$strip" "$T_TMP/snap.json" >"$T_TMP/b.json"
+if cmp -s "$T_TMP/a.json" "$T_TMP/b.json"; then t_ok "snapshot answers as the live run"
+else t_fail "snapshot differs from live: $(diff "$T_TMP/a.json" "$T_TMP/b.json" | head -20)"; fi
+t_jq "live-only subsystems say so" '.subsystems[] | select(.subsystem=="netdev") | .live_only and .status=="unknown" and .live==null' "$T_TMP/snap.json"
+
+t_run "snapshot refuses an existing directory" 1 "$SOCBOX" snapshot "$T_TMP/snap"
+t_grep "never overwritten" 'never overwritten' "$T_TMP/err"
+t_run "snapshot to a tar" 0 "$SOCBOX" snapshot "$T_TMP/snap.tar"
+mkdir "$T_TMP/untar" && tar -C "$T_TMP/untar" -xf "$T_TMP/snap.tar"
+t_run "doctor on the unpacked tar" 0 "$SOCBOX" doctor --json --sysroot "$T_TMP/untar"
+jq --argjson lo "$live_only" "$strip" "$T_TMP/out" >"$T_TMP/c.json"
+if cmp -s "$T_TMP/a.json" "$T_TMP/c.json"; then t_ok "tar snapshot answers as the live run"
+else t_fail "tar snapshot differs: $(diff "$T_TMP/a.json" "$T_TMP/c.json" | head -20)"; fi
+t_eq "no temporary left behind" "$(ls -d "$T_TMP"/snap.tmp-* 2>/dev/null | wc -l)" 0
+t_run "snapshot with --sysroot is refused" 2 "$SOCBOX" snapshot --sysroot "$T_TMP/snap" "$T_TMP/x"
+t_done

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Command-line conventions: dispatch, option parsing, exit codes, value parsers. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/cli.h"
+#include "testutil.h"
+
+static int ran_list, ran_show, last_nargs;
+static enum sb_out_mode last_mode;
+
+static int run_list(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption t[] = { SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
+	int rc = sb_cli_parse(c, t, NULL, argc, argv, NULL, 0);
+	if (rc)
+		return rc;
+	ran_list++;
+	last_mode = c->out.mode;
+	return 0;
+}
+
+static int run_show(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption t[] = { SB_POPT_LIVE, SB_POPT_COMMON, POPT_TABLEEND };
+	int rc = sb_cli_parse(c, t, "NAME", argc, argv, NULL, 0);
+	if (rc)
+		return rc;
+	ran_show++;
+	last_nargs = c->nargs;
+	return 0;
+}
+
+static const struct sb_cmd cmds[] = {
+	{ "list", run_list, NULL, "list things" },
+	{ "listen", run_show, "NAME", "a verb that shares a prefix" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static int dispatch(int argc, const char **argv)
+{
+	ran_list = ran_show = last_nargs = 0;
+	return sb_cli_dispatch("tool", "a test tool", cmds, "list", argc, argv);
+}
+
+START_TEST(verbs_match_exactly)
+{
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "list", NULL }), 0);
+	ck_assert_int_eq(ran_list, 1);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "listen", "x", NULL }), 0);
+	ck_assert_int_eq(ran_show, 1);
+	ck_assert_int_eq(last_nargs, 1);
+	/* a prefix is not a verb, and the default command takes no arguments */
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "lis", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(ran_list + ran_show, 0);
+}
+END_TEST
+
+START_TEST(default_command_runs_without_verb)
+{
+	ck_assert_int_eq(dispatch(1, (const char *[]){ "tool", NULL }), 0);
+	ck_assert_int_eq(ran_list, 1);
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "-J", NULL }), 0);
+	ck_assert_int_eq(last_mode, SB_OUT_JSON);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "--format", "openmetrics", NULL }), 0);
+	ck_assert_int_eq(last_mode, SB_OUT_OPENMETRICS);
+}
+END_TEST
+
+START_TEST(bad_options_are_usage_errors)
+{
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "--bogus", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "-J", "-r", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "--format", "xml", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "extra", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(5, (const char *[]){ "tool", "listen", "x", "-i", "-1", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "--sysroot", "/nonexistent/x", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(ran_list + ran_show, 0);
+}
+END_TEST
+
+START_TEST(help_and_version_exit_zero)
+{
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "--help", NULL }), 0);
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "--version", NULL }), 0);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "--help", NULL }), 0);
+	ck_assert_int_eq(ran_list, 0);
+}
+END_TEST
+
+START_TEST(sizes)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(sb_parse_size("4096", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(sb_parse_size("32M", &v), 0);
+	ck_assert_uint_eq(v, 32u << 20);
+	ck_assert_int_eq(sb_parse_size("1GiB", &v), 0);
+	ck_assert_uint_eq(v, 1u << 30);
+	ck_assert_int_eq(sb_parse_size("0x1000", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(sb_parse_size("12X", &v), -EINVAL);
+	ck_assert_int_eq(sb_parse_size("-1", &v), -EINVAL);
+	ck_assert_int_eq(sb_parse_size("", &v), -EINVAL);
+	ck_assert_int_eq(sb_parse_size("99999999999T", &v), -ERANGE);
+}
+END_TEST
+
+START_TEST(lists)
+{
+	unsigned *v, n;
+
+	ck_assert_int_eq(sb_parse_list("0-3,8,2", 63, &v, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(v[0], 0);
+	ck_assert_uint_eq(v[3], 3);
+	ck_assert_uint_eq(v[4], 8);
+	free(v);
+	ck_assert_int_eq(sb_parse_list("3-1", 63, &v, &n), -EINVAL);
+	ck_assert_int_eq(sb_parse_list("64", 63, &v, &n), -EINVAL);
+	ck_assert_int_eq(sb_parse_list("1,,2", 63, &v, &n), -EINVAL);
+	ck_assert_int_eq(sb_parse_list("a", 63, &v, &n), -EINVAL);
+	ck_assert_int_eq(sb_parse_list("", 63, &v, &n), -EINVAL);
+}
+END_TEST
+
+START_TEST(errors_map_to_exit_codes)
+{
+	struct sb_err e;
+	char buf[512];
+
+	ck_assert_int_eq(sb_exit_from_errno(EACCES), SB_EXIT_PERM);
+	ck_assert_int_eq(sb_exit_from_errno(ENOTTY), SB_EXIT_UNSUPPORTED);
+	ck_assert_int_eq(sb_exit_from_errno(EIO), SB_EXIT_FAIL);
+	ck_assert_int_eq(sb_err_set(&e, ENOENT, "/dev/rpmsg_ctrl0", "open", "modprobe %s", "rpmsg_ctrl"), -ENOENT);
+	sb_err_format(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "/dev/rpmsg_ctrl0: open: No such file or directory (modprobe rpmsg_ctrl)");
+	sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
+	sb_err_reason(&e, "kernel says no");
+	sb_err_format(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "/dev/rpmsg_ctrl0: open: kernel says no (modprobe rpmsg_ctrl)");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, verbs_match_exactly);
+	tcase_add_test(tc, default_command_runs_without_verb);
+	tcase_add_test(tc, bad_options_are_usage_errors);
+	tcase_add_test(tc, help_and_version_exit_zero);
+	tcase_add_test(tc, sizes);
+	tcase_add_test(tc, lists);
+	tcase_add_test(tc, errors_map_to_exit_codes);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The output layer and the JSON writer: modes, column selection, escaping. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/json.h"
+#include "socbox/out.h"
+#include "testutil.h"
+
+enum { C_NAME, C_SIZE, C_RATE, C_OK, C_TAGS, C_SECRET };
+static const struct sb_col cols[] = {
+	[C_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "name", 0 },
+	[C_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "size", 0 },
+	[C_RATE] = { "RATE", SB_T_DBL, 0, 0, "rate", 1 },
+	[C_OK] = { "OK", SB_T_BOOL, 0, 0, "ok", 0 },
+	[C_TAGS] = { "TAGS", SB_T_STRV, 0, 0, "tags", 0 },
+	[C_SECRET] = { "EXTRA", SB_T_S64, 0, SB_COL_HIDDEN, "hidden by default", 0 },
+};
+
+static char *render(enum sb_out_mode mode, const char *columns, const char *name)
+{
+	struct sb_out_opts o = { .mode = mode, .columns = columns, .pretty = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct sb_out *out = sb_out_new(&o, fp);
+	struct sb_table *t = sb_out_table(out, "things", "Things", cols, 6, true);
+	struct sb_row *r = sb_table_row(t);
+
+	sb_row_str(r, C_NAME, name);
+	sb_row_u64(r, C_SIZE, 4096);
+	sb_row_dbl(r, C_RATE, 12.345);
+	sb_row_bool(r, C_OK, true);
+	sb_row_strv_add(r, C_TAGS, "a");
+	sb_row_strv_add(r, C_TAGS, "b");
+	sb_row_s64(r, C_SECRET, -5);
+	r = sb_table_row(t); /* a row with unset cells */
+	sb_row_str(r, C_NAME, "second");
+	sb_out_field_str(out, "method", "legacy");
+	sb_out_field_u64(out, "loops", 1000);
+	sb_out_note(out, "a note");
+	ck_assert_int_eq(sb_out_print(out), 0);
+	sb_out_free(out);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(json_has_types_and_nulls)
+{
+	char *s = render(SB_OUT_JSON, NULL, "dev0");
+
+	ck_assert_ptr_nonnull(strstr(s, "\"method\": \"legacy\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"loops\": 1000"));
+	ck_assert_ptr_nonnull(strstr(s, "\"things\": ["));
+	ck_assert_ptr_nonnull(strstr(s, "\"size_bytes\": 4096"));
+	ck_assert_ptr_nonnull(strstr(s, "\"rate\": 12.345"));
+	ck_assert_ptr_nonnull(strstr(s, "\"ok\": true"));
+	ck_assert_ptr_nonnull(strstr(s, "\"size_bytes\": null"));
+	ck_assert_ptr_nonnull(strstr(s, "\"notes\": ["));
+	ck_assert_ptr_null(strstr(s, "extra")); /* hidden column */
+	free(s);
+}
+END_TEST
+
+START_TEST(columns_select_and_extend)
+{
+	char *s = render(SB_OUT_RAW, "name,extra", "dev0");
+	ck_assert_str_eq(s, "method legacy\nloops 1000\nNAME EXTRA\ndev0 -5\nsecond -\n");
+	free(s);
+	s = render(SB_OUT_RAW, "+EXTRA", "dev0");
+	ck_assert_ptr_nonnull(strstr(s, "NAME SIZE_BYTES RATE OK TAGS EXTRA\n"));
+	ck_assert_ptr_nonnull(strstr(s, "dev0 4096 12.3 yes a,b -5\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(unknown_columns_are_usage_errors)
+{
+	struct sb_err e;
+
+	ck_assert_int_eq(sb_out_check_columns("name,bogus", cols, 6, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.reason, "bogus"));
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_USAGE);
+	ck_assert_int_eq(sb_out_check_columns(",", cols, 6, &e), -EINVAL);
+	ck_assert_int_eq(sb_out_check_columns("+size_bytes", cols, 6, &e), 0);
+}
+END_TEST
+
+START_TEST(pairs_quote_values)
+{
+	char *s = render(SB_OUT_PAIRS, "name", "a \"quoted\" name");
+	ck_assert_ptr_null(strstr(s, "SIZE_BYTES="));
+	ck_assert_ptr_nonnull(strstr(s, "NAME=\"a \\x22quoted\\x22 name\""));
+	ck_assert_ptr_nonnull(strstr(s, "METHOD=\"legacy\""));
+	free(s);
+}
+END_TEST
+
+START_TEST(openmetrics_exports_flagged_columns)
+{
+	char *s = render(SB_OUT_OPENMETRICS, NULL, "dev0");
+	ck_assert_ptr_nonnull(strstr(s, "# TYPE socbox_things_size_bytes gauge\n"));
+	ck_assert_ptr_nonnull(strstr(s, "socbox_things_size_bytes{name=\"dev0\"} 4096\n"));
+	ck_assert_ptr_nonnull(strstr(s, "socbox_loops 1000\n"));
+	ck_assert_ptr_null(strstr(s, "rate"));
+	ck_assert_ptr_nonnull(strstr(s, "# EOF\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(table_mode_titles_and_notes)
+{
+	char *s = render(SB_OUT_TABLE, NULL, "dev0");
+	ck_assert_ptr_nonnull(strstr(s, "method: legacy\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Things:\n"));
+	ck_assert_ptr_nonnull(strstr(s, "note: a note\n"));
+	free(s);
+}
+END_TEST
+
+static char *json_string(const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	sb_json_write_string(fp, in);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(json_strings_are_always_valid)
+{
+	char *s;
+
+	s = json_string("tab\there \"q\" back\\slash\nnl\x01");
+	ck_assert_str_eq(s, "\"tab\\there \\\"q\\\" back\\\\slash\\nnl\\u0001\"");
+	free(s);
+	s = json_string("caf\xe9!"); /* Latin-1, not UTF-8 */
+	ck_assert_str_eq(s, "\"caf\\ufffd!\"");
+	free(s);
+	s = json_string("\xc3\xa9t\xc3\xa9"); /* valid UTF-8 passes through */
+	ck_assert_str_eq(s, "\"\xc3\xa9t\xc3\xa9\"");
+	free(s);
+	s = json_string("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80"); /* surrogate, overlong, > U+10FFFF */
+	ck_assert_str_eq(s, "\"\\ufffd\\ufffd\\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\\ufffd\"");
+	free(s);
+	s = json_string("\xe2\x82"); /* truncated sequence at the end */
+	ck_assert_str_eq(s, "\"\\ufffd\\ufffd\"");
+	free(s);
+}
+END_TEST
+
+START_TEST(json_numbers)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct sb_json j;
+
+	sb_json_init(&j, fp, false);
+	sb_json_obj_begin(&j, NULL);
+	sb_json_dbl(&j, "a", 0.1);
+	sb_json_dbl(&j, "b", NAN);
+	sb_json_dbl(&j, "c", 3.0);
+	sb_json_u64(&j, "d", UINT64_MAX);
+	sb_json_s64(&j, "e", INT64_MIN);
+	sb_json_arr_begin(&j, "f");
+	sb_json_arr_end(&j);
+	sb_json_obj_end(&j);
+	fclose(fp);
+	ck_assert_str_eq(buf, "{\"a\":0.1,\"b\":null,\"c\":3,\"d\":18446744073709551615,"
+			      "\"e\":-9223372036854775808,\"f\":[]}\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(list_columns_names_every_column)
+{
+	struct sb_out_opts o = { .mode = SB_OUT_RAW };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(sb_out_list_columns(&o, fp, cols, 6), 0);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "EXTRA number no hidden"));
+	ck_assert_ptr_nonnull(strstr(buf, "TAGS array yes tags"));
+	free(buf);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("out");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, json_has_types_and_nulls);
+	tcase_add_test(tc, columns_select_and_extend);
+	tcase_add_test(tc, unknown_columns_are_usage_errors);
+	tcase_add_test(tc, pairs_quote_values);
+	tcase_add_test(tc, openmetrics_exports_flagged_columns);
+	tcase_add_test(tc, table_mode_titles_and_notes);
+	tcase_add_test(tc, json_strings_are_always_valid);
+	tcase_add_test(tc, json_numbers);
+	tcase_add_test(tc, list_columns_names_every_column);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}

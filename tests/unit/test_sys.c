@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The root-aware path layer and the attribute readers. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/sys.h"
+#include "testutil.h"
+
+static char *dir;
+static struct sb_root *root;
+
+static void setup(void)
+{
+	dir = tu_tree_new();
+	tu_write(dir, "sys/class/thing/a/value", "42\n", -1);
+	tu_write(dir, "sys/class/thing/a/hex", "0x1f\n", -1);
+	tu_write(dir, "sys/class/thing/a/barehex", "ff\n", -1);
+	tu_write(dir, "sys/class/thing/a/neg", "-1\n", -1);
+	tu_write(dir, "sys/class/thing/a/name", "rpmsg-raw \n", -1);
+	tu_write(dir, "sys/class/thing/a/empty", "", 0);
+	tu_write(dir, "sys/class/thing/a/garbage", "12abc\n", -1);
+	tu_write(dir, "sys/class/thing/a/overflow", "99999999999999999999999\n", -1);
+	tu_write(dir, "sys/class/thing/a/binary", "ab\0cd", 5);
+	tu_write(dir, "sys/class/thing/a/latin1", "caf\xe9\n", -1);
+	tu_write(dir, "sys/class/thing/a/yes", "Y\n", -1);
+	tu_write(dir, "sys/class/thing/a/enabled", "enabled\n", -1);
+	tu_write(dir, "sys/class/thing/a/truncated", "0x", -1);
+	tu_write(dir, "proc/sys/kernel/osrelease", "6.12.34-arm64\n", -1);
+	tu_write(dir, "sys/devices/platform/r5f/remoteproc/remoteproc0/state", "running\n", -1);
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0", "../../devices/platform/r5f/remoteproc/remoteproc0");
+	tu_symlink(dir, "sys/class/thing/escape", "../../../../../../../../etc");
+	tu_symlink(dir, "sys/class/thing/absolute", "/sys/class/thing/a");
+	for (int i = 0; i < 12; i++) {
+		char rel[64];
+		snprintf(rel, sizeof(rel), "sys/class/rpmsg/rpmsg%d/name", i);
+		tu_write(dir, rel, "x\n", -1);
+	}
+	ck_assert_int_eq(sb_root_open(&root, dir, NULL), 0);
+}
+
+static void teardown(void)
+{
+	sb_root_close(root);
+	tu_tree_free(dir);
+}
+
+START_TEST(reads_integers)
+{
+	uint64_t u;
+	int64_t s;
+
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/value"), 0);
+	ck_assert_uint_eq(u, 42);
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/hex"), 0);
+	ck_assert_uint_eq(u, 0x1f);
+	ck_assert_int_eq(sb_attr_hex(root, &u, "/sys/class/thing/a/barehex"), 0);
+	ck_assert_uint_eq(u, 0xff);
+	ck_assert_int_eq(sb_attr_s64(root, &s, "/sys/class/thing/a/neg"), 0);
+	ck_assert_int_eq(s, -1);
+}
+END_TEST
+
+START_TEST(tells_missing_from_malformed)
+{
+	uint64_t u = 7;
+
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/nope"), -ENOENT);
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/garbage"), -EINVAL);
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/empty"), -EINVAL);
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/truncated"), -EINVAL);
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/neg"), -EINVAL);
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/sys/class/thing/a/overflow"), -ERANGE);
+	ck_assert_uint_eq(u, 7); /* untouched on error */
+	ck_assert_str_eq(sb_attr_strerror(-ENOENT), "missing");
+	ck_assert_str_eq(sb_attr_strerror(-EINVAL), "malformed");
+	ck_assert_str_eq(sb_attr_strerror(-EACCES), "unreadable");
+}
+END_TEST
+
+START_TEST(reads_strings)
+{
+	char buf[64];
+
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/a/name"), 9);
+	ck_assert_str_eq(buf, "rpmsg-raw");
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/a/empty"), 0);
+	ck_assert_str_eq(buf, "");
+	/* non-UTF-8 text is returned as is; the JSON writer makes it valid */
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/a/latin1"), 4);
+	ck_assert_int_eq((unsigned char)buf[3], 0xe9);
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/a/binary"), -EINVAL);
+	ck_assert_int_eq(sb_attr_str(root, buf, 4, "/sys/class/thing/a/name"), -EFBIG);
+}
+END_TEST
+
+START_TEST(reads_booleans)
+{
+	bool b = false;
+
+	ck_assert_int_eq(sb_attr_bool(root, &b, "/sys/class/thing/a/yes"), 0);
+	ck_assert(b);
+	ck_assert_int_eq(sb_attr_bool(root, &b, "/sys/class/thing/a/enabled"), 0);
+	ck_assert(b);
+	ck_assert_int_eq(sb_attr_bool(root, &b, "/sys/class/thing/a/name"), -EINVAL);
+}
+END_TEST
+
+START_TEST(follows_relative_links_inside_root)
+{
+	char buf[64];
+
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0/state"), 7);
+	ck_assert_str_eq(buf, "running");
+	ck_assert_int_eq(sb_link_name(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0"), 0);
+	ck_assert_str_eq(buf, "remoteproc0");
+	ck_assert_int_gt(sb_readlink(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0"), 0);
+	ck_assert_str_eq(buf, "../../devices/platform/r5f/remoteproc/remoteproc0");
+}
+END_TEST
+
+START_TEST(never_escapes_the_root)
+{
+	char buf[64];
+
+	/* ".." beyond the root stays at the root: <root>/etc does not exist */
+	ck_assert(!sb_exists(root, "/sys/class/thing/escape/passwd"));
+	ck_assert(!sb_exists(root, "/../../../../etc/passwd"));
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/../../../etc/hostname"), -ENOENT);
+	/* an absolute link resolves inside the root, not on the host */
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/absolute/value"), 2);
+	ck_assert_str_eq(buf, "42");
+}
+END_TEST
+
+START_TEST(lists_in_natural_order)
+{
+	struct sb_dirlist l;
+
+	ck_assert_int_eq(sb_dir_list(root, &l, "/sys/class/rpmsg"), 0);
+	ck_assert_uint_eq(l.n, 12);
+	ck_assert_str_eq(l.names[0], "rpmsg0");
+	ck_assert_str_eq(l.names[2], "rpmsg2");
+	ck_assert_str_eq(l.names[11], "rpmsg11");
+	sb_dirlist_free(&l);
+	ck_assert_int_eq(sb_dir_list(root, &l, "/sys/class/none"), -ENOENT);
+	ck_assert_uint_eq(l.n, 0);
+}
+END_TEST
+
+START_TEST(reads_whole_files_with_a_limit)
+{
+	char *big = malloc(300000), *buf = NULL;
+
+	memset(big, 'x', 300000);
+	tu_write(dir, "proc/big", big, 300000);
+	ck_assert_int_eq(sb_read_file(root, &buf, 1 << 20, "/proc/big"), 300000);
+	ck_assert_int_eq(buf[299999], 'x');
+	ck_assert_int_eq(buf[300000], '\0');
+	free(buf);
+	ck_assert_int_eq(sb_read_file(root, &buf, 299999, "/proc/big"), -EFBIG);
+	ck_assert_ptr_null(buf);
+	ck_assert_int_eq(sb_read_file(root, &buf, 300000, "/proc/big"), 300000);
+	free(buf);
+	free(big);
+}
+END_TEST
+
+START_TEST(knows_the_kernel_version)
+{
+	ck_assert_uint_eq(sb_kernel_version_code(root), 61234);
+	ck_assert(!sb_root_is_live(root));
+	ck_assert_int_eq(sb_attr_write(root, "1", "/sys/class/thing/a/value"), -EROFS);
+}
+END_TEST
+
+START_TEST(refuses_a_missing_sysroot)
+{
+	struct sb_root *r = NULL;
+	struct sb_err e;
+
+	ck_assert_int_eq(sb_root_open(&r, "/nonexistent/socbox-root", &e), -ENOENT);
+	ck_assert_ptr_null(r);
+	ck_assert_str_eq(e.object, "/nonexistent/socbox-root");
+}
+END_TEST
+
+START_TEST(parses_numbers_strictly)
+{
+	uint64_t u;
+	int64_t s;
+
+	ck_assert_int_eq(sb_parse_u64("0x", 0, &u), -EINVAL);
+	ck_assert_int_eq(sb_parse_u64("", 0, &u), -EINVAL);
+	ck_assert_int_eq(sb_parse_u64("010", 0, &u), 0);
+	ck_assert_uint_eq(u, 10); /* decimal, never octal */
+	ck_assert_int_eq(sb_parse_s64("-9223372036854775808", 0, &s), 0);
+	ck_assert_int_eq(sb_parse_s64("9223372036854775808", 0, &s), -ERANGE);
+	ck_assert_int_eq(sb_parse_u64("18446744073709551615", 0, &u), 0);
+	ck_assert_uint_eq(u, UINT64_MAX);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sys");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, reads_integers);
+	tcase_add_test(tc, tells_missing_from_malformed);
+	tcase_add_test(tc, reads_strings);
+	tcase_add_test(tc, reads_booleans);
+	tcase_add_test(tc, follows_relative_links_inside_root);
+	tcase_add_test(tc, never_escapes_the_root);
+	tcase_add_test(tc, lists_in_natural_order);
+	tcase_add_test(tc, reads_whole_files_with_a_limit);
+	tcase_add_test(tc, knows_the_kernel_version);
+	tcase_add_test(tc, refuses_a_missing_sysroot);
+	tcase_add_test(tc, parses_numbers_strictly);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
