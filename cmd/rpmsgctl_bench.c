@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/stats.h"
 #include "socbox/udev.h"
@@ -151,6 +152,17 @@ static void op_rows(struct sb_table *t, const char *method, struct samples *sm, 
 	}
 }
 
+/* Long runs show where they are on a terminal and stay silent when piped. */
+static void progress(const char *path, int run, int runs)
+{
+	if (sb_opt.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (path)
+		fprintf(stderr, "\r" RPMSGCTL " bench: run %d/%d, %s path...   ", run, runs, path);
+	else
+		fputs("\r\033[K", stderr);
+}
+
 /* Ask the kernel once, outside the timed loops, whether the fd ioctl exists. */
 static int probe_fd(struct sb_rpmsg_ctl *ctl, const char *name, struct sb_err *e)
 {
@@ -231,11 +243,15 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		uint64_t legacy_us = 0, fd_us = 0;
 		struct sb_row *row;
 
+		progress("legacy", r + 1, runs);
 		if (do_legacy && run_legacy(&ctl, name, (unsigned)loops, &leg, &legacy_us, &e) < 0) {
+			progress(NULL, 0, 0);
 			rc = sb_report(RPMSGCTL, &e);
 			goto out;
 		}
+		progress("fd", r + 1, runs);
 		if (fd_ok && run_fd(&ctl, name, (unsigned)loops, &fds, &fd_us, &e) < 0) {
+			progress(NULL, 0, 0);
 			rc = sb_report(RPMSGCTL, &e);
 			goto out;
 		}
@@ -250,6 +266,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 			sb_row_dbl(row, R_RATIO, (double)legacy_us / (double)fd_us);
 		sb_row_str(row, R_FD_PATH, fd_ok ? "ok" : do_fd ? "unsupported" : "not run");
 	}
+	progress(NULL, 0, 0);
 	ops = sb_out_table(o, "operations", "Per operation", op_cols, N(op_cols), false);
 	if (do_legacy)
 		op_rows(ops, "legacy", &leg, true);
