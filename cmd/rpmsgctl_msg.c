@@ -93,8 +93,10 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 	} else {
 		int fd = (!file || !strcmp(file, "-")) ? 0 : open(file, O_RDONLY | O_CLOEXEC);
 
-		if (fd < 0)
-			return sb_err_set(&e, errno, file, "open", NULL), sb_report(RPMSGCTL, &e);
+		if (fd < 0) {
+			sb_err_set(&e, errno, file, "open", NULL);
+			return sb_report(RPMSGCTL, &e);
+		}
 		rc = read_all(fd, &data, &len);
 		if (fd > 0)
 			close(fd);
@@ -103,8 +105,10 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 			return sb_report(RPMSGCTL, &e);
 		}
 	}
-	if (!data)
-		return sb_err_set(&e, ENOMEM, "message", "send", NULL), sb_report(RPMSGCTL, &e);
+	if (!data) {
+		sb_err_set(&e, ENOMEM, "message", "send", NULL);
+		return sb_report(RPMSGCTL, &e);
+	}
 	/* checked before anything is sent, so a too-long message never goes out half */
 	if (len > (size_t)mtu && !split) {
 		sb_rpmsg_send(-1, data, len, (size_t)mtu, &e);

@@ -131,9 +131,12 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	in = malloc((size_t)size + 1);
 	lat = calloc(count, sizeof(*lat));
 	if (!out || !in || !lat) {
-		free(out), free(in), free(lat);
+		free(out);
+		free(in);
+		free(lat);
 		sb_err_clear(&e);
-		return sb_err_set(&e, ENOMEM, "ping", "allocate", NULL), sb_report(RPMSGCTL, &e);
+		sb_err_set(&e, ENOMEM, "ping", "allocate", NULL);
+		return sb_report(RPMSGCTL, &e);
 	}
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
