@@ -5,7 +5,7 @@
 #   ok DESC CMD [ARG...]     pass if CMD exits 0; CMD's output is shown as "# " diagnostics
 #   not_ok DESC CMD [ARG...] pass if CMD exits non-zero (an expected failure)
 #   is GOT WANT DESC         pass if the strings are equal
-#   like GOT ERE DESC        pass if GOT matches the extended regular expression
+#   like GOT ERE DESC        pass if any line of GOT matches the extended regular expression
 #   diag TEXT...             print a "# " diagnostic line
 #   bail_out REASON          a test that cannot go on: one "not ok" line, then done_testing
 #   done_testing             print the plan if none was given, check the count, exit 1 on failure

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: any
 # The guest the other tests rely on: file systems, CPUs, data disk, network, socbox itself.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 # shellcheck disable=SC2317 # called through ok

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: any
 # dma-buf sources the applets inspect: the system dma-heap and udmabuf.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 ok "/dev/dma_heap/system is a char device" test -c /dev/dma_heap/system

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
 # socbox doctor with the rpmsg loopback device: bus, channel and control device found.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 status=$("$SOCBOX" doctor -r -n -o subsystem,status)

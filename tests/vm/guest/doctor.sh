@@ -3,7 +3,7 @@
 # vm-kernel: any
 # socbox doctor and snapshot on a real kernel with dma-heaps, udmabuf, VT-d and netdev:
 # what both kernels have is ok, and a snapshot read back answers as the live run did.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 ok "doctor runs" "$SOCBOX" doctor

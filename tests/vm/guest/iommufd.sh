@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
 # iommufd (/dev/iommu) and the VFIO device cdev on the edu device.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 ok "/dev/iommu is a char device" test -c /dev/iommu

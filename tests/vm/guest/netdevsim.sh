@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
 # netdevsim: create a simulated device, see its netdev, delete it.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 ok "/sys/bus/netdevsim/new_device exists" test -e /sys/bus/netdevsim/new_device

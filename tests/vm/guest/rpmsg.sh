@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
 # rpmsg through the loopback module (tests/vm/rpmsg_loopback), loaded by /init.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
 ok "rpmsg_loopback module is loaded" test -d /sys/module/rpmsg_loopback
