@@ -5,10 +5,17 @@
 # the legacy path, ping with every byte checked, MTU, send/recv, flow control, destroy,
 # bench, the missing fd ioctl, the default endpoint of an rpmsg-raw channel, and a
 # snapshot that answers like the live system.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 R=rpmsgctl
 T=/tmp/rpmsgctl
+endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
+	n=0
+	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
 mkdir -p $T
 
 ok "rpmsgctl is installed as an applet" test -x "$(command -v $R)"
@@ -28,7 +35,7 @@ dev=$(cut -d' ' -f1 <$T/create)
 is "$(cut -d' ' -f2 <$T/create)" legacy "the legacy path ran"
 like "$dev" '^rpmsg[0-9]+$' "it names the new endpoint device"
 ok "/dev/$dev is a char device" test -c "/dev/$dev"
-is "$(cat /sys/class/rpmsg/$dev/name)" probe "sysfs name of the endpoint"
+is "$(cat "/sys/class/rpmsg/$dev/name")" probe "sysfs name of the endpoint"
 like "$($R list 2>/dev/null | grep "^$dev ")" "^$dev +/dev/$dev +probe +-1 +-1 +rpmsg_ctrl0" "list shows the endpoint under rpmsg_ctrl0"
 
 # --- ping: 1000 round trips, every byte compared ---
@@ -45,14 +52,14 @@ like "$(cat $T/pingtab)" 'MEDIAN_US' "ping prints min/median/p99/max/mean/stddev
 like "$(cat $T/pingtab)" 'LE_US' "ping prints a histogram"
 
 # --- MTU ---
-not_ok "ping 497 bytes is refused" $R ping --dev $dev -c 1 --size 497
-$R send --dev $dev "$(printf '%497s' x)" 2>$T/mtu.err
+not_ok "ping 497 bytes is refused" $R ping --dev "$dev" -c 1 --size 497
+$R send --dev "$dev" "$(printf '%497s' x)" 2>$T/mtu.err
 is "$?" 1 "send 497 bytes exits 1"
 like "$(cat $T/mtu.err)" '497 bytes is over the endpoint MTU of 496 bytes' "send names the MTU"
 
 # --- send/recv through one held fd (an endpoint device opens only once) ---
 exec 3<>"/dev/$dev"
-$R ping --dev $dev -c 1 2>$T/busy.err
+$R ping --dev "$dev" -c 1 2>$T/busy.err
 is "$?" 1 "second open of the endpoint fails"
 like "$(cat $T/busy.err)" 'opened only once' "EBUSY is explained"
 ok "send hello on fd 3" $R send --fd 3 hello
@@ -68,13 +75,13 @@ $R recv --fd 3 -c 1 --timeout 200 2>$T/timeout.err
 is "$?" 1 "recv times out with exit 1 on an idle endpoint"
 exec 3>&-
 
-ok "flow set pause" $R flow set $dev pause
-ok "flow set resume" $R flow set $dev resume
+ok "flow set pause" $R flow set "$dev" pause
+ok "flow set resume" $R flow set "$dev" resume
 ok "flow get" sh -c "$R flow get $dev -P >$T/flow"
 like "$(cat $T/flow)" '^OUTGOING_PAUSED="(yes|no|true|false)"' "flow get reports the outgoing state"
 
 # --- destroy ---
-ok "ept destroy $dev" $R ept destroy $dev
+ok "ept destroy $dev" $R ept destroy "$dev"
 not_ok "/dev/$dev is gone" test -e "/dev/$dev"
 not_ok "/sys/class/rpmsg/$dev is gone" test -e "/sys/class/rpmsg/$dev"
 
@@ -82,7 +89,7 @@ not_ok "/sys/class/rpmsg/$dev is gone" test -e "/sys/class/rpmsg/$dev"
 ok "ping on a temporary endpoint (auto)" sh -c "$R ping -c 20 -v -P >$T/auto 2>$T/auto.err"
 like "$(cat $T/auto.err)" 'endpoint created by the legacy path' "auto fell back to legacy (verbose)"
 like "$(cat $T/auto)" '^METHOD="legacy"' "auto reports the path that ran"
-is "$(ls /sys/class/rpmsg | grep -c '^rpmsg[0-9]')" 0 "no endpoint device left behind"
+is "$(endpoint_devices)" 0 "no endpoint device left behind"
 $R ept create x --method fd 2>$T/fd.err
 is "$?" 3 "--method fd exits 3 on this kernel"
 cat $T/fd.err | sed 's/^/# /'
@@ -99,7 +106,7 @@ like "$(tr -d ' \n' <$T/bench.json)" '"fd_path":"unsupported"' "JSON names the f
 like "$(tr -d ' \n' <$T/bench.json)" '"method":"legacy","op":"create"' "JSON has per-op statistics"
 $R bench --loops 10 --require-fd 2>/dev/null
 is "$?" 3 "--require-fd exits 3"
-is "$(ls /sys/class/rpmsg | grep -c '^rpmsg[0-9]')" 0 "bench leaves no endpoint device"
+is "$(endpoint_devices)" 0 "bench leaves no endpoint device"
 
 # --- dev create/release on a backend without it ---
 $R dev create socbox-new --dst 0x500 2>$T/dev.err
@@ -118,8 +125,8 @@ ok "reload loopback with raw_channel=1" sh -c 'rmmod rpmsg_loopback && insmod /l
 raw=$(ls /sys/bus/rpmsg/devices/*.rpmsg-raw.*/rpmsg 2>/dev/null)
 like "$($R list 2>/dev/null)" "rpmsg-raw +1025 +1025 +yes +rpmsg_chrdev" "list shows the raw channel bound to rpmsg_chrdev"
 like "$($R list 2>/dev/null | grep "^$raw ")" "^$raw +/dev/$raw +rpmsg-raw +1025 +1025 .*rpmsg-raw" "its endpoint device hangs off the channel"
-ok "ping the raw channel's endpoint" $R ping --dev $raw -c 100 --size 496
-$R ept destroy $raw 2>$T/raw.err
+ok "ping the raw channel's endpoint" $R ping --dev "$raw" -c 100 --size 496
+$R ept destroy "$raw" 2>$T/raw.err
 is "$?" 1 "the default endpoint cannot be destroyed"
 like "$(cat $T/raw.err)" 'default endpoint of a channel cannot be destroyed' "and the hint says why"
 exec 3<>"/dev/$raw"

@@ -6,7 +6,7 @@
 # the uevent socket as rpmsgctl does, alternated ROUNDS times. Overhead ratios of the totals
 # and of the median iteration (median round each; the iteration median is what other guests
 # on a shared host disturb least). Timing is printed, never asserted.
-# shellcheck source=../lib.sh
+# shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 LOOPS=${RPMSG_BENCH_LOOPS:-1000}
 ROUNDS=${RPMSG_BENCH_ROUNDS:-7}
