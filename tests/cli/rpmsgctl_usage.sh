@@ -36,5 +36,11 @@ t_run "send missing file" 1 "$SOCBOX" rpmsgctl send --file "$T_TMP/nope" --sysro
 t_run "ping 497 bytes: refused" 1 "$SOCBOX" rpmsgctl ping --size 497 --sysroot "$AM"
 t_grep "ping names the MTU" '497 bytes does not fit one message' "$T_TMP/err"
 t_run "ping --size 0" 2 "$SOCBOX" rpmsgctl ping --size 0 --sysroot "$AM"
+t_run "ping -H" 0 "$SOCBOX" rpmsgctl ping -H -r -n
+t_eq "ping columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "COUNT MIN_US MEDIAN_US P99_US MAX_US MEAN_US STDDEV_US "
+t_run "bench -H" 0 "$SOCBOX" rpmsgctl bench -H -r -n
+t_eq "bench columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "RUN LOOPS LEGACY_US FD_US RATIO FD_PATH "
+t_run "ept create -H" 0 "$SOCBOX" rpmsgctl ept create -H -r -n
+t_grep "METHOD column" '^METHOD ' "$T_TMP/out"
 t_run "recv --hex and --binary" 2 "$SOCBOX" rpmsgctl recv --hex --binary --sysroot "$AM"
 t_done
