@@ -123,7 +123,8 @@ static bool is_our_eptdev(const struct sb_rpmsg_ctl *ctl, const struct sb_deveve
 	snprintf(ctrl, sizeof(ctrl), "/rpmsg_ctrl%u/", ctl->index);
 	if (!strstr(ev->devpath, ctrl))
 		return false;
-	snprintf(devname, len, "%s", base + 1);
+	/* DEVNAME is the node below /dev; it matches the sysfs name for rpmsg_char */
+	snprintf(devname, len, "%s", ev->devname[0] ? ev->devname : base + 1);
 	return true;
 }
 
