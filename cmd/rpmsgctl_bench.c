@@ -243,13 +243,15 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		uint64_t legacy_us = 0, fd_us = 0;
 		struct sb_row *row;
 
-		progress("legacy", r + 1, runs);
+		if (do_legacy)
+			progress("legacy", r + 1, runs);
 		if (do_legacy && run_legacy(&ctl, name, (unsigned)loops, &leg, &legacy_us, &e) < 0) {
 			progress(NULL, 0, 0);
 			rc = sb_report(RPMSGCTL, &e);
 			goto out;
 		}
-		progress("fd", r + 1, runs);
+		if (fd_ok)
+			progress("fd", r + 1, runs);
 		if (fd_ok && run_fd(&ctl, name, (unsigned)loops, &fds, &fd_us, &e) < 0) {
 			progress(NULL, 0, 0);
 			rc = sb_report(RPMSGCTL, &e);

@@ -24,7 +24,7 @@ while [ $i -lt "$ROUNDS" ]; do
 	i=$((i + 1))
 	plain_round plain
 	plain_round uev uevent
-	json=$(rpmsgctl bench --method legacy --loops "$LOOPS" -J | tr -d ' \n')
+	json=$(rpmsgctl bench -q --method legacy --loops "$LOOPS" -J | tr -d ' \n')
 	t=$(echo "$json" | sed -n 's/.*"legacy_us":\([0-9]*\).*/\1/p')
 	m=$(echo "$json" | sed -n 's/.*"op":"iteration","min_us":[0-9.]*,"median_us":\([0-9.]*\).*/\1/p')
 	like "$t $m" '^[0-9]+ [0-9.]+$' "rpmsgctl bench round $i: total_us $t median_us $m"
