@@ -142,10 +142,33 @@ static void print_hex(const unsigned char *b, size_t n)
 	putchar('\n');
 }
 
+enum { M_LENGTH, M_HEX };
+static const struct sb_col msg_cols[] = {
+	[M_LENGTH] = { "LENGTH_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "message length", 0 },
+	[M_HEX] = { "DATA_HEX", SB_T_STR, 0, SB_COL_WRAP, "message bytes in hex", 0 },
+};
+
+static void json_row(struct sb_table *t, const unsigned char *b, size_t n)
+{
+	struct sb_row *row = sb_table_row(t);
+	char *hexs = malloc(n * 2 + 1);
+
+	sb_row_u64(row, M_LENGTH, n);
+	if (!hexs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hexs + 2 * i, 3, "%02x", b[i]);
+	hexs[2 * n] = '\0';
+	sb_row_str(row, M_HEX, hexs);
+	free(hexs);
+}
+
 int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 {
-	static int hex, timeout = -1, raw_bytes;
+	static int hex, timeout = -1, raw_bytes, json;
 	struct poptOption table[] = {
+		{ "json", 'J', POPT_ARG_NONE, &json, 0,
+		  "one JSON object at the end: messages with length_bytes and data_hex", NULL },
 		{ "timeout", 't', POPT_ARG_INT, &timeout, 0, "give up after MS without a message (default: wait)", "MS" },
 		{ "hex", 'x', POPT_ARG_NONE, &hex, 0, "print each message as one line of hex", NULL },
 		{ "binary", 'b', POPT_ARG_NONE, &raw_bytes, 0, "write the bytes only, no newline after a message", NULL },
@@ -156,22 +179,29 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	};
 	unsigned char buf[65536];
 	struct ept_session s;
+	struct sb_table *t = NULL;
+	struct sb_out *o = NULL;
 	struct sb_err e;
 	int rc, got = 0;
 
-	hex = raw_bytes = 0;
+	hex = raw_bytes = json = 0;
 	timeout = -1;
 	ept_opts_reset("socbox");
 	rc = sb_cli_parse(c, table, NULL, argc, argv, NULL, 0);
 	if (rc)
 		return rc;
-	if (hex && raw_bytes)
-		return sb_usage_error(c, "--hex and --binary exclude each other");
+	if (!!hex + !!raw_bytes + !!json > 1)
+		return sb_usage_error(c, "--hex, --binary and --json exclude each other");
 	if (timeout < -1)
 		return sb_usage_error(c, "--timeout must not be negative");
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		return rc;
+	if (json) {
+		c->out.mode = SB_OUT_JSON;
+		o = sb_out_new(&c->out, stdout);
+		t = sb_out_table(o, "messages", NULL, msg_cols, sizeof(msg_cols) / sizeof(msg_cols[0]), true);
+	}
 	while (!sb_opt.count || got < sb_opt.count) {
 		ssize_t n;
 
@@ -184,6 +214,10 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 			break;
 		}
 		got++;
+		if (t) {
+			json_row(t, buf, (size_t)n);
+			continue;
+		}
 		if (hex)
 			print_hex(buf, (size_t)n);
 		else {
@@ -192,6 +226,11 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 				putchar('\n');
 		}
 		fflush(stdout);
+	}
+	if (o) {
+		sb_out_field_u64(o, "received", (uint64_t)got);
+		sb_out_print(o);
+		sb_out_free(o);
 	}
 	return ept_session_close(c, &s) ?: rc;
 }

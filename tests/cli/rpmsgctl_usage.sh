@@ -43,4 +43,5 @@ t_eq "bench columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "RUN LOOPS LE
 t_run "ept create -H" 0 "$SOCBOX" rpmsgctl ept create -H -r -n
 t_grep "METHOD column" '^METHOD ' "$T_TMP/out"
 t_run "recv --hex and --binary" 2 "$SOCBOX" rpmsgctl recv --hex --binary --sysroot "$AM"
+t_run "recv --hex and --json" 2 "$SOCBOX" rpmsgctl recv --hex -J --sysroot "$AM"
 t_done

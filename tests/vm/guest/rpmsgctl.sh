@@ -71,6 +71,8 @@ ok "1000 bytes with --split" $R send --fd 3 --split --file $T/big
 is "$($R recv --fd 3 -c 3 --timeout 2000 --hex | awk '{ print length($0) / 2 }' | sort -n | tr '\n' ' ')" "8 496 496 " "split into 496+496+8 byte messages"
 printf 'from stdin' | $R send --fd 3
 is "$($R recv --fd 3 -c 1 --timeout 2000)" "from stdin" "send reads stdin"
+ok "send hi" $R send --fd 3 hi
+like "$($R recv --fd 3 -c 1 --timeout 2000 -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
 $R recv --fd 3 -c 1 --timeout 200 2>$T/timeout.err
 is "$?" 1 "recv times out with exit 1 on an idle endpoint"
 exec 3>&-
