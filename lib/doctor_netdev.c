@@ -1,52 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* doctor's netdev probe: family present, devices, queues and their dma-buf bindings. It uses
- * only the oldest attributes of each command, so it works on every kernel with the family. */
-#include <errno.h>
-#include <linux/genetlink.h>
+/* doctor's netdev probe, on the netdev library devmemstat uses: family present, devices,
+ * queues with a dma-buf binding, page pools and leaked (detached but still holding) pools. */
 #include <stdio.h>
 #include <string.h>
 
 #include "doctor_probe.h"
-#include "socbox/genl.h"
-
-enum {
-	NETDEV_CMD_DEV_GET_ = 1,
-	NETDEV_CMD_PAGE_POOL_GET_ = 5,
-	NETDEV_CMD_QUEUE_GET_ = 10,
-	NETDEV_A_QUEUE_DMABUF_ = 5,
-};
-
-struct counts {
-	int msgs;
-	int bound;
-};
-
-static int count_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct counts *c = data;
-	const struct nlattr *a;
-
-	c->msgs++;
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == NETDEV_A_QUEUE_DMABUF_)
-			c->bound++;
-	return MNL_CB_OK;
-}
-
-static int dump(struct sb_genl *g, uint8_t cmd, struct counts *c)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = sb_genl_msg(g, buf, cmd, NLM_F_DUMP);
-
-	memset(c, 0, sizeof(*c));
-	return sb_genl_talk(g, nlh, count_cb, c, NULL);
-}
+#include "socbox/netdev.h"
 
 void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 {
-	struct counts devs, queues, pools;
+	struct sb_nd_state st;
 	struct sb_genl g;
 	struct sb_err e;
+	size_t bound = 0, leaked = 0;
+	uint64_t now;
 	int rc;
 
 	if (!sb_root_is_live(r)) {
@@ -56,8 +23,7 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		return;
 	}
 	sb_err_clear(&e);
-	rc = sb_genl_open(&g, "netdev", &e);
-	if (rc) {
+	if (sb_nd_open(&g, &e)) {
 		s->status = SB_HEALTH_MISSING;
 		doctor_bool(s, "family", false, true);
 		doctor_summary(s, "no 'netdev' generic netlink family");
@@ -66,22 +32,40 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 	}
 	doctor_bool(s, "family", true, true);
 	doctor_num(s, "family_version", g.version, true);
-	rc = dump(&g, NETDEV_CMD_DEV_GET_, &devs);
-	if (rc == 0)
-		doctor_num(s, "devices", devs.msgs, true);
-	rc = dump(&g, NETDEV_CMD_QUEUE_GET_, &queues);
-	if (rc == 0) {
-		doctor_num(s, "queues", queues.msgs, true);
-		doctor_num(s, "queues_with_dmabuf", queues.bound, true);
-	} else {
-		doctor_hint(s, "queue-get failed (%s): per-queue state needs Linux 6.9+", strerror(-rc));
-	}
-	if (dump(&g, NETDEV_CMD_PAGE_POOL_GET_, &pools) == 0)
-		doctor_num(s, "page_pools", pools.msgs, true);
+	memset(&st, 0, sizeof(st));
+	rc = sb_nd_collect(&g, SB_ND_DEVS | SB_ND_QUEUES | SB_ND_POOLS, 0, &st, &e);
 	sb_genl_close(&g);
-	s->status = rc == 0 ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
-	doctor_summary(s, "netdev family v%u: %d device%s, %d queue%s, %d bound to a dma-buf", g.version,
-		       devs.msgs, devs.msgs == 1 ? "" : "s", queues.msgs, queues.msgs == 1 ? "" : "s", queues.bound);
-	if (queues.msgs && !queues.bound)
-		doctor_hint(s, "no queue has a devmem binding (devmemstat bind needs a NIC with header split: mlx5, gve, fbnic, bnxt)");
+	if (rc) {
+		s->status = SB_HEALTH_PARTIAL;
+		doctor_summary(s, "netdev family v%u, but dumping it failed: %s", g.version,
+			       e.reason[0] ? e.reason : strerror(e.errnum));
+		if (e.hint[0])
+			doctor_hint(s, "%s", e.hint);
+		sb_nd_state_free(&st);
+		return;
+	}
+	now = sb_nd_boottime_s();
+	for (size_t i = 0; i < st.nqueues; i++)
+		bound += st.queues[i].dmabuf != 0;
+	for (size_t i = 0; i < st.npools; i++)
+		leaked += sb_nd_pool_leaked(&st.pools[i], now, NULL);
+	doctor_num(s, "devices", (int64_t)st.ndevs, true);
+	if (st.have & SB_ND_QUEUES) {
+		doctor_num(s, "queues", (int64_t)st.nqueues, true);
+		doctor_num(s, "queues_with_dmabuf", (int64_t)bound, true);
+	} else {
+		doctor_hint(s, "per-queue state (queue-get) needs Linux 6.9+");
+	}
+	if (st.have & SB_ND_POOLS) {
+		doctor_num(s, "page_pools", (int64_t)st.npools, true);
+		doctor_num(s, "page_pools_leaked", (int64_t)leaked, true);
+	}
+	if (leaked)
+		doctor_hint(s, "%zu page pool%s detached but still holding memory: devmemstat bindings", leaked,
+			    leaked == 1 ? "" : "s");
+	s->status = (st.have & SB_ND_QUEUES) ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
+	doctor_summary(s, "netdev family v%u: %zu device%s, %zu queue%s, %zu bound to a dma-buf, %zu page pool%s",
+		       g.version, st.ndevs, st.ndevs == 1 ? "" : "s", st.nqueues, st.nqueues == 1 ? "" : "s",
+		       bound, st.npools, st.npools == 1 ? "" : "s");
+	sb_nd_state_free(&st);
 }

@@ -151,10 +151,11 @@ int sb_genl_talk(struct sb_genl *g, struct nlmsghdr *msg, mnl_cb_t cb, void *dat
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
 				const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 				if (err->error) {
-					sb_err_set(e, -err->error, g->family, "netlink request", NULL);
+					int error = err->error; /* err points into buf */
+					sb_err_set(e, -error, g->family, "netlink request", NULL);
 					extack_message(nlh, e);
 					free(buf);
-					return err->error;
+					return error;
 				}
 			}
 		}

@@ -264,6 +264,26 @@ int sb_snap_tree(struct sb_snap *s, const char *path, int depth, unsigned flags)
 	return tree(s, path, depth, flags, 0);
 }
 
+int sb_snap_write(struct sb_snap *s, const char *path, const void *buf, size_t len)
+{
+	char dest[PATH_MAX];
+	int out, rc = dest_path(s, path, dest, sizeof(dest));
+
+	if (rc || (rc = parent_dirs(dest)))
+		return rc;
+	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -errno;
+	rc = write(out, buf, len) == (ssize_t)len ? 0 : -EIO;
+	if (close(out) && !rc)
+		rc = -errno;
+	if (rc)
+		return rc;
+	s->st.files++;
+	s->st.bytes += len;
+	return 0;
+}
+
 static int write_manifest(struct sb_snap *s)
 {
 	char path[PATH_MAX + 32], date[64];

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What `socbox snapshot` copies: every file socbox reads, grouped by who reads it. Add the
  * paths of a new view here in the same change. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "socbox/kmsg.h"
+#include "socbox/perf.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
 
@@ -29,6 +35,18 @@ const struct sb_snap_path sb_snap_paths[] = {
 	/* doctor: IOMMU */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
 	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },
+	/* devmemstat: CPU time, NET_RX softirqs and interface counters for top (the netdev
+	 * netlink views need the live kernel, or a --save-netlink capture) */
+	{ "/proc/stat", 0, 0 },
+	{ "/proc/softirqs", 0, 0 },
+	{ "/proc/net/dev", 0, 0 },
+	{ "/proc/uptime", 0, 0 },
+	/* smmustat: instances, groups (with their devices' driver and iommu links), interrupts;
+	 * the kernel log and the PMCG PMUs come from the hooks below. */
+	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
+	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },
+	{ "/proc/interrupts", 0, 0 },
+	{ "/sys/devices/system/cpu/online", 0, 0 },
 	{ NULL, 0, 0 },
 };
 
@@ -51,7 +69,67 @@ static int snap_module_lists(struct sb_snap *s)
 	return sb_snap_file(s, path);
 }
 
+/* smmustat: the kernel log (SMMUv3 probe lines with the feature bits, IOMMU faults), kept as
+ * the snapshot's /dev/kmsg in the /dev/kmsg record format. */
+static int snap_kernel_log(struct sb_snap *s)
+{
+	struct sb_root *live;
+	struct sb_kmsg log;
+	char *text;
+	size_t len = 0, o = 0;
+	int rc;
+
+	if (sb_root_open(&live, "/", NULL))
+		return 0;
+	rc = sb_kmsg_read(live, &log, NULL);
+	sb_root_close(live);
+	if (rc)
+		return 0; /* not root: the snapshot has no log, smmustat says so */
+	for (size_t i = 0; i < log.n; i++)
+		len += strlen(log.lines[i].text) + 48;
+	text = malloc(len + 1);
+	for (size_t i = 0; text && i < log.n; i++)
+		o += (size_t)snprintf(text + o, len + 1 - o, "%d,%zu,%llu,-;%s\n",
+				      log.lines[i].prio < 0 ? 6 : log.lines[i].prio, i,
+				      (unsigned long long)log.lines[i].ts_us, log.lines[i].text);
+	rc = text ? sb_snap_write(s, "/dev/kmsg", text, o) : -ENOMEM;
+	free(text);
+	sb_kmsg_free(&log);
+	return rc;
+}
+
+/* smmustat pmu: each smmuv3_pmcg_* PMU (type, cpumask, identifier, events/, format/). */
+static int snap_pmcg(struct sb_snap *s)
+{
+	static const char dir[] = "/sys/bus/event_source/devices";
+	struct sb_root *live;
+	struct sb_dirlist dl;
+	int rc = 0;
+
+	if (sb_root_open(&live, "/", NULL))
+		return 0;
+	if (sb_pmu_list(live, "smmuv3_pmcg_", &dl) < 0) {
+		sb_root_close(live);
+		return 0;
+	}
+	for (size_t i = 0; i < dl.n && !rc; i++) {
+		char link[512], real[PATH_MAX];
+
+		snprintf(link, sizeof(link), "%s/%s", dir, dl.names[i]);
+		if (!realpath(link, real))
+			continue;
+		rc = sb_snap_tree(s, real, 1, 0);
+		if (!rc)
+			rc = sb_snap_file(s, link);
+	}
+	sb_dirlist_free(&dl);
+	sb_root_close(live);
+	return rc;
+}
+
 const sb_snap_hook sb_snap_hooks[] = {
 	snap_module_lists,
+	snap_kernel_log,
+	snap_pmcg,
 	NULL,
 };

@@ -30,6 +30,9 @@ struct sb_snap;
  * error (return 0); unreadable ones are skipped and counted. */
 int sb_snap_file(struct sb_snap *s, const char *path);
 int sb_snap_tree(struct sb_snap *s, const char *path, int depth, unsigned flags);
+/* For hooks: store generated content (for example the kernel log, which is no regular
+ * file) as the file path of the snapshot. */
+int sb_snap_write(struct sb_snap *s, const char *path, const void *buf, size_t len);
 typedef int (*sb_snap_hook)(struct sb_snap *s);
 
 extern const struct sb_snap_path sb_snap_paths[]; /* terminated by { NULL } */

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* devmemstat: devmem TCP bindings, queues, NAPIs and page pools through netdev netlink.
+ * This file: the dispatcher, shared helpers and the overview. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "devmemstat.h"
+#include "devmemstat_views.h"
+
+char *dm_netns;
+char *dm_dev;
+char *dm_save_netlink;
+char *dm_load_netlink;
+static FILE *capture_fp;
+
+struct poptOption dm_popt_ns[] = {
+	{ "netns", '\0', POPT_ARG_STRING, &dm_netns, 0,
+	  "query the network namespace NAME (/run/netns/NAME) or PATH", "NAME|PATH" },
+	{ "dev", 'd', POPT_ARG_STRING, &dm_dev, 0, "only this interface", "IF" },
+	POPT_TABLEEND
+};
+
+struct poptOption dm_popt_net[] = {
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_ns, 0, NULL, NULL },
+	{ "save-netlink", '\0', POPT_ARG_STRING, &dm_save_netlink, 0,
+	  "also write the raw netlink replies to FILE (for a bug report)", "FILE" },
+	{ "load-netlink", '\0', POPT_ARG_STRING, &dm_load_netlink, 0,
+	  "answer from a --save-netlink FILE instead of the kernel", "FILE" },
+	POPT_TABLEEND
+};
+
+const char *dm_ifname(uint32_t ifindex, char *buf)
+{
+	/* A capture carries no names, and this machine's names would be wrong. */
+	if (!ifindex || dm_load_netlink || !if_indextoname(ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "-");
+	return buf;
+}
+
+int dm_enter(struct sb_ctx *c, uint32_t *ifindex)
+{
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	*ifindex = 0;
+	if (!sb_root_is_live(c->root)) {
+		sb_err_set(&e, EOPNOTSUPP, sb_root_path(c->root), "query netdev netlink", NULL);
+		sb_err_reason(&e, "needs the live kernel (netlink cannot be read from a sysroot)");
+		sb_err_hint(&e, "on the board run with --save-netlink FILE, then here --load-netlink FILE");
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
+		return sb_report(c->applet, &e);
+	}
+	if (dm_netns && sb_netns_enter(dm_netns, &e))
+		return sb_report(c->applet, &e);
+	if (dm_dev) {
+		*ifindex = if_nametoindex(dm_dev);
+		if (!*ifindex) {
+			sb_err_set(&e, ENODEV, dm_dev, "find interface",
+				   dm_netns ? "see 'ip -n %s link'" : "see 'ip link'; --netns for another namespace",
+				   dm_netns);
+			return sb_report(c->applet, &e);
+		}
+	}
+	return 0;
+}
+
+int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
+{
+	struct sb_err e;
+	int rc;
+
+	if (dm_load_netlink) {
+		char *end;
+		*ifindex = 0;
+		if (dm_dev) {
+			unsigned long v = strtoul(dm_dev, &end, 10);
+			if (*end || !v || v > UINT32_MAX)
+				return sb_usage_error(c, "with --load-netlink, --dev takes an ifindex");
+			*ifindex = (uint32_t)v;
+		}
+		return 0;
+	}
+	rc = dm_enter(c, ifindex);
+	if (rc)
+		return rc;
+	if (dm_save_netlink) {
+		capture_fp = fopen(dm_save_netlink, "we");
+		if (!capture_fp) {
+			sb_err_set(&e, errno, dm_save_netlink, "create", NULL);
+			return sb_report(c->applet, &e);
+		}
+		sb_nd_set_capture(capture_fp);
+	}
+	sb_err_clear(&e);
+	if (sb_nd_open(g, &e))
+		return sb_report(c->applet, &e);
+	sb_verbose(c->applet, "netdev family id %u version %u, %u multicast groups", g->id,
+		   g->version, g->ngroups);
+	return 0;
+}
+
+uint64_t dm_boottime_s(void)
+{
+	return dm_load_netlink ? 0 : sb_nd_boottime_s();
+}
+
+void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
+{
+	char buf[1024];
+
+	for (unsigned bit = 0; bit < 8; bit++) {
+		if (!(st->unsupported & (1u << bit)))
+			continue;
+		sb_err_format(&st->part_err[bit], buf, sizeof(buf));
+		sb_out_note(o, "%s", buf);
+	}
+	if (st->malformed)
+		sb_out_note(o, "%u netlink messages could not be parsed and were skipped", st->malformed);
+}
+
+/* Keep only what belongs to ifindex (0: everything). */
+#define KEEP_IF(arr, n, field)                                  \
+	do {                                                    \
+		size_t k_ = 0;                                  \
+		for (size_t i_ = 0; i_ < (n); i_++)             \
+			if ((arr)[i_].field == ifindex)         \
+				(arr)[k_++] = (arr)[i_];        \
+		(n) = k_;                                       \
+	} while (0)
+
+static void filter_state(struct sb_nd_state *st, uint32_t ifindex)
+{
+	if (!ifindex)
+		return;
+	KEEP_IF(st->devs, st->ndevs, ifindex);
+	KEEP_IF(st->queues, st->nqueues, ifindex);
+	KEEP_IF(st->napis, st->nnapis, ifindex);
+	KEEP_IF(st->pools, st->npools, ifindex);
+	KEEP_IF(st->pool_stats, st->npool_stats, ifindex);
+	KEEP_IF(st->qstats, st->nqstats, ifindex);
+	KEEP_IF(st->dev_qstats, st->ndev_qstats, ifindex);
+}
+
+int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
+	       struct sb_nd_state *st)
+{
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	memset(st, 0, sizeof(*st));
+	if (dm_load_netlink) {
+		char *buf = NULL;
+		size_t n = 0;
+		/* A user's file (not sysfs): read as given, relative paths included. */
+		FILE *fp = fopen(dm_load_netlink, "re");
+		struct stat sst;
+		int err = errno;
+		if (fp && fstat(fileno(fp), &sst) == 0 && sst.st_size <= (256 << 20)) {
+			buf = malloc((size_t)sst.st_size + 1);
+			n = buf ? fread(buf, 1, (size_t)sst.st_size, fp) : 0;
+			err = buf ? 0 : ENOMEM;
+		} else if (fp) {
+			err = EFBIG;
+		}
+		if (fp)
+			fclose(fp);
+		if (!buf) {
+			sb_err_set(&e, err, dm_load_netlink, "read netlink capture",
+				   err == EFBIG ? "over 256 MiB" : NULL);
+			return sb_report(c->applet, &e);
+		}
+		if (sb_nd_state_from_buf(buf, n, st) < 0)
+			st->malformed++;
+		free(buf);
+		filter_state(st, ifindex);
+		return 0;
+	}
+	if (sb_nd_collect(g, parts, ifindex, st, &e)) {
+		sb_nd_state_free(st);
+		return sb_report(c->applet, &e);
+	}
+	if (capture_fp) {
+		sb_nd_set_capture(NULL);
+		fclose(capture_fp);
+		capture_fp = NULL;
+	}
+	filter_state(st, ifindex);
+	return 0;
+}
+
+/* The overview: one row per device, then its page pools. */
+enum { OV_IFINDEX, OV_IFNAME, OV_RX_QUEUES, OV_TX_QUEUES, OV_NAPI_IDS, OV_IRQS, OV_DMABUFS,
+       OV_POOLS, OV_INFLIGHT, OV_INFLIGHT_MEM, OV_DETACHED, OV_RECYCLE, OV_XDP };
+static const struct sb_col overview_cols[] = {
+	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
+	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	{ "RX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "RX queues", 0 },
+	{ "TX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "TX queues", 0 },
+	{ "NAPI_IDS", SB_T_STRV, 0, SB_COL_WRAP, "NAPI instance ids", 0 },
+	{ "IRQS", SB_T_STRV, 0, SB_COL_WRAP, "IRQs of the NAPIs", 0 },
+	{ "DMABUFS", SB_T_STRV, 0, 0, "devmem binding ids bound to its queues", 0 },
+	{ "POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "page pools", 0 },
+	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all pools", 0 },
+	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight, all pools", 0 },
+	{ "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pools detached but not yet freed", 0 },
+	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "recycled / returned pages, all pools (0..1)", 3 },
+	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "xdp-features flags", 0 },
+};
+
+static bool strv_has(const unsigned *v, size_t n, unsigned x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const struct sb_nd_dev *d)
+{
+	struct sb_row *r = sb_table_row(t);
+	char name[IF_NAMESIZE];
+	unsigned dmabufs[64];
+	size_t nnapis = 0, ndmabufs = 0;
+	uint64_t rxq = 0, txq = 0, pools = 0, inflight = 0, mem = 0, detached = 0;
+	double recycled = 0, returned = 0;
+
+	sb_row_u64(r, OV_IFINDEX, d->ifindex);
+	sb_row_str(r, OV_IFNAME, dm_ifname(d->ifindex, name));
+	for (size_t i = 0; i < st->nqueues; i++) {
+		const struct sb_nd_queue *q = &st->queues[i];
+		if (q->ifindex != d->ifindex)
+			continue;
+		if (q->type == SB_NETDEV_QUEUE_TYPE_RX)
+			rxq++;
+		else
+			txq++;
+		if (q->dmabuf && !strv_has(dmabufs, ndmabufs, q->dmabuf) && ndmabufs < 64)
+			dmabufs[ndmabufs++] = q->dmabuf;
+	}
+	for (size_t i = 0; i < st->nnapis; i++) {
+		const struct sb_nd_napi *n = &st->napis[i];
+		if (n->ifindex != d->ifindex || nnapis >= 256)
+			continue;
+		char b[16];
+		nnapis++;
+		snprintf(b, sizeof(b), "%u", n->id);
+		sb_row_strv_add(r, OV_NAPI_IDS, b);
+		if (n->has & SB_ND_NAPI_IRQ) {
+			snprintf(b, sizeof(b), "%u", n->irq);
+			sb_row_strv_add(r, OV_IRQS, b);
+		}
+	}
+	for (size_t i = 0; i < st->npools; i++) {
+		const struct sb_nd_pool *p = &st->pools[i];
+		const struct sb_nd_pool_stats *s;
+		if (p->ifindex != d->ifindex)
+			continue;
+		pools++;
+		inflight += p->inflight;
+		mem += p->inflight_mem;
+		detached += !!(p->has & SB_ND_POOL_DETACHED);
+		s = sb_nd_find_pool_stats(st, p->id);
+		if (s && sb_nd_recycle_rate(s) >= 0) {
+			double rc = (double)(s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED] +
+					     s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING]);
+			recycled += rc;
+			returned += rc + (double)(s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL] +
+						  s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT]);
+		}
+		if (p->has & SB_ND_POOL_DMABUF && !strv_has(dmabufs, ndmabufs, p->dmabuf) && ndmabufs < 64)
+			dmabufs[ndmabufs++] = p->dmabuf;
+	}
+	if (st->have & SB_ND_QUEUES) {
+		sb_row_u64(r, OV_RX_QUEUES, rxq);
+		sb_row_u64(r, OV_TX_QUEUES, txq);
+	}
+	if (st->have & SB_ND_POOLS) {
+		sb_row_u64(r, OV_POOLS, pools);
+		sb_row_u64(r, OV_INFLIGHT, inflight);
+		sb_row_u64(r, OV_INFLIGHT_MEM, mem);
+		sb_row_u64(r, OV_DETACHED, detached);
+	}
+	if (returned > 0)
+		sb_row_dbl(r, OV_RECYCLE, recycled / returned);
+	for (size_t i = 0; i < ndmabufs; i++) {
+		char b[16];
+		snprintf(b, sizeof(b), "%u", dmabufs[i]);
+		sb_row_strv_add(r, OV_DMABUFS, b);
+	}
+	sb_row_u64(r, OV_XDP, d->xdp_features);
+}
+
+static int overview_run(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption opts[] = { DM_POPT_NET, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
+	const size_t ncols = sizeof(overview_cols) / sizeof(overview_cols[0]);
+	struct sb_genl g = { 0 };
+	struct sb_nd_state st;
+	uint32_t ifindex;
+	struct sb_out *o;
+	struct sb_table *t;
+	int rc = sb_cli_parse(c, opts, NULL, argc, argv, overview_cols, ncols);
+
+	if (rc)
+		return rc;
+	rc = dm_open(c, &g, &ifindex);
+	if (rc)
+		return rc;
+	rc = dm_collect(c, &g, SB_ND_DEVS | SB_ND_QUEUES | SB_ND_NAPIS | SB_ND_POOLS | SB_ND_POOL_STATS,
+			ifindex, &st);
+	sb_genl_close(&g);
+	if (rc)
+		return rc;
+	o = sb_out_new(&c->out, stdout);
+	t = sb_out_table(o, "devices", "Devices", overview_cols, ncols, true);
+	for (size_t i = 0; i < st.ndevs; i++)
+		overview_row(t, &st, &st.devs[i]);
+	dm_add_pools_table(o, &st, false);
+	dm_note_unsupported(o, &st);
+	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
+	sb_out_free(o);
+	sb_nd_state_free(&st);
+	return rc;
+}
+
+static const struct sb_cmd cmds[] = {
+	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools" },
+	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats" },
+	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning" },
+	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate" },
+	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)" },
+	{ "bindings", dm_bindings, NULL, "devmem bindings: device, queues, pools, memory; leaked pools" },
+	{ "top", dm_top, NULL, "live Gbps, packets/s, per-CPU usage and NET_RX softirqs (kperf layout)" },
+	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen" },
+	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+int devmemstat_main(int argc, const char **argv)
+{
+	return sb_cli_dispatch(DM_APPLET, "devmem TCP, queues, NAPIs and page pools (netdev netlink)",
+			       cmds, "show", argc, argv);
+}

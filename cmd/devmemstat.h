@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared parts of the devmemstat applet (views, top, monitor, bind). */
+#ifndef SOCBOX_CMD_DEVMEMSTAT_H
+#define SOCBOX_CMD_DEVMEMSTAT_H
+
+#include <net/if.h>
+
+#include "socbox/cli.h"
+#include "socbox/genl.h"
+#include "socbox/netdev.h"
+
+#define DM_APPLET "devmemstat"
+
+/* --netns and --dev, shared by every command. */
+extern char *dm_netns;
+extern char *dm_dev;
+extern char *dm_save_netlink; /* --save-netlink FILE: keep the raw dump replies */
+extern char *dm_load_netlink; /* --load-netlink FILE: answer from such a capture */
+extern struct poptOption dm_popt_net[]; /* --netns --dev and the capture options (views) */
+extern struct poptOption dm_popt_ns[];  /* --netns --dev (top, monitor, bind) */
+#define DM_POPT_NET { NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_net, 0, "Network options:", NULL }
+#define DM_POPT_NS { NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_ns, 0, "Network options:", NULL }
+
+/* Enter --netns, resolve --dev to *ifindex (0 when not given) and open the netdev family.
+ * Needs the live kernel. Returns 0, or an exit code after reporting the problem. */
+int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex);
+/* Only the namespace and --dev (no netlink): for top's interface-counter fallback. */
+int dm_enter(struct sb_ctx *c, uint32_t *ifindex);
+/* Name of an interface of the current namespace, or "-". */
+const char *dm_ifname(uint32_t ifindex, char *buf);
+/* CLOCK_BOOTTIME seconds for pool ages; 0 when answering from a capture (another boot). */
+uint64_t dm_boottime_s(void);
+/* One note per part the kernel could not answer. */
+void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st);
+
+int dm_top(struct sb_ctx *c, int argc, const char **argv);
+int dm_monitor(struct sb_ctx *c, int argc, const char **argv);
+int dm_bind(struct sb_ctx *c, int argc, const char **argv);
+
+#endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* devmemstat bind: a udmabuf bound to RX queues with bind-rx, held until Ctrl-C or
+ * --duration (the binding lives as long as the netlink socket). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devmemstat.h"
+#include "socbox/stats.h"
+
+static char *bind_queues, *bind_size;
+static double bind_duration;
+static volatile sig_atomic_t bind_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	bind_stop = 1;
+}
+
+enum { BD_ID, BD_IFINDEX, BD_IFNAME, BD_QUEUES, BD_SIZE };
+static const struct sb_col bind_cols[] = {
+	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
+	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
+	{ "IFNAME", SB_T_STR, 0, 0, "interface name", 0 },
+	{ "QUEUES", SB_T_STRV, 0, 0, "RX queues bound", 0 },
+	{ "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "udmabuf size", 0 },
+};
+
+int dm_bind(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption opts[] = {
+		{ "queues", '\0', POPT_ARG_STRING, &bind_queues, 0, "RX queues to bind (e.g. 2-3)", "LIST" },
+		{ "size", 's', POPT_ARG_STRING, &bind_size, 0, "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
+		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0, "hold for SEC seconds (default: until Ctrl-C)", "SEC" },
+		DM_POPT_NS, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+	};
+	struct sb_genl g = { 0 };
+	unsigned *queues = NULL, nqueues = 0;
+	uint64_t size = 64ull << 20;
+	uint32_t ifindex, id = 0;
+	struct sb_out *o;
+	struct sb_row *r;
+	struct sb_err e;
+	char name[IF_NAMESIZE], b[16];
+	int rc, buf = -1;
+
+	bind_queues = bind_size = NULL;
+	bind_duration = 0;
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols, sizeof(bind_cols) / sizeof(bind_cols[0]));
+	if (rc)
+		return rc;
+	if (!dm_dev)
+		return sb_usage_error(c, "--dev IF is required");
+	if (!bind_queues)
+		return sb_usage_error(c, "--queues LIST is required");
+	if (sb_parse_list(bind_queues, 65535, &queues, &nqueues))
+		return sb_usage_error(c, "bad queue list '%s'", bind_queues);
+	if (bind_size && (sb_parse_size(bind_size, &size) || size == 0)) {
+		free(queues);
+		return sb_usage_error(c, "bad size '%s'", bind_size);
+	}
+	if (bind_duration < 0) {
+		free(queues);
+		return sb_usage_error(c, "--duration must not be negative");
+	}
+	rc = dm_open(c, &g, &ifindex);
+	if (rc) {
+		free(queues);
+		return rc;
+	}
+	sb_err_clear(&e);
+	buf = sb_nd_udmabuf_alloc(size, &e);
+	if (buf < 0) {
+		/* Without a dma-buf, still ask the kernel whether this device and these queues
+		 * would take one: a refusal there is the bigger problem to report. fd -1 makes
+		 * the kernel fail on the fd only after its device and queue checks. */
+		struct sb_err probe;
+		uint32_t unused;
+		int prc;
+
+		sb_err_clear(&probe);
+		prc = sb_nd_bind_rx(&g, ifindex, -1, queues, nqueues, &unused, &probe);
+		sb_verbose(c->applet, "no udmabuf; bind-rx probe with fd -1 gave %d", prc);
+		rc = sb_report(c->applet, prc && prc != -EBADF ? &probe : &e);
+		goto out;
+	}
+	sb_err_clear(&e);
+	if (sb_nd_bind_rx(&g, ifindex, buf, queues, nqueues, &id, &e)) {
+		rc = sb_report(c->applet, &e);
+		goto out;
+	}
+	o = sb_out_new(&c->out, stdout);
+	r = sb_table_row(sb_out_table(o, "bindings", NULL, bind_cols,
+				      sizeof(bind_cols) / sizeof(bind_cols[0]), true));
+	sb_row_u64(r, BD_ID, id);
+	sb_row_u64(r, BD_IFINDEX, ifindex);
+	sb_row_str(r, BD_IFNAME, dm_ifname(ifindex, name));
+	for (unsigned i = 0; i < nqueues; i++) {
+		snprintf(b, sizeof(b), "%u", queues[i]);
+		sb_row_strv_add(r, BD_QUEUES, b);
+	}
+	sb_row_u64(r, BD_SIZE, size);
+	sb_out_note(o, "holding the binding %s; it ends with this process",
+		    bind_duration > 0 ? "for --duration" : "until Ctrl-C");
+	sb_out_print(o);
+	sb_out_free(o);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	{
+		uint64_t end = bind_duration > 0 ? sb_now_ns() + (uint64_t)(bind_duration * 1e9) : 0;
+		while (!bind_stop && (!end || sb_now_ns() < end)) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	rc = 0;
+out:
+	if (buf >= 0)
+		close(buf);
+	sb_genl_close(&g);
+	free(queues);
+	return rc;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* devmemstat monitor: device and page-pool notifications (mgmt and page-pool groups). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "devmemstat.h"
+#include "socbox/stats.h"
+
+static double mon_timeout;
+static volatile sig_atomic_t mon_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	mon_stop = 1;
+}
+
+enum { E_TIME, E_EVENT, E_IFINDEX, E_IFNAME, E_POOL, E_NAPI, E_INFLIGHT, E_MEM, E_DMABUF, E_DETACHED };
+static const struct sb_col event_cols[] = {
+	{ "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
+	{ "EVENT", SB_T_STR, 18, 0, "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
+	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
+	{ "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)", 0 },
+	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT, "page pool id", 0 },
+	{ "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI the pool feeds", 0 },
+	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT, "pages in flight", 0 },
+	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
+	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
+	{ "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
+};
+
+/* ifindex -> name, so delete events can still be named. */
+struct name_cache {
+	struct {
+		uint32_t ifindex;
+		char name[IF_NAMESIZE];
+	} e[1024];
+	size_t n;
+};
+
+static const char *cache_name(struct name_cache *nc, uint32_t ifindex, bool refresh)
+{
+	char buf[IF_NAMESIZE];
+	size_t i;
+
+	for (i = 0; i < nc->n; i++)
+		if (nc->e[i].ifindex == ifindex)
+			break;
+	if (i == nc->n || refresh) {
+		if (!ifindex || !if_indextoname(ifindex, buf))
+			return i < nc->n ? nc->e[i].name : "-";
+		if (i == nc->n) {
+			if (nc->n == sizeof(nc->e) / sizeof(nc->e[0]))
+				i = 0; /* full: reuse */
+			else
+				nc->n++;
+		}
+		nc->e[i].ifindex = ifindex;
+		snprintf(nc->e[i].name, IF_NAMESIZE, "%s", buf);
+	}
+	return nc->e[i].name;
+}
+
+struct mon {
+	struct sb_ctx *c;
+	struct name_cache names;
+	long events, max_events;
+	bool headings_done;
+	unsigned malformed;
+};
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct mon *m = data;
+	struct sb_nd_event ev;
+	struct sb_out_opts opts = m->c->out;
+	struct sb_out *o;
+	struct sb_table *t;
+	struct sb_row *r;
+	char ts[32], kind[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (m->max_events && m->events >= m->max_events)
+		return MNL_CB_OK;
+	if (sb_nd_parse_event(nlh, &ev)) {
+		m->malformed++;
+		return MNL_CB_OK;
+	}
+	localtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(kind, sizeof(kind), "%s-%s", ev.is_pool ? "page-pool" : "dev", sb_nd_event_action(ev.cmd));
+	opts.noheadings = opts.noheadings || m->headings_done;
+	o = sb_out_new(&opts, stdout);
+	t = sb_out_table(o, "events", NULL, event_cols, sizeof(event_cols) / sizeof(event_cols[0]), true);
+	r = sb_table_row(t);
+	sb_row_str(r, E_TIME, ts);
+	sb_row_str(r, E_EVENT, kind);
+	if (ev.is_pool) {
+		const struct sb_nd_pool *p = &ev.pool;
+		sb_row_u64(r, E_IFINDEX, p->ifindex);
+		sb_row_str(r, E_IFNAME, cache_name(&m->names, p->ifindex, false));
+		sb_row_u64(r, E_POOL, p->id);
+		if (p->has & SB_ND_POOL_NAPI)
+			sb_row_u64(r, E_NAPI, p->napi_id);
+		if (p->has & SB_ND_POOL_INFLIGHT)
+			sb_row_u64(r, E_INFLIGHT, p->inflight);
+		if (p->has & SB_ND_POOL_INFLIGHT_MEM)
+			sb_row_u64(r, E_MEM, p->inflight_mem);
+		if (p->has & SB_ND_POOL_DMABUF)
+			sb_row_u64(r, E_DMABUF, p->dmabuf);
+		sb_row_bool(r, E_DETACHED, p->has & SB_ND_POOL_DETACHED);
+	} else {
+		sb_row_u64(r, E_IFINDEX, ev.dev.ifindex);
+		sb_row_str(r, E_IFNAME, cache_name(&m->names, ev.dev.ifindex,
+						   ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF));
+	}
+	sb_out_print(o);
+	sb_out_free(o);
+	m->headings_done = true;
+	m->events++;
+	return MNL_CB_OK;
+}
+
+int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption opts[] = {
+		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after SEC seconds", "SEC" },
+		DM_POPT_NS, SB_POPT_LIVE, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+	};
+	static struct mon m;
+	struct sb_genl g = { 0 };
+	struct sb_nd_state st;
+	uint32_t ifindex;
+	uint64_t deadline = 0;
+	struct sb_err e;
+	int rc;
+
+	mon_timeout = 0;
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, sizeof(event_cols) / sizeof(event_cols[0]));
+	if (rc)
+		return rc;
+	if (mon_timeout < 0)
+		return sb_usage_error(c, "--timeout must not be negative");
+	c->out.pretty = false; /* JSON Lines */
+	rc = dm_open(c, &g, &ifindex);
+	if (rc)
+		return rc;
+	memset(&m, 0, sizeof(m));
+	m.c = c;
+	m.max_events = sb_opt.count;
+	sb_err_clear(&e);
+	if (sb_genl_join(&g, SB_NETDEV_MCGRP_MGMT, &e)) {
+		sb_err_hint(&e, "device notifications need Linux 6.3");
+		rc = sb_report(c->applet, &e);
+		goto out;
+	}
+	sb_err_clear(&e);
+	if (sb_genl_join(&g, SB_NETDEV_MCGRP_PAGE_POOL, &e)) {
+		sb_err_hint(&e, "page-pool notifications need Linux 6.8; showing device events only");
+		if (!sb_opt.quiet)
+			sb_report(c->applet, &e);
+	}
+	/* Remember the names of the devices that exist now, for their delete events. */
+	memset(&st, 0, sizeof(st));
+	sb_err_clear(&e);
+	if (sb_nd_collect(&g, SB_ND_DEVS, 0, &st, &e) == 0)
+		for (size_t i = 0; i < st.ndevs; i++)
+			cache_name(&m.names, st.devs[i].ifindex, true);
+	sb_nd_state_free(&st);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (mon_timeout > 0)
+		deadline = sb_now_ns() + (uint64_t)(mon_timeout * 1e9);
+	sb_verbose(c->applet, "listening for netdev events");
+	rc = 0;
+	while (!mon_stop && (!m.max_events || m.events < m.max_events)) {
+		int wait_ms = 500;
+		if (deadline) {
+			uint64_t now = sb_now_ns();
+			if (now >= deadline)
+				break;
+			if ((deadline - now) / 1000000 < (uint64_t)wait_ms)
+				wait_ms = (int)((deadline - now) / 1000000) + 1;
+		}
+		sb_err_clear(&e);
+		rc = sb_genl_recv(&g, event_cb, &m, wait_ms, &e);
+		if (rc == -ETIMEDOUT || (rc && mon_stop)) {
+			rc = 0;
+			continue;
+		}
+		if (rc) {
+			rc = sb_report(c->applet, &e);
+			goto out;
+		}
+	}
+	if (m.malformed)
+		fprintf(stderr, "%s: %u event messages could not be parsed\n", c->applet, m.malformed);
+out:
+	sb_genl_close(&g);
+	return rc;
+}

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* devmemstat top: per-device and per-queue Gbps and packets/s from qstats deltas (interface
+ * counters when a driver has no qstats), per-CPU usage and NET_RX softirqs, pool recycling.
+ * Text output follows kperf's layout; -J gives one JSON object per interval. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "devmemstat.h"
+#include "socbox/cpustat.h"
+#include "socbox/stats.h"
+
+static char *top_cpus;
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct sample {
+	uint64_t t_ns;
+	struct sb_cpustat cpu;
+	struct sb_nd_state nd;
+	bool have_nd;
+	struct sb_if_counters *ifc;
+	size_t nifc;
+};
+
+static void sample_free(struct sample *s)
+{
+	sb_cpustat_free(&s->cpu);
+	sb_nd_state_free(&s->nd);
+	free(s->ifc);
+	memset(s, 0, sizeof(*s));
+}
+
+static int take_sample(struct sb_ctx *c, struct sb_genl *g, uint32_t ifindex, struct sample *s,
+		       struct sb_err *e)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = sb_now_ns();
+	rc = sb_cpustat_read(c->root, &s->cpu, e);
+	if (rc)
+		return rc;
+	rc = sb_nd_read_if_counters(c->root, &s->ifc, &s->nifc, e);
+	if (rc)
+		return rc;
+	if (g->nl) {
+		rc = sb_nd_collect(g, SB_ND_DEVS | SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE | SB_ND_POOLS |
+				      SB_ND_POOL_STATS, ifindex, &s->nd, e);
+		if (rc)
+			return rc;
+		s->have_nd = true;
+	}
+	return 0;
+}
+
+static uint64_t d64(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+enum { D_IFNAME, D_IFINDEX, D_SOURCE, D_RX_GBPS, D_TX_GBPS, D_RX_PPS, D_TX_PPS, D_RX_BYTES, D_TX_BYTES };
+static const struct sb_col dev_cols[] = {
+	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
+	{ "SOURCE", SB_T_STR, 0, SB_COL_LABEL, "qstats, or netdev (interface counters)", 0 },
+	{ "RX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received Gbit/s", 3 },
+	{ "TX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent Gbit/s", 3 },
+	{ "RX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received packets/s", 0 },
+	{ "TX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent packets/s", 0 },
+	{ "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes received in the interval", 0 },
+	{ "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes sent in the interval", 0 },
+};
+enum { QQ_IFNAME, QQ_TYPE, QQ_QUEUE, QQ_GBPS, QQ_PPS };
+static const struct sb_col queue_cols[] = {
+	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	{ "TYPE", SB_T_STR, 0, SB_COL_LABEL, "rx or tx", 0 },
+	{ "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id", 0 },
+	{ "GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "Gbit/s", 3 },
+	{ "PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "packets/s", 0 },
+};
+enum { C_CPU, C_USR, C_SYS, C_IDLE, C_IOW, C_IRQ, C_SIRQ, C_NET_RX, C_NET_TX };
+static const struct sb_col cpu_cols[] = {
+	{ "CPU", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "CPU number", 0 },
+	{ "USR", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% user and nice", 2 },
+	{ "SYS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% system", 2 },
+	{ "IDLE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% idle", 2 },
+	{ "IOW", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% iowait", 2 },
+	{ "IRQ", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% hard irq", 2 },
+	{ "SIRQ", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% softirq", 2 },
+	{ "NET_RX_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "NET_RX softirqs/s", 0 },
+	{ "NET_TX_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "NET_TX softirqs/s", 0 },
+};
+enum { PP_ID, PP_IFNAME, PP_INFLIGHT, PP_MEM, PP_ALLOC_PS, PP_RECYCLE };
+static const struct sb_col pool_cols[] = {
+	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
+	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight", 0 },
+	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight", 0 },
+	{ "ALLOC_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages allocated/s (fast + slow)", 0 },
+	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "recycled / returned in the interval (0..1)", 3 },
+};
+
+struct rate {
+	char name[IF_NAMESIZE];
+	uint32_t ifindex;
+	bool qstats;
+	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+};
+
+/* Device rates between a and b (a NULL: since boot, dt = uptime). */
+static size_t device_rates(const struct sample *a, const struct sample *b, uint32_t only,
+			   struct rate *out, size_t max)
+{
+	size_t n = 0;
+
+	if (b->have_nd) {
+		for (size_t i = 0; i < b->nd.ndevs && n < max; i++) {
+			const struct sb_nd_dev *d = &b->nd.devs[i];
+			const struct sb_nd_qstats *qb = sb_nd_find_dev_qstats(&b->nd, d->ifindex);
+			const struct sb_nd_qstats *qa = a ? sb_nd_find_dev_qstats(&a->nd, d->ifindex) : NULL;
+			struct rate *r = &out[n];
+			if (only && d->ifindex != only)
+				continue;
+			memset(r, 0, sizeof(*r));
+			r->ifindex = d->ifindex;
+			dm_ifname(d->ifindex, r->name);
+			if (qb && sb_nd_has(qb->has, SB_NETDEV_A_QSTATS_RX_BYTES)) {
+				static const struct sb_nd_qstats zero;
+				if (!qa)
+					qa = &zero;
+				r->qstats = true;
+				r->rx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_RX_BYTES], qb->v[SB_NETDEV_A_QSTATS_RX_BYTES]);
+				r->tx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_TX_BYTES], qb->v[SB_NETDEV_A_QSTATS_TX_BYTES]);
+				r->rx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_RX_PACKETS], qb->v[SB_NETDEV_A_QSTATS_RX_PACKETS]);
+				r->tx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_TX_PACKETS], qb->v[SB_NETDEV_A_QSTATS_TX_PACKETS]);
+				n++;
+				continue;
+			}
+			const struct sb_if_counters *cb = sb_nd_find_if_counters(b->ifc, b->nifc, r->name);
+			const struct sb_if_counters *ca = a ? sb_nd_find_if_counters(a->ifc, a->nifc, r->name) : NULL;
+			static const struct sb_if_counters zc;
+			if (!cb)
+				continue;
+			if (!ca)
+				ca = &zc;
+			r->rx_bytes = d64(ca->rx_bytes, cb->rx_bytes);
+			r->tx_bytes = d64(ca->tx_bytes, cb->tx_bytes);
+			r->rx_packets = d64(ca->rx_packets, cb->rx_packets);
+			r->tx_packets = d64(ca->tx_packets, cb->tx_packets);
+			n++;
+		}
+		return n;
+	}
+	/* No netlink (sysroot or old kernel): every interface of /proc/net/dev. */
+	for (size_t i = 0; i < b->nifc && n < max; i++) {
+		const struct sb_if_counters *cb = &b->ifc[i];
+		const struct sb_if_counters *ca = a ? sb_nd_find_if_counters(a->ifc, a->nifc, cb->name) : NULL;
+		static const struct sb_if_counters zc;
+		struct rate *r = &out[n++];
+		if (!ca)
+			ca = &zc;
+		memset(r, 0, sizeof(*r));
+		snprintf(r->name, sizeof(r->name), "%s", cb->name);
+		r->rx_bytes = d64(ca->rx_bytes, cb->rx_bytes);
+		r->tx_bytes = d64(ca->tx_bytes, cb->tx_bytes);
+		r->rx_packets = d64(ca->rx_packets, cb->rx_packets);
+		r->tx_packets = d64(ca->tx_packets, cb->tx_packets);
+	}
+	return n;
+}
+
+static bool cpu_selected(const unsigned *cpus, unsigned n, int cpu)
+{
+	if (!cpus)
+		return true;
+	for (unsigned i = 0; i < n; i++)
+		if ((int)cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+static double gbps(uint64_t bytes, double dt)
+{
+	return dt > 0 ? (double)bytes * 8.0 / 1e9 / dt : 0;
+}
+
+static double pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct sb_nd_pool_stats *b)
+{
+	struct sb_nd_pool_stats d;
+
+	if (!b)
+		return -1;
+	if (!a)
+		return sb_nd_recycle_rate(b);
+	d = *b;
+	for (int i = 0; i <= SB_NETDEV_A_PAGE_POOL_STATS_MAX; i++)
+		d.v[i] = d64(a->v[i], b->v[i]);
+	return sb_nd_recycle_rate(&d);
+}
+
+/* kperf: "Rx 98.092 Gbps (735764807680 bytes in 60006084 usec)" and
+ * "CPU 2: usr: 0.00% sys: 0.01% idle:24.51% iow: 0.00% irq: 1.67% sirq:73.79%". */
+static void print_kperf(const struct rate *r, size_t nr, const struct sample *a, const struct sample *b,
+			double dt, const unsigned *cpus, unsigned ncpus)
+{
+	unsigned long long usec = (unsigned long long)(dt * 1e6);
+
+	printf("== Devices\n");
+	for (size_t i = 0; i < nr; i++) {
+		printf("%s: Rx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", r[i].name,
+		       gbps(r[i].rx_bytes, dt), (unsigned long long)r[i].rx_bytes, usec,
+		       dt > 0 ? (double)r[i].rx_packets / dt : 0, r[i].qstats ? "qstats" : "netdev");
+		printf("%s: Tx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", r[i].name,
+		       gbps(r[i].tx_bytes, dt), (unsigned long long)r[i].tx_bytes, usec,
+		       dt > 0 ? (double)r[i].tx_packets / dt : 0, r[i].qstats ? "qstats" : "netdev");
+	}
+	if (b->have_nd) {
+		char name[IF_NAMESIZE];
+		for (size_t i = 0; i < b->nd.nqstats; i++) {
+			const struct sb_nd_qstats *q = &b->nd.qstats[i];
+			const struct sb_nd_qstats *p = a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id) : NULL;
+			int battr = q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? SB_NETDEV_A_QSTATS_RX_BYTES
+									       : SB_NETDEV_A_QSTATS_TX_BYTES;
+			uint64_t bytes = d64(p ? p->v[battr] : 0, q->v[battr]);
+			printf("%s %s-%u: %s%7.3f Gbps (%llu bytes in %llu usec)\n",
+			       dm_ifname(q->ifindex, name), sb_nd_queue_type_name(q->queue_type), q->queue_id,
+			       q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? "Rx" : "Tx", gbps(bytes, dt),
+			       (unsigned long long)bytes, usec);
+		}
+	}
+	if (!a)
+		printf("note: averages since boot (%s)\n", b->have_nd ? "first sample" : "a snapshot has one moment");
+	printf("== CPUs\n");
+	for (size_t i = 0; i < b->cpu.ncpus; i++) {
+		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
+		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
+		struct sb_cpu_pct p;
+		if (!cpu_selected(cpus, ncpus, cb->cpu))
+			continue;
+		sb_cpu_pct(ca, cb, &p);
+		printf("CPU %d: usr:%5.2f%% sys:%5.2f%% idle:%5.2f%% iow:%5.2f%% irq:%5.2f%% sirq:%5.2f%%",
+		       cb->cpu, p.usr, p.sys, p.idle, p.iow, p.irq, p.sirq);
+		if (cb->have_softirqs)
+			printf(" net_rx:%.0f/s", dt > 0 ? (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt : 0);
+		putchar('\n');
+	}
+	if (b->have_nd && b->nd.npools) {
+		char name[IF_NAMESIZE];
+		printf("== Page pools\n");
+		for (size_t i = 0; i < b->nd.npools; i++) {
+			const struct sb_nd_pool *p = &b->nd.pools[i];
+			const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
+			const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id) : NULL;
+			double rate = pool_recycle_delta(sa, sb);
+			printf("pool %llu %s: inflight %llu (%llu bytes)", (unsigned long long)p->id,
+			       dm_ifname(p->ifindex, name), (unsigned long long)p->inflight,
+			       (unsigned long long)p->inflight_mem);
+			if (sb && dt > 0)
+				printf(" alloc:%.0f/s",
+				       (double)(d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] : 0,
+						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
+						d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW] : 0,
+						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW])) / dt);
+			if (rate >= 0)
+				printf(" recycle:%6.2f%%", rate * 100);
+			if (p->has & SB_ND_POOL_DETACHED)
+				printf(" detached");
+			putchar('\n');
+		}
+	}
+}
+
+static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, size_t nr,
+		   const struct sample *a, const struct sample *b, double dt, const unsigned *cpus,
+		   unsigned ncpus, bool fallback)
+{
+	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols,
+					  sizeof(dev_cols) / sizeof(dev_cols[0]), true);
+	char name[IF_NAMESIZE];
+
+	sb_out_field_dbl(o, "interval_s", dt);
+	for (size_t i = 0; i < nr; i++) {
+		struct sb_row *row = sb_table_row(t);
+		sb_row_str(row, D_IFNAME, r[i].name);
+		if (r[i].ifindex)
+			sb_row_u64(row, D_IFINDEX, r[i].ifindex);
+		sb_row_str(row, D_SOURCE, r[i].qstats ? "qstats" : "netdev");
+		sb_row_dbl(row, D_RX_GBPS, gbps(r[i].rx_bytes, dt));
+		sb_row_dbl(row, D_TX_GBPS, gbps(r[i].tx_bytes, dt));
+		sb_row_dbl(row, D_RX_PPS, dt > 0 ? (double)r[i].rx_packets / dt : 0);
+		sb_row_dbl(row, D_TX_PPS, dt > 0 ? (double)r[i].tx_packets / dt : 0);
+		sb_row_u64(row, D_RX_BYTES, r[i].rx_bytes);
+		sb_row_u64(row, D_TX_BYTES, r[i].tx_bytes);
+	}
+	t = sb_out_table(o, "queues", "Queues", queue_cols, sizeof(queue_cols) / sizeof(queue_cols[0]), false);
+	for (size_t i = 0; b->have_nd && i < b->nd.nqstats; i++) {
+		const struct sb_nd_qstats *q = &b->nd.qstats[i];
+		const struct sb_nd_qstats *p = a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id) : NULL;
+		bool rx = q->queue_type == SB_NETDEV_QUEUE_TYPE_RX;
+		int battr = rx ? SB_NETDEV_A_QSTATS_RX_BYTES : SB_NETDEV_A_QSTATS_TX_BYTES;
+		int pattr = rx ? SB_NETDEV_A_QSTATS_RX_PACKETS : SB_NETDEV_A_QSTATS_TX_PACKETS;
+		struct sb_row *row = sb_table_row(t);
+		sb_row_str(row, QQ_IFNAME, dm_ifname(q->ifindex, name));
+		sb_row_str(row, QQ_TYPE, sb_nd_queue_type_name(q->queue_type));
+		sb_row_u64(row, QQ_QUEUE, q->queue_id);
+		sb_row_dbl(row, QQ_GBPS, gbps(d64(p ? p->v[battr] : 0, q->v[battr]), dt));
+		if (dt > 0)
+			sb_row_dbl(row, QQ_PPS, (double)d64(p ? p->v[pattr] : 0, q->v[pattr]) / dt);
+	}
+	t = sb_out_table(o, "cpus", "CPUs", cpu_cols, sizeof(cpu_cols) / sizeof(cpu_cols[0]), false);
+	for (size_t i = 0; i < b->cpu.ncpus; i++) {
+		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
+		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
+		struct sb_cpu_pct p;
+		struct sb_row *row;
+		if (!cpu_selected(cpus, ncpus, cb->cpu))
+			continue;
+		sb_cpu_pct(ca, cb, &p);
+		row = sb_table_row(t);
+		sb_row_u64(row, C_CPU, (uint64_t)cb->cpu);
+		sb_row_dbl(row, C_USR, p.usr);
+		sb_row_dbl(row, C_SYS, p.sys);
+		sb_row_dbl(row, C_IDLE, p.idle);
+		sb_row_dbl(row, C_IOW, p.iow);
+		sb_row_dbl(row, C_IRQ, p.irq);
+		sb_row_dbl(row, C_SIRQ, p.sirq);
+		if (cb->have_softirqs && dt > 0) {
+			sb_row_dbl(row, C_NET_RX, (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt);
+			sb_row_dbl(row, C_NET_TX, (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
+		}
+	}
+	t = sb_out_table(o, "pools", "Page pools", pool_cols, sizeof(pool_cols) / sizeof(pool_cols[0]), false);
+	for (size_t i = 0; b->have_nd && i < b->nd.npools; i++) {
+		const struct sb_nd_pool *p = &b->nd.pools[i];
+		const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
+		const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id) : NULL;
+		struct sb_row *row = sb_table_row(t);
+		double rate = pool_recycle_delta(sa, sb);
+		sb_row_u64(row, PP_ID, p->id);
+		sb_row_str(row, PP_IFNAME, dm_ifname(p->ifindex, name));
+		sb_row_u64(row, PP_INFLIGHT, p->inflight);
+		sb_row_u64(row, PP_MEM, p->inflight_mem);
+		if (sb && dt > 0) {
+			uint64_t alloc = d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] : 0,
+					     sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
+					 d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW] : 0,
+					     sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW]);
+			sb_row_dbl(row, PP_ALLOC_PS, (double)alloc / dt);
+		}
+		if (rate >= 0)
+			sb_row_dbl(row, PP_RECYCLE, rate);
+	}
+	if (fallback)
+		sb_out_note(o, "devices marked SOURCE netdev have no qstats: their rates come from "
+			       "interface counters (/proc/net/dev)");
+	if (!a)
+		sb_out_note(o, "%s: averages since boot", b->have_nd ? "first sample" : "no live kernel");
+	if (b->have_nd)
+		dm_note_unsupported(o, &b->nd);
+	(void)c;
+}
+
+static double read_uptime(const struct sb_root *root)
+{
+	char *buf = NULL;
+	double up = 0;
+
+	if (sb_read_file(root, &buf, 4096, "/proc/uptime") > 0)
+		up = strtod(buf, NULL);
+	free(buf);
+	return up;
+}
+
+static void sleep_until(uint64_t deadline_ns)
+{
+	while (!stop_requested) {
+		uint64_t now = sb_now_ns();
+		struct timespec ts;
+		if (now >= deadline_ns)
+			break;
+		ts.tv_sec = (time_t)((deadline_ns - now) / 1000000000ull);
+		ts.tv_nsec = (long)((deadline_ns - now) % 1000000000ull);
+		if (nanosleep(&ts, NULL) == 0)
+			break;
+	}
+}
+
+int dm_top(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption opts[] = {
+		{ "cpus", '\0', POPT_ARG_STRING, &top_cpus, 0, "only these CPUs (e.g. 0-3,8)", "LIST" },
+		DM_POPT_NS, SB_POPT_LIVE, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+	};
+	struct sb_genl g = { 0 };
+	struct sample prev = { 0 }, cur = { 0 };
+	unsigned *cpus = NULL, ncpus = 0;
+	struct rate rates[512];
+	uint32_t ifindex = 0;
+	double interval;
+	struct sb_err e;
+	int rc, count;
+	bool live;
+
+	top_cpus = NULL;
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols, sizeof(dev_cols) / sizeof(dev_cols[0]));
+	if (rc)
+		return rc;
+	if (top_cpus && sb_parse_list(top_cpus, 65535, &cpus, &ncpus))
+		return sb_usage_error(c, "bad CPU list '%s'", top_cpus);
+	interval = sb_opt.interval > 0 ? sb_opt.interval : 1.0;
+	count = sb_opt.count;
+	c->out.pretty = false; /* JSON Lines */
+	live = sb_root_is_live(c->root);
+	sb_err_clear(&e);
+	if (live) {
+		rc = dm_enter(c, &ifindex);
+		if (rc)
+			goto out;
+		if (sb_nd_open(&g, &e)) {
+			/* Old kernel: CPUs and interface counters still work. */
+			sb_verbose(c->applet, "no netdev family, interface counters only");
+			g.nl = NULL;
+		}
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	sb_err_clear(&e);
+	if (take_sample(c, &g, ifindex, &prev, &e)) {
+		rc = sb_report(c->applet, &e);
+		goto out;
+	}
+	if (!live) {
+		/* A snapshot has one moment: show averages since boot. */
+		double up = read_uptime(c->root);
+		struct sb_out *o = sb_out_new(&c->out, stdout);
+		size_t nr = device_rates(NULL, &prev, ifindex, rates, 512);
+		if (c->out.mode == SB_OUT_TABLE && !c->out.columns)
+			print_kperf(rates, nr, NULL, &prev, up, cpus, ncpus);
+		else {
+			render(c, o, rates, nr, NULL, &prev, up, cpus, ncpus, false);
+			sb_out_print(o);
+		}
+		sb_out_free(o);
+		rc = 0;
+		goto out;
+	}
+	uint64_t next = prev.t_ns;
+	for (int n = 0; !stop_requested && (count == 0 || n < count); n++) {
+		struct sb_out *o;
+		size_t nr;
+		double dt;
+		bool fallback = false;
+
+		next += (uint64_t)(interval * 1e9);
+		sleep_until(next);
+		if (stop_requested)
+			break;
+		sb_err_clear(&e);
+		if (take_sample(c, &g, ifindex, &cur, &e)) {
+			rc = sb_report(c->applet, &e);
+			goto out;
+		}
+		dt = (double)(cur.t_ns - prev.t_ns) / 1e9;
+		nr = device_rates(&prev, &cur, ifindex, rates, 512);
+		for (size_t i = 0; i < nr; i++)
+			fallback |= !rates[i].qstats;
+		if (c->out.mode == SB_OUT_TABLE && !c->out.columns) {
+			print_kperf(rates, nr, &prev, &cur, dt, cpus, ncpus);
+			if (fallback && n == 0)
+				printf("note: [netdev] rates come from interface counters: the driver has no qstats\n");
+			fflush(stdout);
+		} else {
+			o = sb_out_new(&c->out, stdout);
+			render(c, o, rates, nr, &prev, &cur, dt, cpus, ncpus, fallback);
+			sb_out_print(o);
+			sb_out_free(o);
+		}
+		sample_free(&prev);
+		prev = cur;
+		memset(&cur, 0, sizeof(cur));
+	}
+	rc = 0;
+out:
+	sample_free(&prev);
+	sample_free(&cur);
+	sb_genl_close(&g);
+	free(cpus);
+	return rc;
+}

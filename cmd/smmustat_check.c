@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* smmustat check: predicates for factory and init scripts. Every predicate given is
+ * evaluated and shown; the exit code is 1 when one failed, and stderr names each failure. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "smmustat.h"
+
+enum { K_CHECK, K_RESULT, K_DETAIL };
+static const struct sb_col check_cols[] = {
+	[K_CHECK] = { "CHECK", SB_T_STR, 0, 0, "predicate as given", 0 },
+	[K_RESULT] = { "RESULT", SB_T_STR, 0, 0, "pass or fail", 0 },
+	[K_DETAIL] = { "DETAIL", SB_T_STR, 0.5, SB_COL_WRAP, "what was found", 0 },
+};
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static int opt_instances = -1, opt_no_faults;
+static char *opt_type, *opt_table;
+static const char **opt_features;
+
+static struct poptOption check_opts[] = {
+	{ "expect-instances", '\0', POPT_ARG_INT, &opt_instances, 0, "exactly N IOMMU instances", "N" },
+	{ "expect-type", '\0', POPT_ARG_STRING, &opt_type, 0, "every group with devices has this default domain type", "DMA|DMA-FQ|identity" },
+	{ "no-faults", '\0', POPT_ARG_NONE, &opt_no_faults, 0, "no IOMMU fault or event record in the kernel log", NULL },
+	{ "require-feature", '\0', POPT_ARG_ARGV, &opt_features, 0, "a decoded feature (SVA, ATS, HA, pasid, ...) on every instance (repeatable)", "NAME" },
+	{ "feature-table", '\0', POPT_ARG_STRING, &opt_table, 0, "SMMUv3 feature-bit table (see smmustat --help)", "NAME" },
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+struct verdict {
+	struct sb_table *t;
+	unsigned failed;
+	const char *applet;
+};
+
+static void verdict(struct verdict *v, const char *check, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void verdict(struct verdict *v, const char *check, bool ok, const char *fmt, ...)
+{
+	struct sb_row *row = sb_table_row(v->t);
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	sb_row_str(row, K_CHECK, check);
+	sb_row_str(row, K_RESULT, ok ? "pass" : "fail");
+	sb_row_str(row, K_DETAIL, detail);
+	if (!ok) {
+		v->failed++;
+		fprintf(stderr, "%s check: %s: %s\n", v->applet, check, detail);
+	}
+}
+
+/* "pasid" matches "pasid" and "pss=20" is matched by "pss"; case does not matter. */
+static bool has_feature(const struct smmu_features *f, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i < f->n; i++)
+		if (!strncasecmp(f->names[i], name, nl) && (f->names[i][nl] == '\0' || f->names[i][nl] == '='))
+			return true;
+	return false;
+}
+
+static void check_type(struct verdict *v, const struct smmu_state *s, const char *check)
+{
+	unsigned bad = 0, with_devs = 0;
+	char first_bad[64] = "";
+
+	for (size_t k = 0; k < s->ngroups; k++) {
+		if (!s->groups[k].ndevs)
+			continue;
+		with_devs++;
+		if (strcmp(s->groups[k].type, opt_type)) {
+			if (!bad++)
+				snprintf(first_bad, sizeof(first_bad), "group %u is %s", s->groups[k].id, s->groups[k].type);
+		}
+	}
+	if (!with_devs)
+		verdict(v, check, false, "no IOMMU group with devices");
+	else if (bad)
+		verdict(v, check, false, "%u of %u groups differ (%s)", bad, with_devs, first_bad);
+	else
+		verdict(v, check, true, "%u groups are %s", with_devs, opt_type);
+}
+
+static void check_faults(struct verdict *v, const struct smmu_state *s)
+{
+	struct sb_iommu_event *ev;
+	size_t n;
+
+	if (!s->have_log) {
+		char buf[512];
+
+		sb_err_format(&s->log_err, buf, sizeof(buf));
+		verdict(v, "no-faults", false, "kernel log unreadable: %s", buf);
+		return;
+	}
+	if (sb_iommu_events(&s->log, &ev, &n)) {
+		verdict(v, "no-faults", false, "out of memory");
+		return;
+	}
+	if (n)
+		verdict(v, "no-faults", false, "%zu records, first: %s %s on %s", n, ev[0].source[0] ? ev[0].source : "-",
+			ev[0].kind, ev[0].device);
+	else
+		verdict(v, "no-faults", true, "no records in %zu log lines", s->log.n);
+	free(ev);
+}
+
+int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct verdict v = { .applet = c->applet };
+	struct smmu_state s;
+	struct sb_out *o;
+	char check[128];
+	int rc;
+
+	opt_instances = -1;
+	opt_no_faults = 0;
+	opt_type = opt_table = NULL;
+	opt_features = NULL;
+	rc = sb_cli_parse(c, check_opts, NULL, argc, argv, check_cols, NCOLS(check_cols));
+	if (rc)
+		return rc;
+	if (opt_instances < 0 && !opt_type && !opt_no_faults && !opt_features)
+		return sb_usage_error(c, "no predicate given");
+	if (opt_type && strcmp(opt_type, "DMA") && strcmp(opt_type, "DMA-FQ") && strcmp(opt_type, "identity") &&
+	    strcmp(opt_type, "blocked") && strcmp(opt_type, "unmanaged"))
+		return sb_usage_error(c, "--expect-type: DMA, DMA-FQ, identity, blocked or unmanaged, not '%s'", opt_type);
+	if (opt_table && !sb_smmu_feat_table(NULL, 0, false, opt_table))
+		return sb_usage_error(c, "unknown feature table '%s'", opt_table);
+	if ((rc = smmu_state_load(c, &s, opt_table)))
+		return rc;
+	o = sb_out_new(&c->out, stdout);
+	v.t = sb_out_table(o, "checks", NULL, check_cols, NCOLS(check_cols), true);
+	if (opt_instances >= 0) {
+		snprintf(check, sizeof(check), "expect-instances=%d", opt_instances);
+		verdict(&v, check, s.ninst == (size_t)opt_instances, "%zu IOMMU instance%s found", s.ninst,
+			s.ninst == 1 ? "" : "s");
+	}
+	if (opt_type) {
+		snprintf(check, sizeof(check), "expect-type=%s", opt_type);
+		check_type(&v, &s, check);
+	}
+	if (opt_no_faults)
+		check_faults(&v, &s);
+	for (size_t i = 0; opt_features && opt_features[i]; i++) {
+		unsigned lacking = 0;
+		char first[96] = "";
+
+		snprintf(check, sizeof(check), "require-feature=%.100s", opt_features[i]);
+		for (size_t k = 0; k < s.ninst; k++) {
+			struct smmu_features f;
+
+			smmu_features(&s, &s.inst[k], &f);
+			if (!has_feature(&f, opt_features[i]) && !lacking++)
+				snprintf(first, sizeof(first), "%.60s%s", s.inst[k].name,
+					 f.raw[0] ? "" : " (features unknown)");
+		}
+		if (!s.ninst)
+			verdict(&v, check, false, "no IOMMU instance");
+		else if (lacking)
+			verdict(&v, check, false, "%u of %zu instances lack it (%s)", lacking, s.ninst, first);
+		else
+			verdict(&v, check, true, "all %zu instances have it", s.ninst);
+	}
+	sb_out_field_u64(o, "failed", v.failed);
+	rc = sb_out_print(o) ? SB_EXIT_FAIL : v.failed ? SB_EXIT_FAIL : 0;
+	sb_out_free(o);
+	smmu_state_free(&s);
+	return rc;
+}

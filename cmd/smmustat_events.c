@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* smmustat events: IOMMU faults and events from the kernel log, grouped by device and kind
+ * (or listed one by one with --list); --follow prints new ones as they are logged. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "smmustat.h"
+
+enum { E_DEVICE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON };
+static const struct sb_col summary_cols[] = {
+	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "faulting client (bus address, or 'sid 0x..' when only the stream id is known)", 0 },
+	[E_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL, "IOMMU that reported it (device name in the log, DMAR, AMD-Vi)", 0 },
+	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
+	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
+	[E_FIRST] = { "FIRST_S", SB_T_DBL, 0, SB_COL_RIGHT, "first record, seconds since boot", 3 },
+	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT, "last record, seconds since boot", 3 },
+	[E_ADDR] = { "LAST_ADDR", SB_T_STR, 0, 0, "address of the last record", 0 },
+	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_TRUNC, "reason of the last record", 0 },
+};
+
+enum { L_TIME, L_SOURCE, L_DEVICE, L_KIND, L_ADDR, L_REASON };
+static const struct sb_col list_cols[] = {
+	[L_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot", 3 },
+	[L_SOURCE] = { "SOURCE", SB_T_STR, 0, 0, "IOMMU that reported it", 0 },
+	[L_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "faulting client", 0 },
+	[L_KIND] = { "KIND", SB_T_STR, 0, 0, "event or fault kind", 0 },
+	[L_ADDR] = { "ADDR", SB_T_STR, 0, 0, "faulting address", 0 },
+	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_TRUNC, "reason text", 0 },
+};
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static int opt_list, opt_follow;
+
+static struct poptOption event_opts[] = {
+	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "one row per record instead of the summary", NULL },
+	{ "follow", 'f', POPT_ARG_NONE, &opt_follow, 0, "wait for new records and print each (live; -c N stops after N)", NULL },
+	SB_POPT_LIVE,
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
+{
+	struct sb_row *row = sb_table_row(t);
+
+	if (ev->has_ts)
+		sb_row_dbl(row, L_TIME, (double)ev->ts_us / 1e6);
+	sb_row_str(row, L_SOURCE, ev->source[0] ? ev->source : "-");
+	sb_row_str(row, L_DEVICE, ev->device);
+	sb_row_str(row, L_KIND, ev->kind);
+	if (ev->has_addr)
+		sb_row_fmt(row, L_ADDR, "0x%llx", (unsigned long long)ev->addr);
+	if (ev->reason[0])
+		sb_row_str(row, L_REASON, ev->reason);
+}
+
+static bool same_group(const struct sb_iommu_event *a, const struct sb_iommu_event *b)
+{
+	return !strcmp(a->device, b->device) && !strcmp(a->source, b->source) && !strcmp(a->kind, b->kind);
+}
+
+static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, size_t n)
+{
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+
+	for (size_t i = 0; done && i < n; i++) {
+		const struct sb_iommu_event *last = &ev[i];
+		struct sb_row *row;
+		uint64_t count = 0;
+
+		if (done[i])
+			continue;
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_group(&ev[i], &ev[k])) {
+				done[k] = true;
+				count++;
+				last = &ev[k];
+			}
+		row = sb_table_row(t);
+		sb_row_str(row, E_DEVICE, ev[i].device);
+		sb_row_str(row, E_SOURCE, ev[i].source[0] ? ev[i].source : "-");
+		sb_row_str(row, E_KIND, ev[i].kind);
+		sb_row_u64(row, E_COUNT, count);
+		if (ev[i].has_ts)
+			sb_row_dbl(row, E_FIRST, (double)ev[i].ts_us / 1e6);
+		if (last->has_ts)
+			sb_row_dbl(row, E_LAST, (double)last->ts_us / 1e6);
+		if (last->has_addr)
+			sb_row_fmt(row, E_ADDR, "0x%llx", (unsigned long long)last->addr);
+		if (last->reason[0])
+			sb_row_str(row, E_REASON, last->reason);
+	}
+	free(done);
+}
+
+static int follow(struct sb_ctx *c)
+{
+	struct sb_iommu_event ev;
+	struct sb_out *o;
+	struct sb_err e;
+	char buf[8192];
+	int fd, printed = 0, rc = 0;
+	bool pending = false;
+	int dword = 0;
+
+	sb_err_clear(&e);
+	if (sb_kmsg_follow_open(&fd, &e))
+		return sb_report(c->applet, &e);
+	o = sb_out_new(&c->out, stdout);
+	while (!sb_opt.count || printed < sb_opt.count) {
+		struct sb_kmsg_line l;
+		struct sb_iommu_event next;
+		/* A pending SMMUv3 header waits briefly for its dword lines. */
+		int r = sb_kmsg_follow_next(fd, buf, sizeof(buf), &l, pending ? 200 : -1);
+
+		if (r == 0 && pending && dword < 4 && sb_iommu_event_cont(&l, &ev, &dword))
+			continue;
+		if (pending) {
+			list_row(sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true), &ev);
+			if (sb_out_print(o))
+				rc = SB_EXIT_FAIL;
+			fflush(stdout);
+			printed++;
+			pending = false;
+			if (rc || (sb_opt.count && printed >= sb_opt.count))
+				break;
+		}
+		if (r == -ETIMEDOUT)
+			continue;
+		if (r) {
+			sb_err_set(&e, -r, "/dev/kmsg", "read", NULL);
+			rc = sb_report(c->applet, &e);
+			break;
+		}
+		if (sb_iommu_event_parse(&l, &next) == 1) {
+			ev = next;
+			dword = 0;
+			pending = true;
+		}
+	}
+	sb_out_free(o);
+	close(fd);
+	return rc;
+}
+
+int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sb_iommu_event *ev;
+	struct sb_kmsg log;
+	struct sb_out *o;
+	struct sb_err e;
+	size_t n;
+	int rc;
+
+	opt_list = opt_follow = 0;
+	rc = sb_cli_parse(c, event_opts, NULL, argc, argv, NULL, 0);
+	if (rc)
+		return rc;
+	/* The column set depends on --list, known only now. */
+	if (c->out.list_columns) {
+		if (opt_list || opt_follow)
+			sb_out_list_columns(&c->out, stdout, list_cols, NCOLS(list_cols));
+		else
+			sb_out_list_columns(&c->out, stdout, summary_cols, NCOLS(summary_cols));
+		return -1;
+	}
+	sb_err_clear(&e);
+	if ((opt_list || opt_follow ? sb_out_check_columns(c->out.columns, list_cols, NCOLS(list_cols), &e)
+				    : sb_out_check_columns(c->out.columns, summary_cols, NCOLS(summary_cols), &e)))
+		return sb_usage_error(c, "%s", e.reason);
+	if (opt_follow) {
+		if (!sb_root_is_live(c->root))
+			return sb_usage_error(c, "--follow needs the live kernel, not a sysroot");
+		return follow(c);
+	}
+	sb_err_clear(&e);
+	if (sb_kmsg_read(c->root, &log, &e))
+		return sb_report(c->applet, &e);
+	if (sb_iommu_events(&log, &ev, &n)) {
+		sb_kmsg_free(&log);
+		sb_err_set(&e, ENOMEM, "kernel log", "collect events", NULL);
+		return sb_report(c->applet, &e);
+	}
+	o = sb_out_new(&c->out, stdout);
+	sb_out_field_u64(o, "records", n);
+	sb_out_field_str(o, "log_source", log.source);
+	if (opt_list) {
+		struct sb_table *t = sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true);
+
+		for (size_t i = 0; i < n; i++)
+			list_row(t, &ev[i]);
+	} else {
+		summary_rows(sb_out_table(o, "event_groups", NULL, summary_cols, NCOLS(summary_cols), true), ev, n);
+	}
+	if (!n)
+		sb_out_note(o, "no IOMMU fault or event records in the kernel log (%zu lines read)", log.n);
+	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
+	sb_out_free(o);
+	free(ev);
+	sb_kmsg_free(&log);
+	return rc;
+}

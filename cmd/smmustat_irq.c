@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* smmustat irq: the IOMMU interrupt lines of /proc/interrupts, totals and per CPU; with -i
+ * the deltas and rates of each interval. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "socbox/irq.h"
+#include "socbox/stats.h"
+#include "smmustat.h"
+
+enum { I_IRQ, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU };
+
+static const struct sb_col irq_cols[] = {
+	[I_IRQ] = { "IRQ", SB_T_STR, 0, SB_COL_RIGHT | SB_COL_LABEL, "interrupt number", 0 },
+	[I_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "evtq, gerror, priq, combined, cmdq-sync, context, global, dmar, amd-vi", 0 },
+	[I_ACTION] = { "ACTION", SB_T_STR, 0, SB_COL_LABEL, "action name(s) of the line", 0 },
+	[I_CHIP] = { "CHIP", SB_T_STR, 0, 0, "interrupt chip", 0 },
+	[I_TOTAL] = { "TOTAL", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "count over all CPUs (delta of the interval with -i)", 0 },
+	[I_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "interrupts per second in the interval (-i)", 1 },
+	[I_PER_CPU] = { "PER_CPU", SB_T_STRV, 0.3, SB_COL_WRAP, "CPU=COUNT for CPUs with a non-zero count", 0 },
+};
+
+enum { P_IRQ, P_CPU, P_COUNT, P_RATE };
+static const struct sb_col percpu_cols[] = {
+	[P_IRQ] = { "IRQ", SB_T_STR, 0, SB_COL_RIGHT, "interrupt number", 0 },
+	[P_CPU] = { "CPU", SB_T_U64, 0, SB_COL_RIGHT, "CPU number", 0 },
+	[P_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "count (delta with -i)", 0 },
+	[P_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT, "per second (-i)", 1 },
+};
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static int opt_per_cpu, opt_all;
+
+static struct poptOption irq_opts[] = {
+	{ "per-cpu", 'p', POPT_ARG_NONE, &opt_per_cpu, 0, "add a table with one row per line and CPU", NULL },
+	{ "all", 'a', POPT_ARG_NONE, &opt_all, 0, "every interrupt line, not only the IOMMU ones", NULL },
+	SB_POPT_LIVE,
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+static uint64_t prev_count(const struct sb_irq_table *prev, const char *name, unsigned cpu, bool total)
+{
+	const struct sb_irq_row *r = prev ? sb_irq_find(prev, name) : NULL;
+
+	if (!r)
+		return 0;
+	return total ? r->total : sb_irq_count_cpu(prev, r, cpu);
+}
+
+static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_table *cur,
+		     const struct sb_irq_table *prev, double secs)
+{
+	struct sb_table *t = sb_out_table(o, "irqs", opt_per_cpu ? "Interrupts" : NULL, irq_cols, NCOLS(irq_cols), true);
+	struct sb_table *pt = opt_per_cpu ? sb_out_table(o, "per_cpu", "Per CPU", percpu_cols, NCOLS(percpu_cols), false) : NULL;
+	unsigned rows = 0;
+
+	for (size_t i = 0; i < cur->nrows; i++) {
+		const struct sb_irq_row *r = &cur->rows[i];
+		const char *kind = sb_irq_iommu_kind(r);
+		struct sb_row *row;
+		uint64_t total;
+
+		if (!kind && !opt_all)
+			continue;
+		rows++;
+		row = sb_table_row(t);
+		total = r->total - prev_count(prev, r->name, 0, true);
+		sb_row_str(row, I_IRQ, r->name);
+		if (kind)
+			sb_row_str(row, I_KIND, kind);
+		if (r->actions[0])
+			sb_row_str(row, I_ACTION, r->actions);
+		if (r->chip[0])
+			sb_row_str(row, I_CHIP, r->chip);
+		sb_row_u64(row, I_TOTAL, total);
+		if (prev)
+			sb_row_dbl(row, I_RATE, secs > 0 ? (double)total / secs : 0);
+		for (unsigned k = 0; k < cur->ncpus; k++) {
+			uint64_t v = r->counts[k] - prev_count(prev, r->name, cur->cpu_ids[k], false);
+
+			if (v) {
+				char cell[48];
+
+				snprintf(cell, sizeof(cell), "%u=%llu", cur->cpu_ids[k], (unsigned long long)v);
+				sb_row_strv_add(row, I_PER_CPU, cell);
+			}
+			if (pt) {
+				struct sb_row *pr = sb_table_row(pt);
+
+				sb_row_str(pr, P_IRQ, r->name);
+				sb_row_u64(pr, P_CPU, cur->cpu_ids[k]);
+				sb_row_u64(pr, P_COUNT, v);
+				if (prev)
+					sb_row_dbl(pr, P_RATE, secs > 0 ? (double)v / secs : 0);
+			}
+		}
+	}
+	(void)c;
+	return rows;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sb_irq_table cur, prev;
+	struct sb_out *o;
+	struct sb_err e;
+	uint64_t t_prev;
+	unsigned rows;
+	int rc;
+
+	opt_per_cpu = opt_all = 0;
+	rc = sb_cli_parse(c, irq_opts, NULL, argc, argv, irq_cols, NCOLS(irq_cols));
+	if (rc)
+		return rc;
+	sb_err_clear(&e);
+	if (sb_opt.interval > 0 && !sb_root_is_live(c->root))
+		return sb_usage_error(c, "-i needs the live kernel, not a sysroot");
+	if (sb_irq_read(c->root, &cur, &e))
+		return sb_report(c->applet, &e);
+	o = sb_out_new(&c->out, stdout);
+	if (!(sb_opt.interval > 0)) {
+		rows = emit(c, o, &cur, NULL, 0);
+		sb_out_field_u64(o, "cpus", cur.ncpus);
+		if (!rows)
+			sb_out_note(o, "no IOMMU interrupt lines in /proc/interrupts (no IOMMU, or its driver uses no wired/MSI lines)");
+		rc = sb_out_print(o);
+		sb_out_free(o);
+		sb_irq_free(&cur);
+		return rc ? SB_EXIT_FAIL : 0;
+	}
+	t_prev = sb_now_ns();
+	for (int n = 0; !sb_opt.count || n < sb_opt.count; n++) {
+		uint64_t now;
+
+		prev = cur;
+		sleep_s(sb_opt.interval);
+		if (sb_irq_read(c->root, &cur, &e)) {
+			sb_irq_free(&prev);
+			sb_out_free(o);
+			return sb_report(c->applet, &e);
+		}
+		now = sb_now_ns();
+		sb_out_field_dbl(o, "interval_s", (double)(now - t_prev) / 1e9);
+		emit(c, o, &cur, &prev, (double)(now - t_prev) / 1e9);
+		t_prev = now;
+		sb_irq_free(&prev);
+		if (sb_out_print(o)) {
+			rc = SB_EXIT_FAIL;
+			break;
+		}
+		fflush(stdout);
+	}
+	sb_irq_free(&cur);
+	sb_out_free(o);
+	return rc;
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* smmustat stress: per-CPU map/unmap stress and the comparison table of the ECMDQ thread
+ * (total requests, average per CPU, difference against a reference run). Earlier runs are
+ * given as --baseline FILE (their --json output); the first one is the reference. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/iommufd.h"
+#include "smmustat.h"
+
+#define MAX_BASELINES 16
+
+enum { S_RUN, S_TOTAL, S_AVG, S_DIFF, S_RATE, S_DURATION, S_CPUS, S_PATH };
+static const struct sb_col run_cols[] = {
+	[S_RUN] = { "RUN", SB_T_STR, 0, SB_COL_LABEL, "run label (--label; baselines keep theirs)", 0 },
+	[S_TOTAL] = { "TOTAL_REQUESTS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "map+unmap pairs over all CPUs", 0 },
+	[S_AVG] = { "AVG_PER_CPU", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "average requests per CPU", 0 },
+	[S_DIFF] = { "DIFF_PCT", SB_T_DBL, 0, SB_COL_RIGHT, "per-CPU rate against the reference (first --baseline)", 2 },
+	[S_RATE] = { "REQUESTS_PER_S", SB_T_DBL, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "requests per second over all CPUs", 0 },
+	[S_DURATION] = { "RUN_DURATION_S", SB_T_DBL, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "measured duration", 2 },
+	[S_CPUS] = { "RUN_CPUS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "CPUs (threads) used", 0 },
+	[S_PATH] = { "RUN_PATH", SB_T_STR, 0, SB_COL_HIDDEN, "iommufd+vfio, iommufd-ioas or dma_map_benchmark", 0 },
+};
+
+enum { PC_CPU, PC_REQUESTS, PC_RATE };
+static const struct sb_col cpu_cols[] = {
+	[PC_CPU] = { "CPU", SB_T_U64, 0, SB_COL_RIGHT, "CPU the thread was pinned to", 0 },
+	[PC_REQUESTS] = { "REQUESTS", SB_T_U64, 0, SB_COL_RIGHT, "map+unmap pairs", 0 },
+	[PC_RATE] = { "REQUESTS_PER_S", SB_T_DBL, 0, SB_COL_RIGHT, "per second", 0 },
+};
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static char *opt_cpus, *opt_size, *opt_window, *opt_pattern, *opt_device, *opt_method, *opt_label;
+static const char **opt_baselines;
+static double opt_duration;
+static int opt_no_huge;
+
+static struct poptOption stress_opts[] = {
+	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0, "CPUs to run one pinned thread on (default: all online)", "LIST" },
+	{ "duration", '\0', POPT_ARG_DOUBLE, &opt_duration, 0, "seconds to run (default 5)", "SEC" },
+	{ "size", 's', POPT_ARG_STRING, &opt_size, 0, "bytes per map (default 4K)", "SIZE" },
+	{ "pattern", '\0', POPT_ARG_STRING, &opt_pattern, 0, "fixed (same buffer), sequential or random walk through --window", "PATTERN" },
+	{ "window", '\0', POPT_ARG_STRING, &opt_window, 0, "bytes each thread walks through (default 64 maps)", "SIZE" },
+	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0, "PCI device bound to vfio-pci (BDF) or its /dev/vfio/devices/vfioN", "DEV" },
+	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0, "iommufd (default) or map-benchmark (the kernel's dma_map_benchmark)", "METHOD" },
+	{ "no-huge", '\0', POPT_ARG_NONE, &opt_no_huge, 0, "iommufd: PAGE_SIZE mappings only (IOMMU_OPTION_HUGE_PAGES=0)", NULL },
+	{ "label", 'L', POPT_ARG_STRING, &opt_label, 0, "name of this run in the table (default: the path)", "NAME" },
+	{ "baseline", 'b', POPT_ARG_ARGV, &opt_baselines, 0, "earlier --json run to compare with (repeatable; the first is the reference)", "FILE" },
+	SB_POPT_OUTPUT,
+	SB_POPT_COMMON,
+	POPT_TABLEEND
+};
+
+struct run_summary {
+	char label[64];
+	uint64_t total, avg;
+	double duration_s;
+	unsigned cpus;
+	char path[32];
+};
+
+/* Value of "key": in our own JSON output (a string or a number); false when absent. */
+static bool json_value(const char *text, const char *key, char *out, size_t len)
+{
+	char pat[80];
+	const char *p;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(text, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	while (*p == ' ')
+		p++;
+	if (*p == '"') {
+		p++;
+		n = strcspn(p, "\"");
+	} else {
+		n = strcspn(p, ",}\n ");
+	}
+	snprintf(out, len, "%.*s", (int)n, p);
+	return true;
+}
+
+static int load_baseline(struct sb_ctx *c, const char *file, struct run_summary *b)
+{
+	char v[64], *text = NULL;
+	size_t cap = 0;
+	FILE *fp = fopen(file, "r");
+	ssize_t n;
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	if (!fp) {
+		sb_err_set(&e, errno, file, "read baseline", "give the --json output of an earlier 'smmustat stress'");
+		return sb_report(c->applet, &e);
+	}
+	n = getdelim(&text, &cap, '\0', fp);
+	fclose(fp);
+	memset(b, 0, sizeof(*b));
+	if (n <= 0 || !json_value(text, "requests_total", v, sizeof(v)) || sb_parse_u64(v, 10, &b->total) ||
+	    !json_value(text, "requests_per_cpu_avg", v, sizeof(v)) || sb_parse_u64(v, 10, &b->avg) ||
+	    !json_value(text, "duration_s", v, sizeof(v)) || (b->duration_s = strtod(v, NULL)) <= 0) {
+		free(text);
+		sb_err_set(&e, EINVAL, file, "read baseline", "give the --json output of an earlier 'smmustat stress'");
+		sb_err_reason(&e, "requests_total, requests_per_cpu_avg or duration_s missing");
+		sb_err_exit(&e, SB_EXIT_USAGE);
+		return sb_report(c->applet, &e);
+	}
+	if (!json_value(text, "label", b->label, sizeof(b->label)))
+		snprintf(b->label, sizeof(b->label), "%.60s", file);
+	if (json_value(text, "path", v, sizeof(v)))
+		snprintf(b->path, sizeof(b->path), "%.31s", v);
+	if (json_value(text, "cpus", v, sizeof(v)))
+		b->cpus = (unsigned)strtoul(v, NULL, 10);
+	free(text);
+	return 0;
+}
+
+static void run_row(struct sb_table *t, const struct run_summary *r, const struct run_summary *ref)
+{
+	struct sb_row *row = sb_table_row(t);
+
+	sb_row_str(row, S_RUN, r->label);
+	sb_row_u64(row, S_TOTAL, r->total);
+	sb_row_u64(row, S_AVG, r->avg);
+	if (ref && ref != r && ref->avg && ref->duration_s > 0 && r->duration_s > 0) {
+		double a = (double)r->avg / r->duration_s, b = (double)ref->avg / ref->duration_s;
+
+		sb_row_dbl(row, S_DIFF, 100.0 * (a - b) / b);
+	}
+	sb_row_dbl(row, S_RATE, r->duration_s > 0 ? (double)r->total / r->duration_s : 0);
+	sb_row_dbl(row, S_DURATION, r->duration_s);
+	sb_row_u64(row, S_CPUS, r->cpus);
+	if (r->path[0])
+		sb_row_str(row, S_PATH, r->path);
+}
+
+static int parse_cpus(struct sb_ctx *c, unsigned **cpus, unsigned *n)
+{
+	char online[256] = "0";
+
+	if (opt_cpus) {
+		if (sb_parse_list(opt_cpus, 4096, cpus, n) || !*n)
+			return sb_usage_error(c, "--cpus: not a CPU list: '%s'", opt_cpus);
+		return 0;
+	}
+	if (sb_attr_str(c->root, online, sizeof(online), "/sys/devices/system/cpu/online") < 0)
+		snprintf(online, sizeof(online), "0");
+	if (sb_parse_list(online, 4096, cpus, n) || !*n)
+		return sb_usage_error(c, "cannot read the online CPUs; give --cpus");
+	return 0;
+}
+
+static int parse_opts(struct sb_ctx *c, struct sb_stress_opts *o)
+{
+	o->method = SB_STRESS_IOMMUFD;
+	if (opt_method && !strcmp(opt_method, "map-benchmark"))
+		o->method = SB_STRESS_MAP_BENCHMARK;
+	else if (opt_method && strcmp(opt_method, "iommufd"))
+		return sb_usage_error(c, "--method: iommufd or map-benchmark, not '%s'", opt_method);
+	o->duration_s = opt_duration > 0 ? opt_duration : 5;
+	if (opt_duration < 0 || o->duration_s > 3600)
+		return sb_usage_error(c, "--duration must be between 0 and 3600 seconds");
+	o->size = 4096;
+	if (opt_size && (sb_parse_size(opt_size, &o->size) || !o->size || o->size % 4096))
+		return sb_usage_error(c, "--size must be a multiple of 4K: '%s'", opt_size);
+	o->pattern = SB_PATTERN_FIXED;
+	if (opt_pattern) {
+		if (!strcmp(opt_pattern, "sequential"))
+			o->pattern = SB_PATTERN_SEQUENTIAL;
+		else if (!strcmp(opt_pattern, "random"))
+			o->pattern = SB_PATTERN_RANDOM;
+		else if (strcmp(opt_pattern, "fixed"))
+			return sb_usage_error(c, "--pattern: fixed, sequential or random, not '%s'", opt_pattern);
+	}
+	o->window = 64 * o->size;
+	if (opt_window && (sb_parse_size(opt_window, &o->window) || o->window < o->size))
+		return sb_usage_error(c, "--window must be at least --size: '%s'", opt_window);
+	o->window -= o->window % o->size;
+	o->no_huge = opt_no_huge;
+	return 0;
+}
+
+int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct run_summary base[MAX_BASELINES], cur;
+	struct sb_stress_result res;
+	struct sb_stress_opts o = { 0 };
+	char devnode[96];
+	unsigned *cpus = NULL, ncpus = 0;
+	size_t nbase = 0;
+	struct sb_table *t, *pt;
+	struct sb_out *out;
+	struct sb_err e;
+	int rc;
+
+	opt_cpus = opt_size = opt_window = opt_pattern = opt_device = opt_method = opt_label = NULL;
+	opt_baselines = NULL;
+	opt_duration = 0;
+	opt_no_huge = 0;
+	rc = sb_cli_parse(c, stress_opts, NULL, argc, argv, run_cols, NCOLS(run_cols));
+	if (rc)
+		return rc;
+	if ((rc = parse_opts(c, &o)) || (rc = parse_cpus(c, &cpus, &ncpus)))
+		return rc;
+	for (size_t i = 0; opt_baselines && opt_baselines[i]; i++) {
+		if (nbase == MAX_BASELINES) {
+			free(cpus);
+			return sb_usage_error(c, "at most %d baselines", MAX_BASELINES);
+		}
+		if ((rc = load_baseline(c, opt_baselines[i], &base[nbase++]))) {
+			free(cpus);
+			return rc;
+		}
+	}
+	sb_err_clear(&e);
+	if (!sb_root_is_live(c->root)) {
+		free(cpus);
+		sb_err_set(&e, EOPNOTSUPP, "stress", "map and unmap", "run it on the target, without --sysroot");
+		sb_err_reason(&e, "needs the live kernel");
+		return sb_report(c->applet, &e);
+	}
+	if (opt_device && o.method == SB_STRESS_IOMMUFD) {
+		if (opt_device[0] == '/')
+			snprintf(devnode, sizeof(devnode), "%.90s", opt_device);
+		else if (sb_vfio_cdev_path(c->root, opt_device, devnode, sizeof(devnode), &e)) {
+			free(cpus);
+			return sb_report(c->applet, &e);
+		}
+		o.devnode = devnode;
+	}
+	o.cpus = cpus;
+	o.ncpus = ncpus;
+	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", ncpus, o.duration_s,
+		   (unsigned long long)o.size, sb_stress_pattern_name(o.pattern));
+	rc = sb_stress_run(&o, &res, &e);
+	free(cpus);
+	if (rc) {
+		sb_stress_result_free(&res);
+		return sb_report(c->applet, &e);
+	}
+	memset(&cur, 0, sizeof(cur));
+	snprintf(cur.label, sizeof(cur.label), "%.63s", opt_label ? opt_label : res.path);
+	snprintf(cur.path, sizeof(cur.path), "%s", res.path);
+	cur.total = res.total;
+	cur.cpus = res.ncpus;
+	cur.avg = res.ncpus ? res.total / res.ncpus : 0;
+	cur.duration_s = res.elapsed_s;
+
+	out = sb_out_new(&c->out, stdout);
+	sb_out_field_str(out, "label", cur.label);
+	sb_out_field_str(out, "path", res.path);
+	sb_out_field_str(out, "pattern", sb_stress_pattern_name(o.pattern));
+	sb_out_field_u64(out, "size_bytes", o.size);
+	sb_out_field_u64(out, "cpus", res.ncpus);
+	sb_out_field_dbl(out, "duration_s", res.elapsed_s);
+	sb_out_field_u64(out, "requests_total", cur.total);
+	sb_out_field_u64(out, "requests_per_cpu_avg", cur.avg);
+	if (o.method == SB_STRESS_MAP_BENCHMARK) {
+		sb_out_field_dbl(out, "map_ns", res.map_ns);
+		sb_out_field_dbl(out, "unmap_ns", res.unmap_ns);
+		sb_out_field_dbl(out, "map_stddev_ns", res.map_stddev_ns);
+		sb_out_field_dbl(out, "unmap_stddev_ns", res.unmap_stddev_ns);
+		sb_out_note(out, "dma_map_benchmark returns average latencies only: requests are estimated "
+				 "as threads x duration / (map + unmap latency)");
+	}
+	sb_out_field_bool(out, "estimated", res.estimated);
+	if (!o.devnode && o.method == SB_STRESS_IOMMUFD)
+		sb_out_note(out, "no --device: maps go into a bare IOAS (pinning and IOVA bookkeeping only, no "
+				 "page tables or invalidations); give a vfio-pci device to reach the IOMMU");
+	t = sb_out_table(out, "runs", NULL, run_cols, NCOLS(run_cols), true);
+	for (size_t i = 0; i < nbase; i++)
+		run_row(t, &base[i], nbase ? &base[0] : NULL);
+	run_row(t, &cur, nbase ? &base[0] : NULL);
+	pt = sb_out_table(out, "per_cpu", "Per CPU", cpu_cols, NCOLS(cpu_cols), false);
+	for (unsigned i = 0; i < res.ncpus; i++) {
+		struct sb_row *row = sb_table_row(pt);
+
+		sb_row_u64(row, PC_CPU, res.cpus[i]);
+		sb_row_u64(row, PC_REQUESTS, res.requests[i]);
+		sb_row_dbl(row, PC_RATE, res.elapsed_s > 0 ? (double)res.requests[i] / res.elapsed_s : 0);
+	}
+	rc = sb_out_print(out) ? SB_EXIT_FAIL : 0;
+	sb_out_free(out);
+	sb_stress_result_free(&res);
+	return rc;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* IOMMU state from sysfs: instances (/sys/class/iommu), groups (/sys/kernel/iommu_groups)
+ * with their devices and reserved regions, the default-domain policy (iommu.strict,
+ * iommu.passthrough), and IOMMU fault/event records found in the kernel log. */
+#ifndef SOCBOX_IOMMU_H
+#define SOCBOX_IOMMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "socbox/error.h"
+#include "socbox/kmsg.h"
+#include "socbox/sys.h"
+
+enum sb_iommu_kind {
+	SB_IOMMU_SMMUV3,
+	SB_IOMMU_SMMU,
+	SB_IOMMU_VTD,
+	SB_IOMMU_AMD,
+	SB_IOMMU_VIRTIO,
+	SB_IOMMU_OTHER,
+};
+
+struct sb_iommu {
+	char name[80];         /* class device name: "smmu3.0x0000000009050000", "dmar0" */
+	enum sb_iommu_kind kind;
+	char hwdev[96];        /* parent device ("arm-smmu-v3.0.auto"), as named in the log */
+	char driver[64];       /* parent's driver, empty when none */
+	uint64_t base;         /* MMIO base; valid when has_base */
+	bool has_base;
+	unsigned ndevices;     /* links in devices/ */
+	unsigned ngroups;      /* groups whose devices sit behind this instance */
+	unsigned ntypes[6];    /* groups per default domain type, see sb_iommu_group_types */
+	/* intel-iommu/ */
+	uint64_t cap, ecap;
+	bool has_cap, has_ecap;
+	char version[16];
+	uint64_t domains_supported, domains_used;
+	/* amd-iommu/ */
+	uint64_t amd_cap, amd_features;
+	bool has_amd_cap, has_amd_features;
+};
+
+/* Default domain types in the order of sb_iommu.ntypes[]. */
+extern const char *const sb_iommu_group_types[6]; /* DMA, DMA-FQ, identity, blocked, unmanaged, unknown */
+
+struct sb_iommu_resv {
+	uint64_t start, end; /* end inclusive */
+	char kind[24];       /* direct, direct-relaxable, reserved, msi */
+};
+
+struct sb_iommu_gdev {
+	char name[96];   /* "0000:00:02.0", "ff880000.dma" */
+	char driver[64]; /* empty when unbound */
+	char iommu[80];  /* instance serving the device, empty when unknown */
+};
+
+struct sb_iommu_group {
+	unsigned id;
+	char type[16];   /* default domain type, "unknown" when the file is absent */
+	char name[64];   /* optional group name */
+	struct sb_iommu_gdev *devs;
+	size_t ndevs;
+	struct sb_iommu_resv *resv;
+	size_t nresv;
+};
+
+/* Instances and groups of the root (instances get group counts). Empty lists are not an
+ * error; *n == 0 when the kernel has no IOMMU. */
+int sb_iommu_list(const struct sb_root *r, struct sb_iommu **out, size_t *n, struct sb_err *e);
+int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
+		    struct sb_err *e);
+void sb_iommu_groups_free(struct sb_iommu_group *g, size_t n);
+/* Count groups per instance into list[].ngroups / ntypes[]. */
+void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iommu_group *g,
+			   size_t ng);
+
+/* Parse reserved_regions text ("0x%016llx 0x%016llx %s" per line); bad lines are skipped and
+ * counted in *bad (may be NULL). */
+int sb_iommu_parse_resv(const char *text, struct sb_iommu_resv **out, size_t *n, size_t *bad);
+
+/* Find the group serving a device given as a bus address or device name
+ * ("0000:00:02.0", "00:02.0", "ff880000.dma"). -ENOENT when no group has it. */
+int sb_iommu_find_device(const struct sb_iommu_group *g, size_t ng, const char *dev,
+			 size_t *group_index, size_t *dev_index);
+
+const char *sb_iommu_kind_name(enum sb_iommu_kind k);
+enum sb_iommu_kind sb_iommu_kind_guess(const char *name, const char *driver);
+
+/* The invalidation policy: "strict", "lazy" or "passthrough", from the kernel command line
+ * (iommu.strict, iommu.passthrough, intel_iommu=strict, amd_iommu=fullflush), then the
+ * kernel log, then the group types; source names which ("cmdline", "log", "groups",
+ * "default"). */
+struct sb_iommu_policy {
+	char mode[16];
+	char source[16];
+	char domain_default[16]; /* "Translated", "Passthrough" or empty (from the log) */
+};
+void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
+		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p);
+
+/* IOMMU fault and event records in the kernel log. */
+struct sb_iommu_event {
+	char source[96];   /* the IOMMU's device as named in the log ("arm-smmu-v3.0.auto", "DMAR") */
+	char device[96];   /* faulting client: bus address, "sid 0x42", or "-" */
+	char kind[48];     /* "F_TRANSLATION", "DMA Read", "IO_PAGE_FAULT", "context-fault" */
+	char reason[96];   /* decoded reason text when the line has one */
+	uint64_t addr;
+	bool has_addr;
+	uint64_t ts_us;
+	bool has_ts;
+};
+/* Recognise one log line. Returns 1 and fills ev for an event header, 0 otherwise. Follow-up
+ * dump lines of an SMMUv3 event (raw dwords) are folded in with sb_iommu_event_cont(). */
+int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev);
+/* A "0x%016llx" dword line following an SMMUv3 event header: fill the stream id from dword
+ * 0 and the address from dword 2. Returns true when the line was such a dword. */
+bool sb_iommu_event_cont(const struct sb_kmsg_line *l, struct sb_iommu_event *ev, int *dword);
+/* All events of a log. */
+int sb_iommu_events(const struct sb_kmsg *log, struct sb_iommu_event **out, size_t *n);
+/* SMMUv3 event id -> name ("F_TRANSLATION"), NULL when unknown. */
+const char *sb_smmu_event_name(unsigned id);
+
+#endif

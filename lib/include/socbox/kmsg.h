@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The kernel log. Live: /dev/kmsg read without blocking (records "PRI,SEQ,USEC,FLAGS;text"),
+ * falling back to klogctl() when /dev/kmsg cannot be opened. On a sysroot: the file /dev/kmsg
+ * of the snapshot, in any of the formats below. Parsed lines keep the message text and the
+ * timestamp; the formats recognised per line are /dev/kmsg records, "<6>[   1.5] text"
+ * (klogctl/syslog), "[   1.5] text" (dmesg) and plain text. */
+#ifndef SOCBOX_KMSG_H
+#define SOCBOX_KMSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "socbox/error.h"
+#include "socbox/sys.h"
+
+struct sb_kmsg_line {
+	const char *text;   /* message, NUL-terminated, points into the log's buffer */
+	uint64_t ts_us;     /* microseconds since boot */
+	bool has_ts;
+	int prio;           /* syslog priority 0..7, -1 unknown */
+};
+
+struct sb_kmsg {
+	char *buf;
+	struct sb_kmsg_line *lines;
+	size_t n;
+	const char *source; /* "/dev/kmsg", "klogctl" or "sysroot" */
+};
+
+/* Parse a log text (modified: lines are split in place; kept by k, freed by sb_kmsg_free). */
+int sb_kmsg_parse(char *text, struct sb_kmsg *k);
+/* Parse one line into out (text points into line). Returns false for /dev/kmsg dictionary
+ * continuation lines (" KEY=VALUE") and empty lines. */
+bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out);
+int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e);
+void sb_kmsg_free(struct sb_kmsg *k);
+
+/* Follow new records of the live log: open positioned at the end, then wait up to
+ * timeout_ms (< 0: forever) for the next record; 0 on a record, -ETIMEDOUT, -EINTR. */
+int sb_kmsg_follow_open(int *fd, struct sb_err *e);
+int sb_kmsg_follow_next(int fd, char *buf, size_t len, struct sb_kmsg_line *out, int timeout_ms);
+
+#endif

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The netdev generic netlink family: devices, queues, NAPIs, page pools, page-pool stats,
+ * qstats, devmem bindings and the mgmt/page-pool notifications. Parsers turn one netlink
+ * message into a plain struct (unknown attributes are skipped, a missing key attribute
+ * makes the message malformed); dumps, requests and the monitor share them. */
+#ifndef SOCBOX_NETDEV_H
+#define SOCBOX_NETDEV_H
+
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "socbox/error.h"
+#include "socbox/genl.h"
+#include "socbox/sys.h"
+#include "socbox/uapi/netdev.h"
+
+struct sb_nd_dev {
+	uint32_t ifindex;
+	uint64_t xdp_features, xdp_rx_metadata_features, xsk_features;
+	uint32_t xdp_zc_max_segs;
+};
+
+struct sb_nd_queue {
+	uint32_t ifindex, id, type; /* type: SB_NETDEV_QUEUE_TYPE_RX / _TX */
+	uint32_t napi_id;           /* 0: none */
+	uint32_t dmabuf;            /* devmem binding id, 0: none */
+	bool io_uring, xsk;
+	/* A queue leased from another device (netkit queue leasing, 7.x). */
+	bool leased;
+	uint32_t lease_ifindex, lease_queue_id, lease_queue_type;
+	int32_t lease_netns_id;
+};
+
+enum sb_nd_napi_has { SB_ND_NAPI_IRQ = 1, SB_ND_NAPI_PID = 2, SB_ND_NAPI_THREADED = 4,
+		      SB_ND_NAPI_DEFER = 8, SB_ND_NAPI_GRO_FLUSH = 16, SB_ND_NAPI_IRQ_SUSPEND = 32 };
+struct sb_nd_napi {
+	uint32_t ifindex, id, irq, pid, defer_hard_irqs, threaded;
+	uint64_t gro_flush_timeout_ns, irq_suspend_timeout_ns;
+	unsigned has; /* enum sb_nd_napi_has */
+};
+
+enum sb_nd_pool_has { SB_ND_POOL_NAPI = 1, SB_ND_POOL_INFLIGHT = 2, SB_ND_POOL_INFLIGHT_MEM = 4,
+		      SB_ND_POOL_DETACHED = 8, SB_ND_POOL_DMABUF = 16, SB_ND_POOL_IO_URING = 32 };
+struct sb_nd_pool {
+	uint64_t id;
+	uint32_t ifindex; /* 0: the netdev is gone */
+	uint64_t napi_id, inflight, inflight_mem;
+	uint64_t detach_time; /* CLOCK_BOOTTIME seconds */
+	uint32_t dmabuf;
+	uint64_t io_uring_rx_buf_len; /* 0: not reported */
+	unsigned has; /* enum sb_nd_pool_has */
+};
+
+/* Counters indexed by their attribute id; has is a bitmask of the ids present. */
+struct sb_nd_pool_stats {
+	uint64_t id;
+	uint32_t ifindex;
+	uint64_t v[SB_NETDEV_A_PAGE_POOL_STATS_MAX + 1];
+	uint64_t has;
+};
+
+struct sb_nd_qstats {
+	uint32_t ifindex;
+	bool per_queue;      /* queue_type and queue_id valid */
+	uint32_t queue_type, queue_id;
+	uint64_t v[SB_NETDEV_A_QSTATS_MAX + 1];
+	uint64_t has;
+};
+static inline bool sb_nd_has(uint64_t has, int attr) { return (has >> attr) & 1; }
+
+/* Parse one message of the given command (the genl header's cmd must match). 0, or
+ * -EINVAL when the message is truncated, not of that command, or lacks its key attribute. */
+int sb_nd_parse_dev(const struct nlmsghdr *nlh, struct sb_nd_dev *d);
+int sb_nd_parse_queue(const struct nlmsghdr *nlh, struct sb_nd_queue *q);
+int sb_nd_parse_napi(const struct nlmsghdr *nlh, struct sb_nd_napi *n);
+int sb_nd_parse_pool(const struct nlmsghdr *nlh, struct sb_nd_pool *p);
+int sb_nd_parse_pool_stats(const struct nlmsghdr *nlh, struct sb_nd_pool_stats *s);
+int sb_nd_parse_qstats(const struct nlmsghdr *nlh, struct sb_nd_qstats *s);
+/* The genl command of a netdev message, or -EINVAL. */
+int sb_nd_msg_cmd(const struct nlmsghdr *nlh);
+
+/* Everything a view needs, collected by sb_nd_collect(). */
+enum sb_nd_part {
+	SB_ND_DEVS = 1 << 0, SB_ND_QUEUES = 1 << 1, SB_ND_NAPIS = 1 << 2, SB_ND_POOLS = 1 << 3,
+	SB_ND_POOL_STATS = 1 << 4, SB_ND_QSTATS_QUEUE = 1 << 5, SB_ND_QSTATS_DEV = 1 << 6,
+};
+struct sb_nd_state {
+	struct sb_nd_dev *devs;              size_t ndevs;
+	struct sb_nd_queue *queues;          size_t nqueues;
+	struct sb_nd_napi *napis;            size_t nnapis;
+	struct sb_nd_pool *pools;            size_t npools;
+	struct sb_nd_pool_stats *pool_stats; size_t npool_stats;
+	struct sb_nd_qstats *qstats;         size_t nqstats;     /* queue scope */
+	struct sb_nd_qstats *dev_qstats;     size_t ndev_qstats; /* device scope */
+	unsigned have;        /* enum sb_nd_part: parts the kernel answered */
+	unsigned unsupported; /* parts this kernel lacks (old kernel, CONFIG off) */
+	unsigned malformed;   /* messages skipped because they could not be parsed */
+	struct sb_err part_err[8]; /* why a part is unsupported, by bit number */
+};
+
+/* Open the netdev family (exit 3 with the minimum kernel when it is missing). */
+int sb_nd_open(struct sb_genl *g, struct sb_err *e);
+/* Dump the requested parts (enum sb_nd_part, ifindex 0 = all devices). A part the kernel
+ * lacks (-EOPNOTSUPP/-EINVAL for an unknown command) is recorded in st->unsupported with
+ * its reason and is not an error; -EPERM and other failures are. */
+int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb_nd_state *st,
+		  struct sb_err *e);
+void sb_nd_state_free(struct sb_nd_state *st);
+/* Append every dump reply message, raw, to fp (NULL: stop): for bug reports and test
+ * fixtures. The file is a plain sequence of netlink messages. */
+void sb_nd_set_capture(FILE *fp);
+/* Feed a buffer of netlink messages (a capture) to the parsers as if dumped: every message
+ * lands in the part of its command. Returns the number of messages, -EINVAL when the buffer
+ * is not a sequence of whole messages (what parsed is kept). */
+int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st);
+/* The first kernel with this command ("6.9" for queue-get) and its name. */
+const char *sb_nd_cmd_min_kernel(int cmd);
+const char *sb_nd_cmd_name(int cmd);
+/* "rx" / "tx" / "?" */
+const char *sb_nd_queue_type_name(uint32_t type);
+/* Sort what the lookups below search (sb_nd_collect and sb_nd_state_from_buf do it; call
+ * it after changing the arrays yourself). */
+void sb_nd_state_index(struct sb_nd_state *st);
+/* Lookup helpers on a collected state (NULL when absent). */
+const struct sb_nd_pool_stats *sb_nd_find_pool_stats(const struct sb_nd_state *st, uint64_t id);
+const struct sb_nd_qstats *sb_nd_find_dev_qstats(const struct sb_nd_state *st, uint32_t ifindex);
+const struct sb_nd_qstats *sb_nd_find_qstats(const struct sb_nd_state *st, uint32_t ifindex,
+					     uint32_t type, uint32_t id);
+const struct sb_nd_napi *sb_nd_find_napi(const struct sb_nd_state *st, uint32_t id);
+
+/* Recycle rate of a pool: pages put back into the pool's cache or ring, over all pages that
+ * came back (recycled + released because the ring was full or the page still referenced).
+ * -1 when the counters are absent or nothing came back yet. */
+double sb_nd_recycle_rate(const struct sb_nd_pool_stats *s);
+/* A leaked pool: detached from its netdev but still holding pages. age_s gets the seconds
+ * since the detach (now_boottime_s: CLOCK_BOOTTIME seconds). */
+bool sb_nd_pool_leaked(const struct sb_nd_pool *p, uint64_t now_boottime_s, uint64_t *age_s);
+uint64_t sb_nd_boottime_s(void);
+
+/* Notifications of the mgmt and page-pool groups. */
+struct sb_nd_event {
+	int cmd; /* SB_NETDEV_CMD_*_NTF */
+	bool is_pool;
+	struct sb_nd_dev dev;
+	struct sb_nd_pool pool;
+};
+int sb_nd_parse_event(const struct nlmsghdr *nlh, struct sb_nd_event *ev);
+/* "add" / "delete" / "change" */
+const char *sb_nd_event_action(int cmd);
+
+/* bind-rx: bind dmabuf_fd to the RX queues of ifindex. The binding lives as long as g's
+ * socket. The kernel's refusal comes back with its extack message as reason and a hint. */
+int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsigned *queues,
+		  unsigned nqueues, uint32_t *binding_id, struct sb_err *e);
+/* A udmabuf of size bytes (page multiple) backed by a sealed memfd; returns the dma-buf fd. */
+int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e);
+
+/* Interface counters of /proc/net/dev (the fallback when a driver has no qstats). */
+struct sb_if_counters {
+	char name[IF_NAMESIZE];
+	uint64_t rx_bytes, rx_packets, tx_bytes, tx_packets;
+};
+/* Parse the text of /proc/net/dev; lines that do not parse are skipped. *n entries. */
+int sb_nd_parse_proc_net_dev(const char *text, struct sb_if_counters **out, size_t *n);
+/* Read /proc/net/dev under root (on a live root: of the current network namespace). */
+int sb_nd_read_if_counters(const struct sb_root *root, struct sb_if_counters **out, size_t *n,
+			   struct sb_err *e);
+const struct sb_if_counters *sb_nd_find_if_counters(const struct sb_if_counters *v, size_t n,
+						    const char *name);
+
+#endif

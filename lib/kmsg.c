@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#include "socbox/kmsg.h"
+
+#define KMSG_MAX (64u << 20)
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+
+/* "[   12.345678] " -> microseconds; returns the text after it or NULL. */
+static char *parse_bracket_ts(char *p, uint64_t *us)
+{
+	char *end;
+	unsigned long long sec, frac = 0;
+	int digits = 0;
+
+	if (*p != '[')
+		return NULL;
+	p++;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	sec = strtoull(p, &end, 10);
+	if (*end == '.') {
+		end++;
+		while (isdigit((unsigned char)*end)) {
+			if (digits < 6) {
+				frac = frac * 10 + (unsigned)(*end - '0');
+				digits++;
+			}
+			end++;
+		}
+		while (digits++ < 6)
+			frac *= 10;
+	}
+	if (*end != ']')
+		return NULL;
+	*us = sec * 1000000ull + frac;
+	end++;
+	if (*end == ' ')
+		end++;
+	return end;
+}
+
+bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out)
+{
+	char *p = line, *semi, *end;
+
+	memset(out, 0, sizeof(*out));
+	out->prio = -1;
+	if (!*line || *line == ' ')
+		return false;
+	/* /dev/kmsg record: PRI,SEQ,USEC,FLAGS[,...];text */
+	semi = strchr(line, ';');
+	if (isdigit((unsigned char)*p) && semi) {
+		unsigned long long f[3];
+		int i;
+
+		for (i = 0; i < 3; i++) {
+			f[i] = strtoull(p, &end, 10);
+			if (end == p || (*end != ',' && *end != ';'))
+				break;
+			p = end + 1;
+			if (*end == ';')
+				break;
+		}
+		if (i >= 2 && end < semi + 1) {
+			out->prio = (int)(f[0] & 7);
+			out->ts_us = f[2];
+			out->has_ts = true;
+			out->text = semi + 1;
+			return true;
+		}
+		p = line;
+	}
+	if (*p == '<' && isdigit((unsigned char)p[1])) {
+		long pri = strtol(p + 1, &end, 10);
+
+		if (*end == '>') {
+			out->prio = (int)(pri & 7);
+			p = end + 1;
+		}
+	}
+	end = parse_bracket_ts(p, &out->ts_us);
+	if (end) {
+		out->has_ts = true;
+		p = end;
+	}
+	out->text = p;
+	return *p != '\0';
+}
+
+int sb_kmsg_parse(char *text, struct sb_kmsg *k)
+{
+	size_t cap = 0;
+	char *line = text;
+
+	k->buf = text;
+	k->lines = NULL;
+	k->n = 0;
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		struct sb_kmsg_line l;
+
+		if (nl)
+			*nl = '\0';
+		if (nl && nl > line && nl[-1] == '\r')
+			nl[-1] = '\0';
+		if (sb_kmsg_parse_line(line, &l)) {
+			if (k->n == cap) {
+				struct sb_kmsg_line *n;
+
+				cap = cap ? cap * 2 : 256;
+				n = realloc(k->lines, cap * sizeof(*n));
+				if (!n)
+					return -ENOMEM;
+				k->lines = n;
+			}
+			k->lines[k->n++] = l;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Drain /dev/kmsg without blocking: one record per read(). */
+static int read_devkmsg(char **out, size_t *len)
+{
+	size_t cap = 1 << 16, used = 0;
+	char *buf = malloc(cap);
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		int err = errno;
+		free(buf);
+		return -err;
+	}
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (cap - used < 8192 + 2) {
+			char *nb;
+
+			if (cap >= KMSG_MAX)
+				break;
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used - 2);
+		if (n < 0 && errno == EPIPE) /* overwritten records: go on with the next one */
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		if (buf[used - 1] != '\n')
+			buf[used++] = '\n';
+	}
+	close(fd);
+	buf[used] = '\0';
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+static int read_klogctl(char **out)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), n;
+	char *buf;
+
+	if (size <= 0)
+		size = 1 << 20;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
+	if (n < 0) {
+		int err = errno;
+		free(buf);
+		return -err;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e)
+{
+	char *buf = NULL;
+	size_t len;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	if (!sb_root_is_live(r)) {
+		ssize_t n = sb_read_file(r, &buf, KMSG_MAX, "/dev/kmsg");
+
+		if (n < 0)
+			return sb_err_set(e, (int)-n, "/dev/kmsg", "read the kernel log of the sysroot",
+					  "take the snapshot as root so it includes the kernel log");
+		k->source = "sysroot";
+	} else {
+		rc = read_devkmsg(&buf, &len);
+		k->source = "/dev/kmsg";
+		if (rc) {
+			int first = -rc;
+
+			rc = read_klogctl(&buf);
+			k->source = "klogctl";
+			if (rc)
+				return sb_err_set(e, first, "/dev/kmsg", "read the kernel log",
+						  "run as root or set kernel.dmesg_restrict=0");
+		}
+	}
+	rc = sb_kmsg_parse(buf, k);
+	if (rc) {
+		sb_kmsg_free(k);
+		return sb_err_set(e, -rc, "kernel log", "parse", NULL);
+	}
+	return 0;
+}
+
+void sb_kmsg_free(struct sb_kmsg *k)
+{
+	free(k->lines);
+	free(k->buf);
+	k->lines = NULL;
+	k->buf = NULL;
+	k->n = 0;
+}
+
+int sb_kmsg_follow_open(int *fd, struct sb_err *e)
+{
+	*fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0)
+		return sb_err_set(e, errno, "/dev/kmsg", "open", "run as root or set kernel.dmesg_restrict=0");
+	lseek(*fd, 0, SEEK_END);
+	return 0;
+}
+
+int sb_kmsg_follow_next(int fd, char *buf, size_t len, struct sb_kmsg_line *out, int timeout_ms)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n = read(fd, buf, len - 1);
+		int rc;
+
+		if (n > 0) {
+			buf[n] = '\0';
+			if (buf[n - 1] == '\n')
+				buf[n - 1] = '\0';
+			{
+				char *nl = strchr(buf, '\n');
+
+				if (nl)
+					*nl = '\0';
+			}
+			if (sb_kmsg_parse_line(buf, out))
+				return 0;
+			continue;
+		}
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			return -errno;
+		rc = poll(&p, 1, timeout_ms);
+		if (rc == 0)
+			return -ETIMEDOUT;
+		if (rc < 0)
+			return -errno;
+	}
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* devmem TCP RX binding (bind-rx) and the udmabuf it binds. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "socbox/netdev.h"
+
+struct bind_reply {
+	uint32_t id;
+	bool have_id;
+};
+
+static int bind_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bind_reply *r = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == SB_NETDEV_A_DMABUF_ID &&
+		    mnl_attr_get_payload_len(a) == sizeof(uint32_t)) {
+			r->id = mnl_attr_get_u32(a);
+			r->have_id = true;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/* What usually makes a driver refuse a binding, by errno. */
+static const char *bind_hint(int err)
+{
+	switch (err) {
+	case EOPNOTSUPP:
+		return "devmem RX needs a NIC driver with the netmem queue API that DMAs into "
+		       "the dma-buf (e.g. bnxt, gve, mlx5, fbnic); veth, virtio-net and "
+		       "netdevsim have none";
+	case EINVAL:
+		return "check header split ('ethtool -G IF tcp-data-split on'), that the queues "
+		       "exist ('ethtool -l IF') and that no XDP program is attached";
+	case EBUSY:
+		return "a queue is already bound or used by XDP/AF_XDP/io_uring";
+	case ERANGE:
+		return "the queue id is beyond the device's real RX queue count ('ethtool -l IF')";
+	case ENODEV:
+		return "no such interface in this network namespace (see --netns)";
+	case EPERM:
+	case EACCES:
+		return "bind-rx needs CAP_NET_ADMIN";
+	case EBADF:
+		return "the fd is not a dma-buf";
+	default:
+		return NULL;
+	}
+}
+
+static const char *dmabuf_attr_name(int type)
+{
+	static const char *const names[] = { "?", "ifindex", "queues", "fd", "id", "rx-page-size" };
+	return type > 0 && type <= SB_NETDEV_A_DMABUF_RX_PAGE_SIZE ? names[type] : "?";
+}
+
+/* The kernel's answer to a bind request: an ack with extended ack attributes (message,
+ * offset of the rejected attribute) or the reply with the binding id. */
+struct bind_ack {
+	int error;
+	char msg[200];
+	const char *bad_attr;
+};
+
+static void parse_ack(const struct nlmsghdr *nlh, const struct nlmsghdr *req, struct bind_ack *ack)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	size_t off = sizeof(*err);
+	const struct nlattr *a;
+
+	ack->error = err->error;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&err->msg);
+	if (mnl_nlmsg_get_payload_len(nlh) < off)
+		return;
+	mnl_attr_for_each(a, nlh, off) {
+		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(ack->msg, sizeof(ack->msg), "%s", mnl_attr_get_str(a));
+		/* The offset counts from the start of the request's netlink header. */
+		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_OFFS &&
+		    mnl_attr_get_payload_len(a) == sizeof(uint32_t)) {
+			uint32_t o = mnl_attr_get_u32(a);
+			if (o + sizeof(struct nlattr) <= req->nlmsg_len) {
+				const struct nlattr *bad = (const struct nlattr *)((const char *)req + o);
+				ack->bad_attr = dmabuf_attr_name(mnl_attr_get_type(bad));
+			}
+		}
+	}
+}
+
+static int bind_talk(struct sb_genl *g, struct nlmsghdr *req, struct bind_reply *r,
+		     struct bind_ack *ack, struct sb_err *e)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	if (mnl_socket_sendto(g->nl, req, req->nlmsg_len) < 0)
+		return sb_err_set(e, errno, g->family, "netlink send", NULL);
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+		int len = (int)n;
+
+		if (n < 0)
+			return sb_err_set(e, errno, g->family, "netlink receive", NULL);
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_seq != req->nlmsg_seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				parse_ack(nlh, req, ack);
+				return ack->error;
+			}
+			if (nlh->nlmsg_type == g->id)
+				bind_cb(nlh, r);
+		}
+	}
+}
+
+int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsigned *queues,
+		  unsigned nqueues, uint32_t *binding_id, struct sb_err *e)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
+	struct nlmsghdr *nlh = sb_genl_msg(g, buf, SB_NETDEV_CMD_BIND_RX, NLM_F_ACK);
+	struct bind_reply r = { 0 };
+	struct bind_ack ack = { 0 };
+	const char *hint;
+	int rc;
+
+	mnl_attr_put_u32(nlh, SB_NETDEV_A_DMABUF_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, SB_NETDEV_A_DMABUF_FD, (uint32_t)dmabuf_fd);
+	for (unsigned i = 0; i < nqueues; i++) {
+		struct nlattr *q = mnl_attr_nest_start(nlh, SB_NETDEV_A_DMABUF_QUEUES);
+		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, queues[i]);
+		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
+		mnl_attr_nest_end(nlh, q);
+	}
+	rc = bind_talk(g, nlh, &r, &ack, e);
+	if (rc > 0)
+		rc = -rc;
+	if (rc == 0 && !ack.error && !r.have_id) {
+		sb_err_set(e, EPROTO, "bind-rx", "read binding id", NULL);
+		sb_err_reason(e, "the kernel's reply carries no binding id");
+		return -EPROTO;
+	}
+	if (rc) {
+		if (!if_indextoname(ifindex, name))
+			snprintf(name, sizeof(name), "ifindex %u", ifindex);
+		sb_err_set(e, -rc, name, "bind-rx", NULL);
+		if (ack.msg[0] && ack.bad_attr)
+			sb_err_reason(e, "kernel: %s (attribute %s; %s)", ack.msg, ack.bad_attr, strerror(-rc));
+		else if (ack.msg[0])
+			sb_err_reason(e, "kernel: %s (%s)", ack.msg, strerror(-rc));
+		else if (ack.bad_attr)
+			sb_err_reason(e, "kernel: %s, rejected attribute %s", strerror(-rc), ack.bad_attr);
+		else if (rc == -EOPNOTSUPP)
+			sb_err_reason(e, "kernel: %s (no bind-rx before Linux 6.12)", strerror(-rc));
+		else
+			sb_err_reason(e, "kernel: %s", strerror(-rc));
+		hint = bind_hint(-rc);
+		if (hint)
+			sb_err_hint(e, "%s", hint);
+		/* The kernel said no to this device or request: a failed operation, not a
+		 * missing feature of this machine, unless it is a permission problem. */
+		sb_err_exit(e, rc == -EPERM || rc == -EACCES ? SB_EXIT_PERM : SB_EXIT_FAIL);
+		return rc;
+	}
+	*binding_id = r.id;
+	return 0;
+}
+
+int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct sb_udmabuf_create create = { 0 };
+	int memfd, devfd, buf, rc;
+
+	if (size == 0 || size % (uint64_t)page)
+		return sb_err_set(e, EINVAL, "udmabuf", "allocate",
+				  "the size must be a non-zero multiple of the page size (%ld)", page);
+	devfd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (devfd < 0) {
+		rc = sb_err_set(e, errno, "/dev/udmabuf", "open",
+				errno == ENOENT ? "modprobe udmabuf (CONFIG_UDMABUF)" : NULL);
+		if (errno == ENOENT)
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return rc;
+	}
+	memfd = memfd_create("socbox-devmem", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	if (memfd < 0) {
+		rc = sb_err_set(e, errno, "memfd", "create", NULL);
+		close(devfd);
+		return rc;
+	}
+	if (ftruncate(memfd, (off_t)size) < 0 || fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
+		rc = sb_err_set(e, errno, "memfd", "size and seal", NULL);
+		close(memfd);
+		close(devfd);
+		return rc;
+	}
+	create.memfd = (uint32_t)memfd;
+	create.flags = SB_UDMABUF_FLAGS_CLOEXEC;
+	create.size = size;
+	buf = ioctl(devfd, SB_UDMABUF_CREATE, &create);
+	if (buf < 0)
+		rc = sb_err_set(e, errno, "/dev/udmabuf", "UDMABUF_CREATE",
+				errno == EINVAL ? "check /sys/module/udmabuf/parameters/size_limit_mb" : NULL);
+	else
+		rc = buf;
+	close(memfd);
+	close(devfd);
+	return rc;
+}

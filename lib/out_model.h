@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internal to the output layer: the collected view (lib/out.c) that the renderers
+ * (lib/out_render.c) print. */
+#ifndef SOCBOX_OUT_MODEL_H
+#define SOCBOX_OUT_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "socbox/out.h"
+
+struct cell {
+	bool set;
+	union {
+		char *s;
+		uint64_t u;
+		int64_t i;
+		double d;
+		bool b;
+	};
+	char **v; /* SB_T_STRV */
+	size_t nv;
+};
+
+struct sb_row {
+	struct cell *cells;
+};
+
+struct sb_table {
+	char *key;
+	char *title;
+	const struct sb_col *cols;
+	size_t ncols;
+	int *sel; /* selected column indexes, in output order */
+	size_t nsel;
+	struct sb_row **rows;
+	size_t nrows, caprows;
+};
+
+struct field {
+	char *key;
+	enum sb_col_type type;
+	struct cell c;
+};
+
+struct sb_out {
+	struct sb_out_opts opts;
+	FILE *fp;
+	struct sb_table **tables;
+	size_t ntables;
+	struct field *fields;
+	size_t nfields;
+	char **notes;
+	size_t nnotes;
+};
+
+int sb_out_render_json(struct sb_out *o);
+int sb_out_render_openmetrics(struct sb_out *o);
+int sb_out_render_text(struct sb_out *o);
+
+#endif

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# devmemstat without the live kernel: the views on a netlink capture of a NIC with a
+# devmem binding and a leaked pool (tests/fixtures/netlink/devmem-nic.nl), top on a
+# sysroot (since-boot averages), usage errors and exit codes.
+. "$SOCBOX_TESTLIB"
+NL=$SOCBOX_FIXTURES/netlink/devmem-nic.nl
+ROOT=$SOCBOX_FIXTURES/devmem-nic
+
+t_run "help" 0 "$SOCBOX" devmemstat --help
+for cmd in show queues napi pools qstats bindings top monitor bind; do
+	t_grep "help lists $cmd" "^  $cmd " "$T_TMP/out"
+done
+t_run "unknown command" 2 "$SOCBOX" devmemstat frobnicate
+t_run "unknown option" 2 "$SOCBOX" devmemstat pools --frobnicate
+t_run "unknown column" 2 "$SOCBOX" devmemstat pools -o NOPE --load-netlink "$NL"
+t_run "-H lists pool columns" 0 "$SOCBOX" devmemstat pools -H
+t_grep "RECYCLE_RATE column documented" '^RECYCLE_RATE +number' "$T_TMP/out"
+t_run "bind needs --dev" 2 "$SOCBOX" devmemstat bind --queues 0
+t_run "top with a bad CPU list" 2 "$SOCBOX" devmemstat top --cpus 3-1 --sysroot "$ROOT"
+
+# netlink views on a sysroot: not supported here, and say how to get the data
+t_run "overview on a sysroot" 3 "$SOCBOX" devmemstat --sysroot "$ROOT"
+t_grep "sysroot: needs the live kernel" 'needs the live kernel.*--save-netlink' "$T_TMP/err"
+
+# the capture
+t_run "overview of the capture" 0 "$SOCBOX" devmemstat --load-netlink "$NL" -J
+t_json "overview" "$T_TMP/out"
+t_jq "eth2: 4 rx, 4 tx queues, binding 1, 4 pools" \
+	'.devices[] | select(.ifindex == 3) | .rx_queues == 4 and .tx_queues == 4 and .dmabufs == ["1"] and .pools == 4' "$T_TMP/out"
+t_jq "NAPI IRQs joined" '.devices[] | select(.ifindex == 3) | .irqs == ["120","121","122","123"]' "$T_TMP/out"
+t_run "queues --dev 3" 0 "$SOCBOX" devmemstat queues --load-netlink "$NL" --dev 3 -J
+t_jq "bound queues carry the binding id" '[.queues[] | select(.dmabuf == 1) | .queue] == [2,3]' "$T_TMP/out"
+t_jq "queue qstats joined" '.queues[] | select(.type == "rx" and .queue == 0) | .rx_bytes == 40000000000' "$T_TMP/out"
+t_run "napi" 0 "$SOCBOX" devmemstat napi --load-netlink "$NL" -J
+t_jq "threaded NAPI with its pid" '.napis[] | select(.napi_id == 8196) | .threaded == "enabled" and .pid == 1412' "$T_TMP/out"
+t_run "pools" 0 "$SOCBOX" devmemstat pools --load-netlink "$NL" -J
+t_json "pools" "$T_TMP/out"
+t_jq "leaked pool flagged" '.pools[] | select(.pool_id == 9) | .leaked == true and .inflight_mem_bytes == 49152' "$T_TMP/out"
+t_jq "recycle rate of pool 10" '.pools[] | select(.pool_id == 10) | (.recycle_rate - 0.98988) | fabs < 0.0001' "$T_TMP/out"
+t_jq "devmem pools carry the binding" '[.pools[] | select(.dmabuf == 1) | .pool_id] == [12,13]' "$T_TMP/out"
+t_run "bindings finds the leak (exit 1)" 1 "$SOCBOX" devmemstat bindings --load-netlink "$NL" -J
+t_json "bindings" "$T_TMP/out"
+t_jq "binding joins queues, pools, memory" \
+	'.bindings[0] | .binding_id == 1 and .ifindex == 3 and .rx_queues == ["2","3"] and .pools == ["12","13"] and .inflight_mem_bytes == 33554432' "$T_TMP/out"
+t_jq "leaked pool listed" '.leaked_pools_count == 1 and .leaked_pools[0].pool_id == 9 and .leaked_pools[0].inflight == 12' "$T_TMP/out"
+t_run "bindings text" 1 "$SOCBOX" devmemstat bindings --load-netlink "$NL"
+t_grep "text says what leaked" 'detached from their device still hold memory' "$T_TMP/out"
+t_run "qstats openmetrics" 0 "$SOCBOX" devmemstat qstats --load-netlink "$NL" --format openmetrics
+t_grep "counter with labels" '^socbox_qstats_rx_bytes_total\{ifindex="3",ifname="-",scope="device"\} 160000000000$' "$T_TMP/out"
+t_grep "queue-scope counter" '^socbox_qstats_rx_bytes_total\{ifindex="3",ifname="-",scope="queue",type="rx",queue="2"\} 40000000000$' "$T_TMP/out"
+t_run "pools -o" 0 "$SOCBOX" devmemstat pools --load-netlink "$NL" -o POOL_ID,LEAKED -r -n
+t_eq "raw rows" "$(tr '\n' ';' <"$T_TMP/out")" "9 yes;10 no;11 no;12 no;13 no;"
+
+head -c 1000 "$NL" >"$T_TMP/cut.nl"
+t_run "truncated capture" 0 "$SOCBOX" devmemstat pools --load-netlink "$T_TMP/cut.nl" -J
+t_jq "truncated capture is reported" '.notes | any(test("could not be parsed"))' "$T_TMP/out"
+t_run "missing capture" 1 "$SOCBOX" devmemstat --load-netlink "$T_TMP/none.nl"
+
+# top on a snapshot: averages since boot from /proc/stat, /proc/softirqs, /proc/net/dev
+t_run "top on a sysroot" 0 "$SOCBOX" devmemstat top --sysroot "$ROOT"
+t_grep "kperf CPU 0 line" '^CPU 0: usr: 4\.39% sys: 5\.21% idle:81\.92% iow: 0\.13% irq: 0\.00% sirq: 8\.34% net_rx:4744/s$' "$T_TMP/out"
+t_grep "kperf Rx line of eth2" '^eth2: Rx  0\.278 Gbps \(160000000000 bytes in 4612370000 usec\)' "$T_TMP/out"
+t_grep "says it is since boot" 'since boot' "$T_TMP/out"
+t_run "top -J on a sysroot" 0 "$SOCBOX" devmemstat top --sysroot "$ROOT" -J --cpus 1-2
+t_json "top" "$T_TMP/out"
+t_jq "only CPUs 1-2" '[.cpus[].cpu] == [1,2]' "$T_TMP/out"
+t_jq "eth2 from interface counters" '.devices[] | select(.ifname == "eth2") | .source == "netdev" and (.rx_gbps * 1000 | floor) == 277' "$T_TMP/out"
+t_done

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# smmustat groups, irq, events, pmu (discovery) and check on the board dumps.
+. "$SOCBOX_TESTLIB"
+F=$SOCBOX_FIXTURES
+SRV=$F/arm64-server-smmuv3
+SOC=$F/arm64-soc
+X86=$F/x86-vtd-server
+
+# groups
+t_run "x86: groups" 0 "$SOCBOX" smmustat groups --sysroot "$X86"
+t_grep "x86: vfio-pci device shown with its driver" '^ +4 DMA +dmar0 +1 0000:17:00\.1 +vfio-pci$' "$T_TMP/out"
+t_grep "x86: unbound device shows -" '^ +0 DMA +dmar1 +1 0000:00:00\.0 +-$' "$T_TMP/out"
+t_run "x86: groups --json" 0 "$SOCBOX" smmustat groups --sysroot "$X86" -J -o +RESERVED
+cp "$T_TMP/out" "$T_TMP/g.json"
+t_json "x86: groups" "$T_TMP/g.json"
+t_jq "x86: six groups, one identity" '(.groups | length) == 6 and ([.groups[] | select(.type=="identity")] | length) == 1' "$T_TMP/g.json"
+t_jq "x86: xhci has an RMRR and the MSI window" '.groups[1].reserved == ["0x6f5f8000-0x6f7fffff:direct-relaxable","0xfee00000-0xfeefffff:msi"]' "$T_TMP/g.json"
+t_run "server: --device 0002:01:00.1" 0 "$SOCBOX" smmustat groups --sysroot "$SRV" --device 0002:01:00.1 -J
+cp "$T_TMP/out" "$T_TMP/d.json"
+t_json "server: --device" "$T_TMP/d.json"
+t_jq "server: device -> group 5 on the second SMMU" '.group == 5 and .iommu == "smmu3.0x0000200000000000" and .driver == "mlx5_core"' "$T_TMP/d.json"
+t_jq "server: reserved regions table" '.reserved_regions == [{"group":5,"start":"0x0000000008000000","end":"0x00000000080fffff","size_bytes":1048576,"kind":"msi"}]' "$T_TMP/d.json"
+t_run "x86: short BDF 17:00.0" 0 "$SOCBOX" smmustat groups --sysroot "$X86" --device 17:00.0 -P -o GROUP,IOMMU
+t_grep "x86: short BDF resolves" '^GROUP="3" IOMMU="dmar0"$' "$T_TMP/out"
+t_run "soc: platform device by name" 0 "$SOCBOX" smmustat groups --sysroot "$SOC" --group 2 -r -o GROUP,TYPE,DEVICES,DRIVERS
+t_grep "soc: identity group of the VPU" '^2 identity 4ad00000\.vpu -$' "$T_TMP/out"
+t_run "unknown device: exit 1" 1 "$SOCBOX" smmustat groups --sysroot "$SOC" --device 0000:99:00.0
+t_grep "unknown device message" 'find the IOMMU group of the device: no group has it' "$T_TMP/err"
+t_run "unknown group: exit 1" 1 "$SOCBOX" smmustat groups --sysroot "$SOC" --group 77
+t_run "--group with --device: usage" 2 "$SOCBOX" smmustat groups --sysroot "$SOC" --group 1 --device x
+
+# irq
+t_run "server: irq --json" 0 "$SOCBOX" smmustat irq --sysroot "$SRV" -J
+cp "$T_TMP/out" "$T_TMP/i.json"
+t_json "server: irq" "$T_TMP/i.json"
+t_jq "server: evtq/gerror/priq for both SMMUs" '[.irqs[].kind] == ["evtq","gerror","priq","evtq","gerror","priq"]' "$T_TMP/i.json"
+t_jq "server: per-CPU counts" '.irqs[3].total == 4 and .irqs[3].per_cpu == ["0=4"]' "$T_TMP/i.json"
+t_run "soc: irq on the 2026 layout with CPU2 offline" 0 "$SOCBOX" smmustat irq --sysroot "$SOC" -p -J
+cp "$T_TMP/out" "$T_TMP/s.json"
+t_jq "soc: two wired SMMU lines" '[.irqs[].irq] == ["70","71"] and .cpus == 5' "$T_TMP/s.json"
+t_jq "soc: per_cpu table skips the offline CPU" '[.per_cpu[] | select(.irq=="70") | .cpu] == [0,1,3,4,5]' "$T_TMP/s.json"
+t_run "x86: irq" 0 "$SOCBOX" smmustat irq --sysroot "$X86" -r -o IRQ,KIND,ACTION,TOTAL
+t_grep "x86: DMAR fault lines" '^25 dmar dmar0 3$' "$T_TMP/out"
+t_run "irq -i on a sysroot: usage" 2 "$SOCBOX" smmustat irq --sysroot "$X86" -i 1
+
+# events
+t_run "server: events --json" 0 "$SOCBOX" smmustat events --sysroot "$SRV" -J
+cp "$T_TMP/out" "$T_TMP/e.json"
+t_json "server: events" "$T_TMP/e.json"
+t_jq "server: decoded events grouped by device" '.event_groups[0] | .device=="0002:01:00.1" and .kind=="F_TRANSLATION" and .count==2 and .last_addr=="0xfff01000"' "$T_TMP/e.json"
+t_jq "server: raw dump gives the stream id" '.event_groups[1] | .device=="sid 0x100" and .source=="arm-smmu-v3.0.auto" and .last_addr=="0xdead0000"' "$T_TMP/e.json"
+t_run "x86: events --list" 0 "$SOCBOX" smmustat events --sysroot "$X86" --list -J
+cp "$T_TMP/out" "$T_TMP/l.json"
+t_jq "x86: three DMAR records" '(.events | length) == 3 and .events[2].kind == "INTR-REMAP" and .events[0].time_s == 811.40212' "$T_TMP/l.json"
+t_run "soc: events -o with --list columns" 0 "$SOCBOX" smmustat events --sysroot "$SOC" --list -r -n -o TIME_S,DEVICE,KIND
+t_grep "soc: list row (raw escapes the blank)" '^37\.100 sid\\x200x3 F_TRANSLATION$' "$T_TMP/out"
+t_run "events --follow on a sysroot: usage" 2 "$SOCBOX" smmustat events --sysroot "$SOC" --follow
+t_run "events without a log: exit 1 naming the file" 1 "$SOCBOX" smmustat events --sysroot "$F/stm32mp157-dk2"
+t_grep "missing log hint" '/dev/kmsg: read the kernel log of the sysroot' "$T_TMP/err"
+
+# pmu discovery
+t_run "server: pmu on a sysroot lists the PMCGs" 0 "$SOCBOX" smmustat pmu --sysroot "$SRV" -J
+cp "$T_TMP/out" "$T_TMP/p.json"
+t_json "server: pmu" "$T_TMP/p.json"
+t_jq "server: two PMCGs with type and cpumask" '[.pmus[] | [.pmu, .type, .cpu]] == [["smmuv3_pmcg_100000020",12,0],["smmuv3_pmcg_200000020",13,0]]' "$T_TMP/p.json"
+t_jq "server: events and format fields" '.pmus[0].events | index("transaction(event=0x01)")' "$T_TMP/p.json"
+t_jq "server: filter fields" '.pmus[0].formats == ["event","filter_enable","filter_span","filter_stream_id"]' "$T_TMP/p.json"
+t_run "x86: no PMCG: exit 3" 3 "$SOCBOX" smmustat pmu --sysroot "$X86"
+t_grep "x86: hint names the module" 'arm_smmuv3_pmu \(CONFIG_ARM_SMMU_V3_PMU\)' "$T_TMP/err"
+
+# check
+t_run "server: all predicates hold" 0 "$SOCBOX" smmustat check --sysroot "$SRV" --expect-instances 2 --expect-type DMA-FQ --require-feature SVA --require-feature ha
+t_run "server: --no-faults fails on logged events" 1 "$SOCBOX" smmustat check --sysroot "$SRV" --no-faults -J
+t_jq "server: failed count" '.failed == 1 and .checks[0].check == "no-faults"' "$T_TMP/out"
+t_grep "server: stderr names the predicate" '^smmustat check: no-faults: 3 records' "$T_TMP/err"
+t_run "soc: expect-type fails on the identity group" 1 "$SOCBOX" smmustat check --sysroot "$SOC" --expect-type DMA
+t_grep "soc: which group" 'expect-type=DMA: 1 of 4 groups differ \(group 2 is identity\)' "$T_TMP/err"
+t_run "soc: HA is not decoded on a 6.6 vendor kernel" 1 "$SOCBOX" smmustat check --sysroot "$SOC" --require-feature HA
+t_run "x86: pasid missing, instances ok" 1 "$SOCBOX" smmustat check --sysroot "$X86" --expect-instances 2 --require-feature pasid
+t_grep "x86: only the failed one on stderr" '^smmustat check: require-feature=pasid: 2 of 2 instances lack it' "$T_TMP/err"
+t_nogrep "x86: passing predicate not on stderr" 'expect-instances' "$T_TMP/err"
+t_run "x86: qi present" 0 "$SOCBOX" smmustat check --sysroot "$X86" --require-feature qi --require-feature sagaw
+t_run "check without predicates: usage" 2 "$SOCBOX" smmustat check --sysroot "$X86"
+t_run "check --expect-type bogus: usage" 2 "$SOCBOX" smmustat check --sysroot "$X86" --expect-type bogus
+
+# stress needs the live kernel
+t_run "stress on a sysroot: exit 3" 3 "$SOCBOX" smmustat stress --sysroot "$X86"
+t_grep "stress says why" 'needs the live kernel' "$T_TMP/err"
+t_run "stress --size not 4K aligned: usage" 2 "$SOCBOX" smmustat stress --size 1000
+t_run "stress --method bogus: usage" 2 "$SOCBOX" smmustat stress --method bogus
+t_run "stress --baseline missing file" 1 "$SOCBOX" smmustat stress --baseline "$T_TMP/nope.json" --sysroot "$X86"
+echo '{"label": "x"}' >"$T_TMP/bad.json"
+t_run "stress --baseline without totals: usage" 2 "$SOCBOX" smmustat stress --baseline "$T_TMP/bad.json" --sysroot "$X86"
+t_done

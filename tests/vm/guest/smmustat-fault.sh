@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernel: stock
+# A real DMA fault: QEMU's edu device reads from an IOVA nobody mapped, VT-d blocks it and
+# logs a DMAR fault. smmustat events (--follow and the summary), check --no-faults and irq
+# must all see it. Uses /dev/mem (the stock kernel has it) to program edu's DMA engine.
+# shellcheck source=../lib.sh
+. /tests/lib.sh
+
+S="$SOCBOX smmustat"
+edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
+edu=${edu%/device}
+edu=${edu##*/}
+like "$edu" '^0000:' "the edu device (1234:11e8) is on the PCI bus"
+dev=/sys/bus/pci/devices/$edu
+short=${edu#0000:}
+not_ok "edu has no driver (its DMA goes through its default domain)" test -e "$dev/driver"
+ok "check --no-faults holds before" $S check --no-faults
+# The total of the DMAR line (the only IOMMU line on q35), from the pairs output.
+dmar_total() { $S irq -P -o KIND,TOTAL | sed -n 's/^KIND="dmar" TOTAL="\([0-9]*\)"$/\1/p' | head -n1; }
+irq_before=$(dmar_total)
+like "$irq_before" '^[0-9]+$' "the DMAR fault line has a count"
+
+# Memory space + bus master in the command register (config offset 4).
+cmd=$(od -An -tu1 -j4 -N1 "$dev/config" | tr -d ' ')
+new=$((cmd | 6))
+printf "\\$(printf %o "$new")" | dd of="$dev/config" bs=1 seek=4 count=1 conv=notrunc 2>/dev/null
+is "$(od -An -tu1 -j4 -N1 "$dev/config" | tr -d ' ')" "$new" "bus mastering enabled"
+bar=$(head -n1 "$dev/resource" | cut -d' ' -f1)
+like "$bar" '^0x[0-9a-f]+$' "BAR0 address"
+
+$S events --follow -c 1 -J >/tmp/follow.json 2>/tmp/follow.err &
+follower=$!
+sleep 1
+# edu DMA: source IOVA 0x1234000 (never mapped), destination its internal buffer 0x40000,
+# 8 bytes, command 1 = start, RAM to device.
+ok "program the edu DMA engine" sh -c "devmem $((bar + 0x80)) 64 0x1234000 && devmem $((bar + 0x88)) 64 0x40000 && devmem $((bar + 0x90)) 64 8 && devmem $((bar + 0x98)) 64 1"
+n=0
+while kill -0 "$follower" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
+kill "$follower" 2>/dev/null
+wait "$follower"
+ok "events --follow printed the fault and stopped after -c 1" grep -q '"kind": "DMA Read"' /tmp/follow.json
+# Older kernels print the short bus address, newer ones the full one.
+like "$(cat /tmp/follow.json)" "\"device\": \"($edu|$short)\"" "the fault names the edu device"
+like "$(cat /tmp/follow.json)" '"addr": "0x1234000"' "the fault address is the unmapped IOVA"
+out=$($S events -J)
+like "$out" '"kind": "DMA Read"' "events summary has the fault"
+like "$out" '"last_addr": "0x1234000"' "events summary keeps the address"
+err=$($S check --no-faults 2>&1 >/dev/null)
+like "$err" '^smmustat check: no-faults: [1-9][0-9]* records?, first: DMAR DMA Read' "check --no-faults fails and names the fault"
+irq_after=$(dmar_total)
+ok "the DMAR fault interrupt fired ($irq_before -> $irq_after)" test "$irq_after" -gt "$irq_before"
+printf "\\$(printf %o "$cmd")" | dd of="$dev/config" bs=1 seek=4 count=1 conv=notrunc 2>/dev/null
+is "$(od -An -tu1 -j4 -N1 "$dev/config" | tr -d ' ')" "$cmd" "command register restored"
+
+# The stock kernel's VT-d from the other views.
+out=$($S -J)
+like "$out" '"kind": "intel-vt-d"' "overview on the stock kernel"
+like "$($S groups --device "$edu" -J)" '"iommu": "dmar0"' "groups --device on the stock kernel"
+done_testing
