@@ -29,6 +29,9 @@ const struct sb_snap_path sb_snap_paths[] = {
 	{ "/sys/module/rpmsg_ctrl", 0, 0 },
 	{ "/sys/module/rpmsg_core", 0, 0 },
 	{ "/sys/module/virtio_rpmsg_bus", 0, 0 },
+	/* rpmsgctl: list and rproc read the doctor rpmsg paths above (the class/bus links and,
+	 * through them, the device attributes), the module lists (hook below) and: */
+	{ "/sys/kernel/debug/remoteproc", 1, 0 },
 	/* doctor: dma-buf */
 	{ "/sys/class/dma_heap", 1, SB_SNAP_FOLLOW },
 	{ "/sys/class/misc/udmabuf", 1, SB_SNAP_FOLLOW },

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rpmsgctl: remote processors and rpmsg. This file: the command table and `list`, the joined
+ * view of remoteprocs, channels, control devices and endpoint devices with the reasons for
+ * whatever is missing. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/kmod.h"
+#include "socbox/rproc.h"
+#include "rpmsgctl.h"
+
+enum { RP_ID, RP_NAME, RP_STATE, RP_FIRMWARE, RP_RECOVERY, RP_COREDUMP, RP_DEVICE, RP_TRACES };
+static const struct sb_col rproc_cols[] = {
+	[RP_ID] = { "ID", SB_T_STR, 0, 0, "remoteproc class device", 0 },
+	[RP_NAME] = { "NAME", SB_T_STR, 0, 0, "remote processor name", 0 },
+	[RP_STATE] = { "STATE", SB_T_STR, 0, 0, "offline, running, crashed, attached, ...", 0 },
+	[RP_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware", 0 },
+	[RP_RECOVERY] = { "RECOVERY", SB_T_STR, 0, 0, "automatic recovery after a crash", 0 },
+	[RP_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
+	[RP_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
+	[RP_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
+};
+
+enum { CH_DEVICE, CH_NAME, CH_SRC, CH_DST, CH_ANNOUNCE, CH_DRIVER, CH_REMOTEPROC };
+static const struct sb_col chan_cols[] = {
+	[CH_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "rpmsg bus device", 0 },
+	[CH_NAME] = { "NAME", SB_T_STR, 0, 0, "channel (service) name", 0 },
+	[CH_SRC] = { "SRC", SB_T_S64, 0, SB_COL_RIGHT, "local address (-1: any)", 0 },
+	[CH_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
+	[CH_ANNOUNCE] = { "ANNOUNCE", SB_T_BOOL, 0, 0, "announced to the remote", 0 },
+	[CH_DRIVER] = { "DRIVER", SB_T_STR, 0, 0, "bound driver", 0 },
+	[CH_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, 0, "remote processor it belongs to", 0 },
+};
+
+enum { CT_DEVICE, CT_DEVNODE, CT_CHANNEL, CT_REMOTEPROC };
+static const struct sb_col ctrl_cols[] = {
+	[CT_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "control device", 0 },
+	[CT_DEVNODE] = { "DEVNODE", SB_T_STR, 0, 0, "device node", 0 },
+	[CT_CHANNEL] = { "CHANNEL", SB_T_STR, 0, SB_COL_TRUNC, "rpmsg device it controls", 0 },
+	[CT_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, 0, "remote processor", 0 },
+};
+
+enum { EP_DEVICE, EP_DEVNODE, EP_NAME, EP_SRC, EP_DST, EP_PARENT, EP_REMOTEPROC };
+static const struct sb_col ept_cols[] = {
+	[EP_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "endpoint device", 0 },
+	[EP_DEVNODE] = { "DEVNODE", SB_T_STR, 0, 0, "device node", 0 },
+	[EP_NAME] = { "NAME", SB_T_STR, 0, 0, "endpoint name", 0 },
+	[EP_SRC] = { "SRC", SB_T_S64, 0, SB_COL_RIGHT, "local address (-1: any)", 0 },
+	[EP_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
+	[EP_PARENT] = { "PARENT", SB_T_STR, 0, SB_COL_TRUNC, "control device or channel", 0 },
+	[EP_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, 0, "remote processor", 0 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void addr_cell(struct sb_row *row, int col, bool have, int64_t v)
+{
+	if (have)
+		sb_row_s64(row, col, v);
+}
+
+static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
+		   const struct sb_rpmsg_state *st)
+{
+	struct sb_table *t = sb_out_table(o, "remoteprocs", "Remote processors", rproc_cols,
+					  N(rproc_cols), false);
+
+	for (size_t i = 0; i < nrp; i++) {
+		struct sb_row *row = sb_table_row(t);
+
+		sb_row_str(row, RP_ID, rp[i].id);
+		sb_row_str(row, RP_NAME, rp[i].name[0] ? rp[i].name : NULL);
+		sb_row_str(row, RP_STATE, rp[i].state[0] ? rp[i].state : NULL);
+		sb_row_str(row, RP_FIRMWARE, rp[i].firmware[0] ? rp[i].firmware : NULL);
+		sb_row_str(row, RP_RECOVERY, rp[i].recovery[0] ? rp[i].recovery : NULL);
+		sb_row_str(row, RP_COREDUMP, rp[i].coredump[0] ? rp[i].coredump : NULL);
+		sb_row_str(row, RP_DEVICE, rp[i].device[0] ? rp[i].device : NULL);
+		sb_row_u64(row, RP_TRACES, rp[i].ntraces);
+	}
+	t = sb_out_table(o, "channels", "rpmsg channels", chan_cols, N(chan_cols), true);
+	for (size_t i = 0; i < st->nchannels; i++) {
+		const struct sb_rpmsg_channel *ch = &st->channels[i];
+		struct sb_row *row = sb_table_row(t);
+
+		sb_row_str(row, CH_DEVICE, ch->dev);
+		sb_row_str(row, CH_NAME, ch->name[0] ? ch->name : NULL);
+		/* the bus prints hex and 0xffffffff for "any"; shown signed like the class */
+		addr_cell(row, CH_SRC, ch->have_src, (int32_t)ch->src);
+		addr_cell(row, CH_DST, ch->have_dst, (int32_t)ch->dst);
+		if (ch->announce >= 0)
+			sb_row_bool(row, CH_ANNOUNCE, ch->announce);
+		sb_row_str(row, CH_DRIVER, ch->driver[0] ? ch->driver : NULL);
+		sb_row_str(row, CH_REMOTEPROC, ch->remoteproc[0] ? ch->remoteproc : NULL);
+	}
+	t = sb_out_table(o, "control_devices", "Control devices", ctrl_cols, N(ctrl_cols), false);
+	for (size_t i = 0; i < st->nctrls; i++) {
+		const struct sb_rpmsg_ctrl *ct = &st->ctrls[i];
+		struct sb_row *row = sb_table_row(t);
+
+		sb_row_str(row, CT_DEVICE, ct->name);
+		sb_row_str(row, CT_DEVNODE, ct->devnode);
+		sb_row_str(row, CT_CHANNEL, ct->channel[0] ? ct->channel : NULL);
+		sb_row_str(row, CT_REMOTEPROC, ct->remoteproc[0] ? ct->remoteproc : NULL);
+	}
+	t = sb_out_table(o, "endpoints", "Endpoint devices", ept_cols, N(ept_cols), false);
+	for (size_t i = 0; i < st->nepts; i++) {
+		const struct sb_rpmsg_eptdev *ep = &st->epts[i];
+		struct sb_row *row = sb_table_row(t);
+
+		sb_row_str(row, EP_DEVICE, ep->name);
+		sb_row_str(row, EP_DEVNODE, ep->devnode);
+		sb_row_str(row, EP_NAME, ep->ept_name[0] ? ep->ept_name : NULL);
+		addr_cell(row, EP_SRC, ep->have_src, ep->src);
+		addr_cell(row, EP_DST, ep->have_dst, ep->dst);
+		sb_row_str(row, EP_PARENT, ep->parent[0] ? ep->parent : NULL);
+		sb_row_str(row, EP_REMOTEPROC, ep->remoteproc[0] ? ep->remoteproc : NULL);
+	}
+}
+
+static const struct sb_rpmsg_channel *find_channel(const struct sb_rpmsg_state *st,
+						   const char *name, const char *rproc)
+{
+	for (size_t i = 0; i < st->nchannels; i++)
+		if ((!name || !strcmp(st->channels[i].name, name)) &&
+		    (!rproc || !strcmp(st->channels[i].remoteproc, rproc)))
+			return &st->channels[i];
+	return NULL;
+}
+
+static void module_note(struct sb_out *o, const struct sb_root *r, const char *mod,
+			const char *config, const char *effect)
+{
+	enum sb_mod_state ms;
+
+	sb_kmod_state(r, mod, &ms);
+	if (ms == SB_MOD_AVAILABLE)
+		sb_out_note(o, "module %s is not loaded, so %s: modprobe %s, or 'rpmsgctl list --load-modules'",
+			    mod, effect, mod);
+	else if (ms == SB_MOD_MISSING)
+		sb_out_note(o, "%s is not built for this kernel (%s), so %s", mod, config, effect);
+	else if (!sb_kmod_present(ms))
+		sb_out_note(o, "%s: %s (module %s, %s)", mod, effect, mod, config);
+}
+
+/* Why something a user expects is not there. Returns true when rpmsg is absent entirely. */
+static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_rproc *rp,
+		    size_t nrp, const struct sb_rpmsg_state *st)
+{
+	const struct sb_rpmsg_channel *ch;
+
+	if (!nrp && !st->bus_present) {
+		sb_out_note(o, "no remote processors and no rpmsg bus: the kernel has no rpmsg core "
+			       "(CONFIG_RPMSG_VIRTIO or a vendor backend) and no remoteproc driver bound");
+		return true;
+	}
+	for (size_t i = 0; i < nrp; i++) {
+		const char *s = rp[i].state;
+
+		if (!strcmp(s, "offline"))
+			sb_out_note(o, "%s (%s) is offline: 'rpmsgctl rproc start %s' boots %s",
+				    rp[i].id, rp[i].name, rp[i].id, rp[i].firmware);
+		else if (!strcmp(s, "crashed"))
+			sb_out_note(o, "%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
+				    rp[i].id, rp[i].name, rp[i].recovery, rp[i].id);
+		else if ((!strcmp(s, "running") || !strcmp(s, "attached")) &&
+			 !find_channel(st, NULL, rp[i].id))
+			sb_out_note(o, "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
+				       "vdev resource or has not started rpmsg yet",
+				    rp[i].id, rp[i].name, s);
+	}
+	if (!st->bus_present)
+		sb_out_note(o, "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (or the SoC's rpmsg backend)");
+	else if (!st->nchannels)
+		sb_out_note(o, "no rpmsg channel announced: no remote runs rpmsg firmware");
+	ch = find_channel(st, "rpmsg_ctrl", NULL);
+	if (!st->nctrls && st->nchannels && (!ch || !ch->driver[0]))
+		module_note(o, r, "rpmsg_ctrl", "CONFIG_RPMSG_CTRL", "there is no /dev/rpmsg_ctrlN");
+	for (size_t i = 0; i < st->nchannels; i++) {
+		ch = &st->channels[i];
+		if ((!strcmp(ch->name, "rpmsg-raw") || !strcmp(ch->name, "rpmsg_chrdev")) && !ch->driver[0]) {
+			module_note(o, r, "rpmsg_char", "CONFIG_RPMSG_CHAR", "raw channels have no /dev/rpmsgN");
+			break;
+		}
+	}
+	return false;
+}
+
+static int load_modules(struct sb_ctx *c)
+{
+	static const char *const mods[] = { "rpmsg_char", "rpmsg_ctrl" };
+	struct sb_err e;
+
+	if (!sb_root_is_live(c->root))
+		return sb_usage_error(c, "--load-modules needs the live kernel, not --sysroot");
+	for (size_t i = 0; i < N(mods); i++) {
+		enum sb_mod_state ms;
+
+		sb_kmod_state(c->root, mods[i], &ms);
+		if (ms != SB_MOD_AVAILABLE)
+			continue;
+		sb_err_clear(&e);
+		sb_verbose(RPMSGCTL, "loading %s", mods[i]);
+		if (sb_kmod_load(mods[i], &e) < 0)
+			return sb_report(RPMSGCTL, &e);
+	}
+	return 0;
+}
+
+int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
+{
+	static int load;
+	struct poptOption table[] = {
+		{ "load-modules", '\0', POPT_ARG_NONE, &load, 0,
+		  "load rpmsg_char and rpmsg_ctrl first when they are available", NULL },
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
+	};
+	struct sb_rpmsg_state st;
+	struct sb_rproc *rp = NULL;
+	struct sb_out *o;
+	struct sb_err e;
+	size_t nrp = 0;
+	bool absent;
+	int rc;
+
+	load = 0;
+	rc = sb_cli_parse(c, table, NULL, argc, argv, chan_cols, N(chan_cols));
+	if (rc)
+		return rc;
+	if (load && (rc = load_modules(c)))
+		return rc;
+	sb_err_clear(&e);
+	if (sb_rproc_list(c->root, &rp, &nrp, &e) < 0 || sb_rpmsg_scan(c->root, &st, &e) < 0) {
+		free(rp);
+		return sb_report(RPMSGCTL, &e);
+	}
+	o = sb_out_new(&c->out, stdout);
+	render(o, rp, nrp, &st);
+	absent = explain(o, c->root, rp, nrp, &st);
+	rc = sb_out_print(o);
+	sb_out_free(o);
+	sb_rpmsg_state_free(&st);
+	free(rp);
+	if (rc < 0)
+		return SB_EXIT_FAIL;
+	if (absent) {
+		sb_err_set(&e, ENODEV, "rpmsg", "list", "CONFIG_REMOTEPROC and CONFIG_RPMSG_VIRTIO or a vendor rpmsg backend");
+		sb_err_reason(&e, "no remote processors and no rpmsg bus in this kernel");
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
+		return sb_report(RPMSGCTL, &e);
+	}
+	return 0;
+}
+
+static const struct sb_cmd cmds[] = {
+	{ "list", rpmsgctl_list, NULL, "remote processors, channels, control and endpoint devices" },
+	{ "ept", rpmsgctl_ept, "create|destroy ...", "create or destroy an endpoint (/dev/rpmsgN or fd)" },
+	{ "dev", rpmsgctl_dev, "create|release ...", "create or release a channel device on the remote" },
+	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint" },
+	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)" },
+	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout" },
+	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics" },
+	{ "rproc", rpmsgctl_rproc, "status|start|stop|firmware|recovery|trace ...", "remote processor control" },
+	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+int rpmsgctl_main(int argc, const char **argv)
+{
+	return sb_cli_dispatch(RPMSGCTL, "Remote processors and rpmsg: list, endpoints, messages, ping, bench.",
+			       cmds, "list", argc, argv);
+}

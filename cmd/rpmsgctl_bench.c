@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rpmsgctl bench: the measurement of the RPMSG_CREATE_EPT_FD_IOCTL series. N iterations of
+ * create -> open -> destroy -> close through the legacy /dev/rpmsgN path and through the fd
+ * ioctl, totals per run and the legacy/fd ratio, plus per-operation statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "socbox/stats.h"
+#include "socbox/udev.h"
+#include "socbox/udev.h"
+#include "rpmsgctl.h"
+
+enum { R_RUN, R_LOOPS, R_LEGACY, R_FD, R_RATIO, R_FD_PATH };
+static const struct sb_col run_cols[] = {
+	[R_RUN] = { "RUN", SB_T_U64, 0, SB_COL_RIGHT, "run number", 0 },
+	[R_LOOPS] = { "LOOPS", SB_T_U64, 0, SB_COL_RIGHT, "iterations per path", 0 },
+	[R_LEGACY] = { "LEGACY_US", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "total time, legacy path", 0 },
+	[R_FD] = { "FD_US", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "total time, fd path", 0 },
+	[R_RATIO] = { "RATIO", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "legacy / fd", 2 },
+	[R_FD_PATH] = { "FD_PATH", SB_T_STR, 0, 0, "fd ioctl: ok, unsupported or not run", 0 },
+};
+
+enum { O_METHOD, O_OP, O_MIN, O_MEDIAN, O_P99, O_MAX, O_MEAN };
+static const struct sb_col op_cols[] = {
+	[O_METHOD] = { "METHOD", SB_T_STR, 0, 0, "legacy or fd", 0 },
+	[O_OP] = { "OP", SB_T_STR, 0, 0, "create, open, destroy, close or iteration", 0 },
+	[O_MIN] = { "MIN_US", SB_T_DBL, 0, SB_COL_RIGHT, "fastest", 1 },
+	[O_MEDIAN] = { "MEDIAN_US", SB_T_DBL, 0, SB_COL_RIGHT, "median", 1 },
+	[O_P99] = { "P99_US", SB_T_DBL, 0, SB_COL_RIGHT, "99th percentile", 1 },
+	[O_MAX] = { "MAX_US", SB_T_DBL, 0, SB_COL_RIGHT, "slowest", 1 },
+	[O_MEAN] = { "MEAN_US", SB_T_DBL, 0, SB_COL_RIGHT, "mean", 1 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define NOPS 5
+static const char *const op_names[NOPS] = { "create", "open", "destroy", "close", "iteration" };
+
+struct samples {
+	double *v[NOPS]; /* microseconds, one per iteration and op, over all runs */
+	size_t n;
+};
+
+static double us(uint64_t a, uint64_t b)
+{
+	return (double)(b - a) / 1000.0;
+}
+
+/* One run of loops iterations; total in *total_us. */
+static int run_legacy(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops,
+		      struct samples *sm, uint64_t *total_us, struct sb_err *e)
+{
+	uint64_t start = sb_now_ns();
+
+	for (unsigned i = 0; i < loops; i++) {
+		struct sb_rpmsg_ept ept;
+		char devname[32], node[48];
+		uint64_t t[5];
+		size_t k = sm->n++;
+
+		t[0] = sb_now_ns();
+		if (sb_rpmsg_ept_create_node(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY, devname,
+					     sizeof(devname), e) < 0)
+			return -1;
+		t[1] = sb_now_ns();
+		snprintf(node, sizeof(node), "/dev/%s", devname);
+		if (sb_rpmsg_ept_open(node, O_RDWR | O_CLOEXEC, &ept, e) < 0)
+			return -1;
+		t[2] = sb_now_ns();
+		if (sb_rpmsg_ept_destroy_keep_fd(&ept, e) < 0) {
+			sb_rpmsg_ept_close(&ept);
+			return -1;
+		}
+		t[3] = sb_now_ns();
+		sb_rpmsg_ept_close(&ept);
+		t[4] = sb_now_ns();
+		for (int op = 0; op < 4; op++)
+			sm->v[op][k] = us(t[op], t[op + 1]);
+		sm->v[4][k] = us(t[0], t[4]);
+	}
+	*total_us = (sb_now_ns() - start) / 1000;
+	return 0;
+}
+
+static int run_fd(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops,
+		  struct samples *sm, uint64_t *total_us, struct sb_err *e)
+{
+	uint64_t start = sb_now_ns();
+
+	for (unsigned i = 0; i < loops; i++) {
+		struct sb_rpmsg_ept ept;
+		uint64_t t[4];
+		size_t k = sm->n++;
+
+		t[0] = sb_now_ns();
+		if (sb_rpmsg_ept_create(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY,
+					O_CLOEXEC | O_NONBLOCK, SB_RPMSG_FD, &ept, e) < 0)
+			return -1;
+		t[1] = sb_now_ns();
+		if (sb_rpmsg_ept_destroy_keep_fd(&ept, e) < 0) {
+			sb_rpmsg_ept_close(&ept);
+			return -1;
+		}
+		t[2] = sb_now_ns();
+		sb_rpmsg_ept_close(&ept);
+		t[3] = sb_now_ns();
+		sm->v[0][k] = us(t[0], t[1]);
+		sm->v[2][k] = us(t[1], t[2]);
+		sm->v[3][k] = us(t[2], t[3]);
+		sm->v[4][k] = us(t[0], t[3]);
+	}
+	*total_us = (sb_now_ns() - start) / 1000;
+	return 0;
+}
+
+static int samples_alloc(struct samples *sm, size_t n)
+{
+	memset(sm, 0, sizeof(*sm));
+	for (int op = 0; op < NOPS; op++)
+		if (!(sm->v[op] = calloc(n ? n : 1, sizeof(double))))
+			return -ENOMEM;
+	return 0;
+}
+
+static void samples_free(struct samples *sm)
+{
+	for (int op = 0; op < NOPS; op++)
+		free(sm->v[op]);
+}
+
+static void op_rows(struct sb_table *t, const char *method, struct samples *sm, bool has_open)
+{
+	for (int op = 0; op < NOPS; op++) {
+		struct sb_stats st;
+		struct sb_row *row;
+
+		if (op == 1 && !has_open)
+			continue;
+		sb_stats_compute(sm->v[op], sm->n, &st);
+		row = sb_table_row(t);
+		sb_row_str(row, O_METHOD, method);
+		sb_row_str(row, O_OP, op_names[op]);
+		sb_row_dbl(row, O_MIN, st.min);
+		sb_row_dbl(row, O_MEDIAN, st.median);
+		sb_row_dbl(row, O_P99, st.p99);
+		sb_row_dbl(row, O_MAX, st.max);
+		sb_row_dbl(row, O_MEAN, st.mean);
+	}
+}
+
+/* Long runs show where they are on a terminal and stay silent when piped. */
+static void progress(const char *path, int run, int runs)
+{
+	if (sb_opt.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (path)
+		fprintf(stderr, "\r" RPMSGCTL " bench: run %d/%d, %s path...   ", run, runs, path);
+	else
+		fputs("\r\033[K", stderr);
+}
+
+/* Ask the kernel once, outside the timed loops, whether the fd ioctl exists. */
+static int probe_fd(struct sb_rpmsg_ctl *ctl, const char *name, struct sb_err *e)
+{
+	struct sb_rpmsg_ept ept;
+	int rc = sb_rpmsg_ept_create(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY, O_CLOEXEC,
+				     SB_RPMSG_FD, &ept, e);
+
+	if (rc < 0)
+		return rc;
+	return sb_rpmsg_ept_destroy(&ept, e);
+}
+
+int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
+{
+	static int loops, runs, require_fd, ctrl, wait_ms;
+	static char *method, *name;
+	struct poptOption table[] = {
+		{ "loops", 'l', POPT_ARG_INT, &loops, 0, "iterations per path and run (default 1000)", "N" },
+		{ "runs", '\0', POPT_ARG_INT, &runs, 0, "runs, one table row each (default 1)", "N" },
+		{ "method", 'm', POPT_ARG_STRING, &method, 0, "paths to measure (default both)", "legacy|fd|both" },
+		{ "require-fd", '\0', POPT_ARG_NONE, &require_fd, 0, "exit 3 when the kernel lacks the fd path", NULL },
+		{ "ctrl", '\0', POPT_ARG_INT, &ctrl, 0, "control device /dev/rpmsg_ctrlN (default 0)", "N" },
+		{ "name", '\0', POPT_ARG_STRING, &name, 0, "endpoint name (default epx)", "NAME" },
+		{ "wait", '\0', POPT_ARG_INT, &wait_ms, 0, "wait this long for /dev/rpmsgN (default 5000)", "MS" },
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
+	};
+	bool do_legacy, do_fd, fd_ok = false;
+	struct samples leg = { 0 }, fds = { 0 };
+	struct sb_rpmsg_ctl ctl = { .fd = -1 };
+	struct sb_err e, fd_err;
+	struct sb_table *t, *ops;
+	struct sb_out *o = NULL;
+	int rc;
+
+	loops = 1000, runs = 1, require_fd = 0, ctrl = 0, wait_ms = 5000;
+	method = NULL, name = NULL;
+	rc = sb_cli_parse(c, table, NULL, argc, argv, run_cols, N(run_cols));
+	if (rc)
+		return rc;
+	if (loops < 1 || runs < 1 || ctrl < 0 || wait_ms < 1)
+		return sb_usage_error(c, "--loops, --runs and --wait must be positive, --ctrl not negative");
+	if (method && strcmp(method, "legacy") && strcmp(method, "fd") && strcmp(method, "both"))
+		return sb_usage_error(c, "--method must be legacy, fd or both");
+	do_legacy = !method || strcmp(method, "fd");
+	do_fd = !method || strcmp(method, "legacy");
+	if (!name)
+		name = "epx";
+	sb_err_clear(&e);
+	if (sb_rpmsg_ctl_open(c->root, (unsigned)ctrl, &ctl, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	ctl.timeout_ms = wait_ms;
+	sb_err_clear(&fd_err);
+	if (do_fd) {
+		fd_ok = probe_fd(&ctl, name, &fd_err) == 0;
+		if (!fd_ok && (require_fd || !do_legacy || sb_err_exit_code(&fd_err) != SB_EXIT_UNSUPPORTED)) {
+			rc = sb_report(RPMSGCTL, &fd_err);
+			goto out;
+		}
+		if (!fd_ok)
+			sb_verbose(RPMSGCTL, "fd path unsupported by this kernel; measuring legacy only");
+	}
+	if (do_legacy && sb_rpmsg_ctl_watch(&ctl, &e) < 0) {
+		rc = sb_report(RPMSGCTL, &e);
+		goto out;
+	}
+	if (samples_alloc(&leg, (size_t)loops * (size_t)runs) || samples_alloc(&fds, (size_t)loops * (size_t)runs)) {
+		sb_err_set(&e, ENOMEM, "bench", "allocate samples", NULL);
+		rc = sb_report(RPMSGCTL, &e);
+		goto out;
+	}
+	o = sb_out_new(&c->out, stdout);
+	sb_out_field_str(o, "control_device", ctl.path);
+	sb_out_field_str(o, "uevent_source", do_legacy ? sb_devmon_source(ctl.mon) : "none");
+	t = sb_out_table(o, "runs", "Runs", run_cols, N(run_cols), true);
+	for (int r = 0; r < runs; r++) {
+		uint64_t legacy_us = 0, fd_us = 0;
+		struct sb_row *row;
+
+		if (do_legacy)
+			progress("legacy", r + 1, runs);
+		if (do_legacy && run_legacy(&ctl, name, (unsigned)loops, &leg, &legacy_us, &e) < 0) {
+			progress(NULL, 0, 0);
+			rc = sb_report(RPMSGCTL, &e);
+			goto out;
+		}
+		if (fd_ok)
+			progress("fd", r + 1, runs);
+		if (fd_ok && run_fd(&ctl, name, (unsigned)loops, &fds, &fd_us, &e) < 0) {
+			progress(NULL, 0, 0);
+			rc = sb_report(RPMSGCTL, &e);
+			goto out;
+		}
+		row = sb_table_row(t);
+		sb_row_u64(row, R_RUN, (uint64_t)r + 1);
+		sb_row_u64(row, R_LOOPS, (uint64_t)loops);
+		if (do_legacy)
+			sb_row_u64(row, R_LEGACY, legacy_us);
+		if (fd_ok)
+			sb_row_u64(row, R_FD, fd_us);
+		if (do_legacy && fd_ok && fd_us)
+			sb_row_dbl(row, R_RATIO, (double)legacy_us / (double)fd_us);
+		sb_row_str(row, R_FD_PATH, fd_ok ? "ok" : do_fd ? "unsupported" : "not run");
+	}
+	progress(NULL, 0, 0);
+	ops = sb_out_table(o, "operations", "Per operation", op_cols, N(op_cols), false);
+	if (do_legacy)
+		op_rows(ops, "legacy", &leg, true);
+	if (fd_ok)
+		op_rows(ops, "fd", &fds, false);
+	if (do_fd && !fd_ok) {
+		char msg[512];
+
+		sb_err_format(&fd_err, msg, sizeof(msg));
+		sb_out_note(o, "fd path unsupported: %s", msg);
+	}
+	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
+out:
+	sb_out_free(o);
+	samples_free(&leg);
+	samples_free(&fds);
+	sb_rpmsg_ctl_close(&ctl);
+	return rc;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rpmsgctl ping: echo round trips on an endpoint, every payload checked byte for byte,
+ * latency from CLOCK_MONOTONIC. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "socbox/stats.h"
+#include "rpmsgctl.h"
+
+enum { L_COUNT, L_MIN, L_MEDIAN, L_P99, L_MAX, L_MEAN, L_STDDEV };
+static const struct sb_col lat_cols[] = {
+	[L_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips measured", 0 },
+	[L_MIN] = { "MIN_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "fastest round trip", 1 },
+	[L_MEDIAN] = { "MEDIAN_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "median round trip", 1 },
+	[L_P99] = { "P99_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "99th percentile", 1 },
+	[L_MAX] = { "MAX_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "slowest round trip", 1 },
+	[L_MEAN] = { "MEAN_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "mean round trip", 1 },
+	[L_STDDEV] = { "STDDEV_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "standard deviation", 1 },
+};
+
+enum { H_LE, H_COUNT };
+static const struct sb_col hist_cols[] = {
+	[H_LE] = { "LE_US", SB_T_DBL, 0, SB_COL_RIGHT, "bucket upper bound (round trips below it)", 1 },
+	[H_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips in the bucket", 0 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void fill(unsigned char *b, size_t n, unsigned seq)
+{
+	for (size_t i = 0; i < n; i++)
+		b[i] = (unsigned char)(seq * 131u + i * 7u + 1u);
+}
+
+static void sleep_sec(double sec)
+{
+	struct timespec ts = { (time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
+		   unsigned lost, unsigned corrupt, unsigned sent)
+{
+	struct sb_out *o = sb_out_new(&c->out, stdout);
+	struct sb_stats st;
+	struct sb_hist h;
+	struct sb_table *t;
+	struct sb_row *row;
+
+	sb_out_field_str(o, "method", sb_rpmsg_method_name(s->ept.method));
+	if (s->ept.devnode[0])
+		sb_out_field_str(o, "device", s->ept.devnode);
+	sb_out_field_u64(o, "size_bytes", (uint64_t)size);
+	sb_out_field_u64(o, "sent", sent);
+	sb_out_field_u64(o, "received", n);
+	sb_out_field_u64(o, "lost", lost);
+	sb_out_field_u64(o, "corrupt", corrupt);
+	sb_stats_compute(lat, n, &st);
+	t = sb_out_table(o, "latency", "Round trip", lat_cols, N(lat_cols), true);
+	row = sb_table_row(t);
+	sb_row_u64(row, L_COUNT, n);
+	if (n) {
+		sb_row_dbl(row, L_MIN, st.min);
+		sb_row_dbl(row, L_MEDIAN, st.median);
+		sb_row_dbl(row, L_P99, st.p99);
+		sb_row_dbl(row, L_MAX, st.max);
+		sb_row_dbl(row, L_MEAN, st.mean);
+		sb_row_dbl(row, L_STDDEV, st.stddev);
+	}
+	t = sb_out_table(o, "histogram", "Histogram", hist_cols, N(hist_cols), false);
+	sb_hist_build(lat, n, 1.0, &h);
+	for (int i = 0; i < h.used; i++) {
+		if (!h.counts[i])
+			continue;
+		row = sb_table_row(t);
+		sb_row_dbl(row, H_LE, sb_hist_upper(&h, i));
+		sb_row_u64(row, H_COUNT, h.counts[i]);
+	}
+	if (lost)
+		sb_out_note(o, "%u of %u requests got no echo within the timeout", lost, sent);
+	if (corrupt)
+		sb_out_note(o, "%u echoes differed from what was sent", corrupt);
+	sb_out_print(o);
+	sb_out_free(o);
+}
+
+int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
+{
+	static int size, timeout;
+	struct poptOption table[] = {
+		{ "size", 's', POPT_ARG_INT, &size, 0, "payload bytes per message (default 32)", "BYTES" },
+		{ "timeout", 't', POPT_ARG_INT, &timeout, 0, "wait this long for each echo (default 1000)", "MS" },
+		EPT_POPT,
+		SB_POPT_LIVE,
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
+	};
+	unsigned char *out = NULL, *in = NULL;
+	unsigned lost = 0, corrupt = 0, count;
+	struct ept_session s;
+	double *lat = NULL;
+	size_t n = 0;
+	struct sb_err e;
+	int rc;
+
+	size = 32;
+	timeout = 1000;
+	ept_opts_reset("socbox-ping");
+	rc = sb_cli_parse(c, table, NULL, argc, argv, lat_cols, N(lat_cols));
+	if (rc)
+		return rc;
+	count = sb_opt.count ? (unsigned)sb_opt.count : 10;
+	if (size < 1 || size > SB_RPMSG_VIRTIO_MTU) {
+		sb_err_clear(&e);
+		sb_err_set(&e, EMSGSIZE, "ping", "check --size", "give 1 to %d bytes (the virtio rpmsg MTU)",
+			   SB_RPMSG_VIRTIO_MTU);
+		sb_err_reason(&e, "%d bytes does not fit one message", size);
+		return size < 1 ? sb_usage_error(c, "--size must be at least 1") : sb_report(RPMSGCTL, &e);
+	}
+	if (timeout <= 0)
+		return sb_usage_error(c, "--timeout must be positive");
+	out = malloc((size_t)size);
+	in = malloc((size_t)size + 1);
+	lat = calloc(count, sizeof(*lat));
+	if (!out || !in || !lat) {
+		free(out);
+		free(in);
+		free(lat);
+		sb_err_clear(&e);
+		sb_err_set(&e, ENOMEM, "ping", "allocate", NULL);
+		return sb_report(RPMSGCTL, &e);
+	}
+	rc = ept_session_open(c, &s, O_CLOEXEC);
+	if (rc)
+		goto out;
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t t0, t1;
+		ssize_t got;
+
+		if (i && sb_opt.interval > 0)
+			sleep_sec(sb_opt.interval);
+		fill(out, (size_t)size, i);
+		sb_err_clear(&e);
+		t0 = sb_now_ns();
+		if (sb_rpmsg_send(s.ept.fd, out, (size_t)size, SB_RPMSG_VIRTIO_MTU, &e) < 0) {
+			rc = sb_report(RPMSGCTL, &e);
+			count = i;
+			break;
+		}
+		got = sb_rpmsg_recv(s.ept.fd, in, (size_t)size + 1, timeout, &e);
+		t1 = sb_now_ns();
+		if (got == -ETIMEDOUT) {
+			lost++;
+			continue;
+		}
+		if (got < 0) {
+			rc = sb_report(RPMSGCTL, &e);
+			count = i + 1;
+			break;
+		}
+		if (got != size || memcmp(in, out, (size_t)size)) {
+			corrupt++;
+			continue;
+		}
+		lat[n++] = (double)(t1 - t0) / 1000.0;
+	}
+	render(c, &s, lat, n, size, lost, corrupt, count);
+	rc = ept_session_close(c, &s) ?: rc;
+	if (!rc && (lost || corrupt)) {
+		sb_err_clear(&e);
+		sb_err_set(&e, lost ? ETIMEDOUT : EBADMSG, "ping", "echo",
+			   "is the remote's echo service on --dst?");
+		sb_err_reason(&e, "%u lost, %u corrupt of %u", lost, corrupt, count);
+		rc = sb_report(RPMSGCTL, &e);
+	}
+out:
+	free(out);
+	free(in);
+	free(lat);
+	return rc;
+}

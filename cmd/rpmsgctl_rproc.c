@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rpmsgctl rproc: remote processor status and control through sysfs and debugfs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/rproc.h"
+#include "rpmsgctl.h"
+
+enum { S_ID, S_NAME, S_STATE, S_FIRMWARE, S_RECOVERY, S_COREDUMP, S_DEVICE, S_TRACES, S_CHANNELS };
+static const struct sb_col status_cols[] = {
+	[S_ID] = { "ID", SB_T_STR, 0, 0, "remoteproc class device", 0 },
+	[S_NAME] = { "NAME", SB_T_STR, 0, 0, "remote processor name", 0 },
+	[S_STATE] = { "STATE", SB_T_STR, 0, 0, "offline, running, crashed, attached, ...", 0 },
+	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware", 0 },
+	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, 0, "automatic recovery after a crash", 0 },
+	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, 0, "coredump mode", 0 },
+	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
+	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
+	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP, "rpmsg channels it announced", 0 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void opt_cell(struct sb_row *row, int col, const char *s)
+{
+	sb_row_str(row, col, s[0] ? s : NULL);
+}
+
+static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption table[] = { SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
+	struct sb_rpmsg_state st;
+	struct sb_rproc *all = NULL, one;
+	struct sb_table *t;
+	struct sb_out *o;
+	struct sb_err e;
+	size_t n = 0;
+	int rc = sb_cli_parse(c, table, "[NAME]", argc, argv, status_cols, N(status_cols));
+
+	if (rc)
+		return rc;
+	if (c->nargs > 1)
+		return sb_usage_error(c, "name at most one remote processor");
+	sb_err_clear(&e);
+	if (c->nargs) {
+		if (sb_rproc_find(c->root, c->args[0], &one, &e) < 0)
+			return sb_report(RPMSGCTL, &e);
+		all = malloc(sizeof(one));
+		if (all) {
+			all[0] = one;
+			n = 1;
+		}
+	} else if (sb_rproc_list(c->root, &all, &n, &e) < 0) {
+		return sb_report(RPMSGCTL, &e);
+	}
+	if (sb_rpmsg_scan(c->root, &st, &e) < 0) {
+		free(all);
+		return sb_report(RPMSGCTL, &e);
+	}
+	o = sb_out_new(&c->out, stdout);
+	t = sb_out_table(o, "remoteprocs", NULL, status_cols, N(status_cols), true);
+	for (size_t i = 0; i < n; i++) {
+		struct sb_row *row = sb_table_row(t);
+
+		sb_row_str(row, S_ID, all[i].id);
+		opt_cell(row, S_NAME, all[i].name);
+		opt_cell(row, S_STATE, all[i].state);
+		opt_cell(row, S_FIRMWARE, all[i].firmware);
+		opt_cell(row, S_RECOVERY, all[i].recovery);
+		opt_cell(row, S_COREDUMP, all[i].coredump);
+		opt_cell(row, S_DEVICE, all[i].device);
+		sb_row_u64(row, S_TRACES, all[i].ntraces);
+		for (size_t k = 0; k < st.nchannels; k++)
+			if (!strcmp(st.channels[k].remoteproc, all[i].id))
+				sb_row_strv_add(row, S_CHANNELS, st.channels[k].name);
+	}
+	if (!n)
+		sb_out_note(o, "no remote processor registered (CONFIG_REMOTEPROC and the SoC's remoteproc driver)");
+	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
+	sb_out_free(o);
+	sb_rpmsg_state_free(&st);
+	free(all);
+	if (!rc && !n) {
+		sb_err_set(&e, ENODEV, "remoteproc", "list", "CONFIG_REMOTEPROC and the SoC's remoteproc driver");
+		sb_err_reason(&e, "no remote processor registered");
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
+		rc = sb_report(RPMSGCTL, &e);
+	}
+	return rc;
+}
+
+/* Parse, find the processor named by the first argument; nargs_max counts it. */
+static int parse_target(struct sb_ctx *c, int argc, const char **argv, const char *args_help,
+			int nargs_min, int nargs_max, struct sb_rproc *p)
+{
+	struct poptOption table[] = { SB_POPT_COMMON, POPT_TABLEEND };
+	struct sb_err e;
+	int rc = sb_cli_parse(c, table, args_help, argc, argv, NULL, 0);
+
+	if (rc)
+		return rc;
+	if (c->nargs < nargs_min || c->nargs > nargs_max)
+		return sb_usage_error(c, "expected %s", args_help);
+	sb_err_clear(&e);
+	if (sb_rproc_find(c->root, c->args[0], p, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	return 0;
+}
+
+static int state_cmd(struct sb_ctx *c, int argc, const char **argv, enum sb_rproc_action a)
+{
+	struct sb_rproc p;
+	struct sb_err e;
+	int rc = parse_target(c, argc, argv, "NAME", 1, 1, &p);
+
+	if (rc)
+		return rc;
+	sb_err_clear(&e);
+	if (sb_rproc_state_write(c->root, &p, a, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	sb_verbose(RPMSGCTL, "%s: %s done", p.id, c->cmd);
+	return 0;
+}
+
+static int rproc_start(struct sb_ctx *c, int argc, const char **argv)
+{
+	return state_cmd(c, argc, argv, SB_RPROC_START);
+}
+
+static int rproc_stop(struct sb_ctx *c, int argc, const char **argv)
+{
+	return state_cmd(c, argc, argv, SB_RPROC_STOP);
+}
+
+static int rproc_detach(struct sb_ctx *c, int argc, const char **argv)
+{
+	return state_cmd(c, argc, argv, SB_RPROC_DETACH);
+}
+
+static int rproc_firmware(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sb_rproc p;
+	struct sb_err e;
+	int rc = parse_target(c, argc, argv, "NAME [FILE]", 1, 2, &p);
+
+	if (rc)
+		return rc;
+	if (c->nargs == 1) {
+		printf("%s\n", p.firmware);
+		return 0;
+	}
+	sb_err_clear(&e);
+	return sb_rproc_firmware_write(c->root, &p, c->args[1], &e) < 0 ? sb_report(RPMSGCTL, &e) : 0;
+}
+
+static int rproc_recovery(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sb_rproc p;
+	struct sb_err e;
+	bool on;
+	int rc = parse_target(c, argc, argv, "NAME [on|off]", 1, 2, &p);
+
+	if (rc)
+		return rc;
+	if (c->nargs == 1) {
+		printf("%s\n", p.recovery);
+		return 0;
+	}
+	if (!strcmp(c->args[1], "on"))
+		on = true;
+	else if (!strcmp(c->args[1], "off"))
+		on = false;
+	else
+		return sb_usage_error(c, "'%s': say on or off", c->args[1]);
+	sb_err_clear(&e);
+	return sb_rproc_recovery_write(c->root, &p, on, &e) < 0 ? sb_report(RPMSGCTL, &e) : 0;
+}
+
+static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
+{
+	static int index;
+	struct poptOption table[] = {
+		{ "index", '\0', POPT_ARG_INT, &index, 0, "trace buffer number (default 0)", "N" },
+		SB_POPT_COMMON,
+		POPT_TABLEEND
+	};
+	struct sb_rproc p;
+	struct sb_err e;
+	char *text = NULL;
+	int rc;
+
+	index = 0;
+	rc = sb_cli_parse(c, table, "NAME", argc, argv, NULL, 0);
+	if (rc)
+		return rc;
+	if (c->nargs != 1 || index < 0)
+		return sb_usage_error(c, "expected NAME (and --index N >= 0)");
+	sb_err_clear(&e);
+	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 ||
+	    sb_rproc_trace(c->root, &p, (unsigned)index, &text, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	fputs(text, stdout);
+	if (text[0] && text[strlen(text) - 1] != '\n')
+		putchar('\n');
+	free(text);
+	return 0;
+}
+
+int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv)
+{
+	static const struct sb_cmd sub[] = {
+		{ "status", rproc_status, "[NAME]", "state, firmware, recovery and channels" },
+		{ "start", rproc_start, "NAME", "boot the firmware" },
+		{ "stop", rproc_stop, "NAME", "stop a running processor" },
+		{ "detach", rproc_detach, "NAME", "detach from a processor the kernel attached to" },
+		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file" },
+		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery" },
+		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer" },
+		{ NULL, NULL, NULL, NULL },
+	};
+	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc, argv);
+}

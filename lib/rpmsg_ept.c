@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rpmsg char/ctrl uAPI: endpoints (legacy device node or fd ioctl), devices, flow control and
+ * messages. Every ioctl goes through rpmsg_ioctl() so errors carry the ioctl's name. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "socbox/rpmsg.h"
+#include "socbox/stats.h"
+#include "socbox/udev.h"
+
+#define CTRL_HINT "load rpmsg_ctrl (CONFIG_RPMSG_CTRL, kernel 5.18+) and check 'rpmsgctl list'"
+#define CHAR_HINT "load rpmsg_char (CONFIG_RPMSG_CHAR)"
+
+static int sys_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg);
+}
+
+static sb_rpmsg_ioctl_fn rpmsg_ioctl = sys_ioctl;
+
+void sb_rpmsg_set_ioctl(sb_rpmsg_ioctl_fn fn)
+{
+	rpmsg_ioctl = fn ? fn : sys_ioctl;
+}
+
+static void fill_info(struct sb_rpmsg_endpoint_info *info, const char *name, uint32_t src,
+		      uint32_t dst)
+{
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", name ? name : "");
+	info->src = src;
+	info->dst = dst;
+}
+
+int sb_rpmsg_ctl_open(const struct sb_root *r, unsigned index, struct sb_rpmsg_ctl *ctl,
+		      struct sb_err *e)
+{
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->fd = -1;
+	ctl->index = index;
+	ctl->fd_support = -1;
+	ctl->timeout_ms = 5000;
+	snprintf(ctl->path, sizeof(ctl->path), "/dev/rpmsg_ctrl%u", index);
+	if (!sb_root_is_live(r)) {
+		sb_err_set(e, EOPNOTSUPP, ctl->path, "open control device", NULL);
+		sb_err_reason(e, "needs the live kernel (not possible with --sysroot)");
+		return -EOPNOTSUPP;
+	}
+	ctl->fd = open(ctl->path, O_RDWR | O_CLOEXEC);
+	if (ctl->fd < 0) {
+		int err = errno;
+
+		if (err == ENOENT || err == ENXIO || err == ENODEV) {
+			sb_err_set(e, err, ctl->path, "open control device", "%s", CTRL_HINT);
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		} else {
+			sb_err_set(e, err, ctl->path, "open control device",
+				   err == EACCES || err == EPERM ? "run as root or get access to %s" : NULL,
+				   ctl->path);
+		}
+		return -err;
+	}
+	return 0;
+}
+
+void sb_rpmsg_ctl_close(struct sb_rpmsg_ctl *ctl)
+{
+	if (ctl->mon)
+		sb_devmon_close(ctl->mon);
+	ctl->mon = NULL;
+	if (ctl->fd >= 0)
+		close(ctl->fd);
+	ctl->fd = -1;
+}
+
+/* On the kernel's uevent socket only "add@..." messages matter here; dropping the rest in
+ * the kernel spares a wake-up, a poll and a recv for every "remove" of a destroyed
+ * endpoint, which is half the events of a create/destroy loop. */
+static void keep_only_add_events(int fd)
+{
+	static struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x61646440 /* "add@" */, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+
+	/* best effort: without the filter the extra events are skipped in user space */
+	setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog));
+}
+
+int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
+{
+	int rc;
+
+	if (ctl->mon)
+		return 0;
+	rc = sb_devmon_open(&ctl->mon, "rpmsg", e);
+	if (rc == 0 && !strcmp(sb_devmon_source(ctl->mon), "kernel"))
+		keep_only_add_events(sb_devmon_fd(ctl->mon));
+	return rc;
+}
+
+/* Is this uevent the "add" of an endpoint device created under our control device? Its
+ * devpath ends in ".../rpmsg_ctrlN/rpmsgM" (the class device's child, no glue directory)
+ * or ".../rpmsg_ctrlN/rpmsg/rpmsgM". */
+static bool is_our_eptdev(const struct sb_rpmsg_ctl *ctl, const struct sb_devevent *ev,
+			  char *devname, size_t len)
+{
+	char ctrl[40], *base = strrchr(ev->devpath, '/');
+	unsigned idx;
+
+	if (strcmp(ev->action, "add") || !base || sb_rpmsg_index(base + 1, "rpmsg", &idx))
+		return false;
+	snprintf(ctrl, sizeof(ctrl), "/rpmsg_ctrl%u/", ctl->index);
+	if (!strstr(ev->devpath, ctrl))
+		return false;
+	/* DEVNAME is the node below /dev; it matches the sysfs name for rpmsg_char */
+	snprintf(devname, len, "%s", ev->devname[0] ? ev->devname : base + 1);
+	return true;
+}
+
+int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src,
+			     uint32_t dst, char *devname, size_t len, struct sb_err *e)
+{
+	struct sb_rpmsg_endpoint_info info;
+	uint64_t deadline;
+	int rc;
+
+	/* listening before the ioctl, so the "add" cannot be missed */
+	rc = sb_rpmsg_ctl_watch(ctl, e);
+	if (rc < 0)
+		return rc;
+	fill_info(&info, name, src, dst);
+	if (rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_IOCTL, &info) < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_IOCTL",
+			   err == ENOTTY || err == EINVAL ? CHAR_HINT : NULL);
+		return -err;
+	}
+	deadline = sb_now_ns() + (uint64_t)ctl->timeout_ms * 1000000ull;
+	for (;;) {
+		struct sb_devevent ev;
+		uint64_t now = sb_now_ns();
+
+		if (now >= deadline)
+			rc = -ETIMEDOUT;
+		else
+			rc = sb_devmon_next(ctl->mon, &ev, (int)((deadline - now + 999999) / 1000000));
+		if (rc == -EINTR)
+			continue;
+		if (rc < 0) {
+			sb_err_set(e, -rc, ctl->path, "wait for the new /dev/rpmsgN",
+				   "no 'add' uevent within %d ms from %s; is rpmsg_char loaded?",
+				   ctl->timeout_ms, sb_devmon_source(ctl->mon));
+			return rc;
+		}
+		if (is_our_eptdev(ctl, &ev, devname, len))
+			return 0;
+	}
+}
+
+int sb_rpmsg_ept_open(const char *devnode, int flags, struct sb_rpmsg_ept *ept, struct sb_err *e)
+{
+	memset(ept, 0, sizeof(*ept));
+	ept->method = SB_RPMSG_LEGACY;
+	snprintf(ept->devnode, sizeof(ept->devnode), "%s", devnode);
+	ept->fd = open(devnode, O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
+	if (ept->fd < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, devnode, "open endpoint", NULL);
+		if (err == EBUSY)
+			sb_err_hint(e, "an endpoint device can be opened only once; another process holds it");
+		else if (err == ENETRESET)
+			sb_err_hint(e, "the channel behind it is gone (remote stopped or crashed)");
+		else if (err == ENOENT)
+			sb_err_hint(e, "no such endpoint; see 'rpmsgctl list'");
+		return -err;
+	}
+	return 0;
+}
+
+static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+		     int flags, struct sb_rpmsg_ept *ept, struct sb_err *e)
+{
+	struct sb_rpmsg_endpoint_fd_info info;
+
+	memset(&info, 0, sizeof(info));
+	snprintf(info.name, sizeof(info.name), "%s", name ? name : "");
+	info.src = src;
+	info.dst = dst;
+	info.flags = (uint32_t)(O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
+	info.fd = -1;
+	if (rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info) < 0) {
+		int err = errno;
+
+		if (err == EINVAL || err == ENOTTY) {
+			ctl->fd_support = 0;
+			ctl->fd_errno = err;
+			sb_err_set(e, EOPNOTSUPP, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
+				   "this kernel has only the legacy /dev/rpmsgN path: use --method legacy or auto");
+			sb_err_reason(e, "not supported by this kernel (rpmsg_ctrl answered %s; the fd ioctl is not in mainline as of v7.1)",
+				      strerrorname_np(err));
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+			return -EOPNOTSUPP;
+		}
+		return sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL", NULL);
+	}
+	ctl->fd_support = 1;
+	memset(ept, 0, sizeof(*ept));
+	ept->fd = info.fd;
+	ept->method = SB_RPMSG_FD;
+	return 0;
+}
+
+int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept, struct sb_err *e)
+{
+	char devname[32], devnode[48];
+	int rc;
+
+	if (m == SB_RPMSG_FD || (m == SB_RPMSG_AUTO && ctl->fd_support != 0)) {
+		rc = create_fd(ctl, name, src, dst, flags, ept, e);
+		if (rc != -EOPNOTSUPP || m == SB_RPMSG_FD)
+			return rc;
+		sb_err_clear(e);
+	}
+	rc = sb_rpmsg_ept_create_node(ctl, name, src, dst, devname, sizeof(devname), e);
+	if (rc < 0)
+		return rc;
+	snprintf(devnode, sizeof(devnode), "/dev/%s", devname);
+	rc = sb_rpmsg_ept_open(devnode, flags, ept, e);
+	if (rc < 0) {
+		/* do not leave the device behind when it cannot be used */
+		int fd = open(devnode, O_RDWR | O_CLOEXEC);
+
+		if (fd >= 0) {
+			rpmsg_ioctl(fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL);
+			close(fd);
+		}
+	}
+	return rc;
+}
+
+int sb_rpmsg_ept_destroy_keep_fd(struct sb_rpmsg_ept *ept, struct sb_err *e)
+{
+	if (rpmsg_ioctl(ept->fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL) < 0) {
+		int err = errno;
+
+		return sb_err_set(e, err, ept->devnode[0] ? ept->devnode : "endpoint fd",
+				  "RPMSG_DESTROY_EPT_IOCTL",
+				  err == EINVAL ? "the default endpoint of a channel cannot be destroyed; unbind the channel instead" : NULL);
+	}
+	return 0;
+}
+
+int sb_rpmsg_ept_destroy(struct sb_rpmsg_ept *ept, struct sb_err *e)
+{
+	int rc;
+
+	if (ept->fd < 0)
+		return 0;
+	rc = sb_rpmsg_ept_destroy_keep_fd(ept, e);
+	close(ept->fd);
+	ept->fd = -1;
+	return rc;
+}
+
+void sb_rpmsg_ept_close(struct sb_rpmsg_ept *ept)
+{
+	if (ept->fd >= 0)
+		close(ept->fd);
+	ept->fd = -1;
+}
+
+static int dev_ioctl(struct sb_rpmsg_ctl *ctl, unsigned long cmd, const char *what,
+		     const char *name, uint32_t src, uint32_t dst, struct sb_err *e)
+{
+	struct sb_rpmsg_endpoint_info info;
+
+	fill_info(&info, name, src, dst);
+	if (rpmsg_ioctl(ctl->fd, cmd, &info) < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, ctl->path, what, NULL);
+		if (err == EINVAL || err == ENOTTY)
+			sb_err_hint(e, "needs rpmsg_ctrl from kernel 5.18+ and a backend that announces channels");
+		else if (err == ENXIO || err == EOPNOTSUPP)
+			sb_err_hint(e, "the rpmsg backend behind this control device cannot %s channels",
+				    cmd == SB_RPMSG_CREATE_DEV_IOCTL ? "create" : "release");
+		return -err;
+	}
+	return 0;
+}
+
+int sb_rpmsg_dev_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+			struct sb_err *e)
+{
+	return dev_ioctl(ctl, SB_RPMSG_CREATE_DEV_IOCTL, "RPMSG_CREATE_DEV_IOCTL", name, src, dst, e);
+}
+
+int sb_rpmsg_dev_release(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+			 struct sb_err *e)
+{
+	return dev_ioctl(ctl, SB_RPMSG_RELEASE_DEV_IOCTL, "RPMSG_RELEASE_DEV_IOCTL", name, src, dst, e);
+}
+
+int sb_rpmsg_get_outgoing_flow(int fd, bool *paused, struct sb_err *e)
+{
+	int v = 0;
+
+	if (rpmsg_ioctl(fd, SB_RPMSG_GET_OUTGOING_FLOWCONTROL, &v) < 0) {
+		int err = errno;
+
+		return sb_err_set(e, err, "endpoint", "RPMSG_GET_OUTGOING_FLOWCONTROL",
+				  err == EINVAL || err == ENOTTY ? "needs kernel 6.6+" : NULL);
+	}
+	*paused = v != 0;
+	return 0;
+}
+
+int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e)
+{
+	/* the value travels in the argument itself, not through a pointer */
+	if (rpmsg_ioctl(fd, SB_RPMSG_SET_INCOMING_FLOWCONTROL, (void *)(uintptr_t)(pause ? 1 : 0)) < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, "endpoint", "RPMSG_SET_INCOMING_FLOWCONTROL", NULL);
+		if (err == ENXIO || err == EOPNOTSUPP)
+			sb_err_hint(e, "only some rpmsg backends (Qualcomm GLINK) implement flow control; virtio does not");
+		else if (err == EINVAL || err == ENOTTY)
+			sb_err_hint(e, "needs kernel 6.6+");
+		if (err == ENXIO)
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return -err;
+	}
+	return 0;
+}
+
+ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb_err *e)
+{
+	ssize_t n;
+
+	if (mtu && len > mtu) {
+		sb_err_set(e, EMSGSIZE, "message", "send", "split it (--split) or send at most %zu bytes", mtu);
+		sb_err_reason(e, "%zu bytes is over the endpoint MTU of %zu bytes", len, mtu);
+		return -EMSGSIZE;
+	}
+	do
+		n = write(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, "endpoint", "send", NULL);
+		if (err == EPIPE)
+			sb_err_hint(e, "the endpoint has gone (channel removed or remote stopped)");
+		else if (err == EMSGSIZE)
+			sb_err_hint(e, "the backend's buffers are smaller; send fewer bytes");
+		return -err;
+	}
+	return n;
+}
+
+ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_err *e)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t deadline = timeout_ms < 0 ? 0 : sb_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	ssize_t n;
+
+	for (;;) {
+		int wait = -1, rc;
+
+		if (timeout_ms >= 0) {
+			uint64_t now = sb_now_ns();
+
+			wait = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
+		}
+		rc = poll(&p, 1, wait);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return sb_err_set(e, errno, "endpoint", "poll", NULL);
+		if (rc == 0) {
+			sb_err_set(e, ETIMEDOUT, "endpoint", "receive", NULL);
+			sb_err_reason(e, "no message within %d ms", timeout_ms);
+			return -ETIMEDOUT;
+		}
+		n = read(fd, buf, len);
+		if (n >= 0)
+			return n;
+		if (errno == EAGAIN || errno == EINTR)
+			continue;
+		{
+			int err = errno;
+
+			sb_err_set(e, err, "endpoint", "receive",
+				   err == EPIPE ? "the endpoint has gone (channel removed or remote stopped)" : NULL);
+			return -err;
+		}
+	}
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* remoteproc sysfs and debugfs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/rpmsg.h"
+#include "socbox/rproc.h"
+
+#define CLASS "/sys/class/remoteproc"
+#define DEBUGFS "/sys/kernel/debug/remoteproc"
+
+static void read_one(const struct sb_root *r, const char *id, struct sb_rproc *p)
+{
+	char link[512];
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->id, sizeof(p->id), "%s", id);
+	sb_rpmsg_index(id, "remoteproc", &p->index);
+	if (sb_attr_str(r, p->name, sizeof(p->name), CLASS "/%s/name", id) < 0)
+		p->name[0] = '\0';
+	if (sb_attr_str(r, p->state, sizeof(p->state), CLASS "/%s/state", id) < 0)
+		p->state[0] = '\0';
+	if (sb_attr_str(r, p->firmware, sizeof(p->firmware), CLASS "/%s/firmware", id) < 0)
+		p->firmware[0] = '\0';
+	if (sb_attr_str(r, p->recovery, sizeof(p->recovery), CLASS "/%s/recovery", id) < 0)
+		p->recovery[0] = '\0';
+	if (sb_attr_str(r, p->coredump, sizeof(p->coredump), CLASS "/%s/coredump", id) < 0)
+		p->coredump[0] = '\0';
+	/* ../../devices/platform/5000000.m4fss/remoteproc/remoteproc0: the parent device is
+	 * the component before the "remoteproc" class glue directory */
+	if (sb_readlink(r, link, sizeof(link), CLASS "/%s", id) >= 0) {
+		char *glue = strstr(link, "/remoteproc/remoteproc");
+
+		if (glue) {
+			*glue = '\0';
+			const char *base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+			size_t len = strnlen(base, sizeof(p->device) - 1);
+
+			memcpy(p->device, base, len);
+			p->device[len] = '\0';
+		}
+	}
+	while (p->ntraces < 16 && sb_exists(r, DEBUGFS "/%s/trace%u", id, p->ntraces))
+		p->ntraces++;
+}
+
+int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e)
+{
+	struct sb_dirlist l = { 0 };
+	int rc = sb_dir_list(r, &l, CLASS);
+	size_t k = 0;
+	unsigned idx;
+
+	*out = NULL;
+	*n = 0;
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return sb_err_set(e, -rc, CLASS, "list remote processors", NULL);
+	if (l.n) {
+		*out = calloc(l.n, sizeof(**out));
+		if (!*out) {
+			sb_dirlist_free(&l);
+			return sb_err_set(e, ENOMEM, CLASS, "list remote processors", NULL);
+		}
+	}
+	for (size_t i = 0; i < l.n; i++)
+		if (!sb_rpmsg_index(l.names[i], "remoteproc", &idx))
+			read_one(r, l.names[i], &(*out)[k++]);
+	*n = k;
+	sb_dirlist_free(&l);
+	return 0;
+}
+
+int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out,
+		  struct sb_err *e)
+{
+	struct sb_rproc *all;
+	size_t n;
+	unsigned idx;
+	bool numeric = !sb_rpmsg_index(spec, "", &idx);
+	int rc = sb_rproc_list(r, &all, &n, e);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(all[i].id, spec) || (numeric && all[i].index == idx) ||
+		    !strcmp(all[i].name, spec) || (all[i].device[0] && !strcmp(all[i].device, spec))) {
+			*out = all[i];
+			free(all);
+			return 0;
+		}
+	}
+	free(all);
+	sb_err_set(e, ENOENT, spec, "find remote processor",
+		   n ? "see 'rpmsgctl list' for the remote processors" :
+		       "no remote processor registered: check the remoteproc driver and its device-tree node");
+	sb_err_exit(e, n ? SB_EXIT_FAIL : SB_EXIT_UNSUPPORTED);
+	return -ENOENT;
+}
+
+static int write_attr(const struct sb_root *r, const struct sb_rproc *p, const char *attr,
+		      const char *value, const char *what, struct sb_err *e)
+{
+	char object[sizeof(p->id) + sizeof(p->name) + 4];
+	int rc = sb_attr_write(r, value, CLASS "/%s/%s", p->id, attr);
+
+	if (rc >= 0)
+		return 0;
+	snprintf(object, sizeof(object), "%s (%s)", p->id, p->name);
+	sb_err_set(e, -rc, object, what, NULL);
+	if (rc == -EROFS) {
+		sb_err_reason(e, "needs the live kernel (not possible with --sysroot)");
+		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+	} else if (rc == -EACCES || rc == -EPERM) {
+		sb_err_hint(e, "writing remoteproc sysfs attributes needs root");
+	}
+	return rc;
+}
+
+int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p,
+			 enum sb_rproc_action a, struct sb_err *e)
+{
+	static const char *const words[] = { "start", "stop", "detach" };
+	int rc = write_attr(r, p, "state", words[a], words[a], e);
+
+	if (rc == -EBUSY && a == SB_RPROC_START)
+		sb_err_hint(e, "it is already %s", p->state[0] ? p->state : "running");
+	else if (rc == -EINVAL && a == SB_RPROC_STOP)
+		sb_err_hint(e, "only a running processor can be stopped (state: %s)", p->state);
+	else if (rc == -EINVAL && a == SB_RPROC_DETACH)
+		sb_err_hint(e, "only an attached processor can be detached (state: %s)", p->state);
+	else if (rc == -ENOENT && a == SB_RPROC_START)
+		sb_err_hint(e, "firmware '%s' not found under /lib/firmware; 'rpmsgctl rproc firmware %s FILE' picks another",
+			    p->firmware, p->id);
+	else if (rc == -EINVAL && a == SB_RPROC_START)
+		sb_err_hint(e, "the firmware image was rejected (bad ELF or resource table): see dmesg");
+	return rc;
+}
+
+int sb_rproc_firmware_write(const struct sb_root *r, const struct sb_rproc *p, const char *fw,
+			    struct sb_err *e)
+{
+	int rc;
+
+	if (!fw[0] || strchr(fw, '\n'))
+		return sb_err_set(e, EINVAL, fw, "set firmware", "give a file name below /lib/firmware");
+	rc = write_attr(r, p, "firmware", fw, "set firmware", e);
+	if (rc == -EBUSY)
+		sb_err_hint(e, "firmware can only change while offline (state: %s): 'rpmsgctl rproc stop %s' first",
+			    p->state, p->id);
+	return rc;
+}
+
+int sb_rproc_recovery_write(const struct sb_root *r, const struct sb_rproc *p, bool on,
+			    struct sb_err *e)
+{
+	return write_attr(r, p, "recovery", on ? "enabled" : "disabled", "set recovery", e);
+}
+
+int sb_rproc_trace(const struct sb_root *r, const struct sb_rproc *p, unsigned idx, char **text,
+		   struct sb_err *e)
+{
+	char path[128];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), DEBUGFS "/%s/trace%u", p->id, idx);
+	n = sb_read_file(r, text, 1 << 20, "%s", path);
+	if (n >= 0)
+		return 0;
+	sb_err_set(e, (int)-n, path, "read trace", NULL);
+	if (n == -ENOENT) {
+		if (!sb_is_dir(r, "/sys/kernel/debug/remoteproc"))
+			sb_err_hint(e, "mount debugfs: mount -t debugfs none /sys/kernel/debug (CONFIG_DEBUG_FS)");
+		else
+			sb_err_hint(e, "the firmware has no trace%u resource (running firmware only)", idx);
+		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+	} else if (n == -EACCES || n == -EPERM) {
+		sb_err_hint(e, "debugfs needs root");
+	}
+	return (int)n;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rpmsgctl commands that need the live kernel, run on a snapshot, and their usage errors:
+# everything is refused before any device is touched.
+. "$SOCBOX_TESTLIB"
+AM=$SOCBOX_FIXTURES/am62x
+
+t_run "--help lists every command" 0 "$SOCBOX" rpmsgctl --help
+for cmd in list ept dev flow send recv ping rproc bench; do
+	t_grep "help names $cmd" "^  $cmd " "$T_TMP/out"
+done
+t_run "ept create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept create foo --sysroot "$AM"
+t_grep "says why" 'needs the live kernel' "$T_TMP/err"
+t_run "ept create needs a NAME" 2 "$SOCBOX" rpmsgctl ept create --sysroot "$AM"
+t_run "ept create name too long" 2 "$SOCBOX" rpmsgctl ept create 0123456789012345678901234567890123 --sysroot "$AM"
+t_run "ept create bad method" 2 "$SOCBOX" rpmsgctl ept create foo --method turbo --sysroot "$AM"
+t_run "ept create bad address" 2 "$SOCBOX" rpmsgctl ept create foo --src 0x1ffffffff --sysroot "$AM"
+t_run "ept without a sub-command" 2 "$SOCBOX" rpmsgctl ept
+t_run "ept destroy needs a device" 2 "$SOCBOX" rpmsgctl ept destroy --sysroot "$AM"
+t_run "dev create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl dev create rpmsg-raw --dst 14 --sysroot "$AM"
+t_run "flow set bad word" 2 "$SOCBOX" rpmsgctl flow set rpmsg1 maybe --sysroot "$AM"
+t_run "ping on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ping --sysroot "$AM"
+t_run "bench on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl bench --loops 1 --sysroot "$AM"
+t_run "bench bad method" 2 "$SOCBOX" rpmsgctl bench --method auto --sysroot "$AM"
+t_run "bench zero loops" 2 "$SOCBOX" rpmsgctl bench --loops 0 --sysroot "$AM"
+
+# payload limits are checked before any endpoint is opened
+t_run "send 497 bytes: refused" 1 "$SOCBOX" rpmsgctl send "$(printf '%497s' x)" --sysroot "$AM"
+t_grep "names the MTU" 'send: 497 bytes is over the endpoint MTU of 496 bytes \(split it \(--split\)' "$T_TMP/err"
+head -c 1000 /dev/zero >"$T_TMP/big"
+t_run "send --file over the MTU: refused" 1 "$SOCBOX" rpmsgctl send --file "$T_TMP/big" --sysroot "$AM"
+t_run "send from stdin over --mtu: refused" 1 sh -c "printf 'abcdef' | '$SOCBOX' rpmsgctl send --mtu 4 --sysroot '$AM'"
+t_run "send --split goes on to the endpoint (snapshot: exit 3)" 3 "$SOCBOX" rpmsgctl send --split --file "$T_TMP/big" --sysroot "$AM"
+t_run "send TEXT and --file" 2 "$SOCBOX" rpmsgctl send hi --file "$T_TMP/big" --sysroot "$AM"
+t_run "send missing file" 1 "$SOCBOX" rpmsgctl send --file "$T_TMP/nope" --sysroot "$AM"
+t_run "ping 497 bytes: refused" 1 "$SOCBOX" rpmsgctl ping --size 497 --sysroot "$AM"
+t_grep "ping names the MTU" '497 bytes does not fit one message' "$T_TMP/err"
+t_run "ping --size 0" 2 "$SOCBOX" rpmsgctl ping --size 0 --sysroot "$AM"
+t_run "ping -H" 0 "$SOCBOX" rpmsgctl ping -H -r -n
+t_eq "ping columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "COUNT MIN_US MEDIAN_US P99_US MAX_US MEAN_US STDDEV_US "
+t_run "bench -H" 0 "$SOCBOX" rpmsgctl bench -H -r -n
+t_eq "bench columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "RUN LOOPS LEGACY_US FD_US RATIO FD_PATH "
+t_run "ept create -H" 0 "$SOCBOX" rpmsgctl ept create -H -r -n
+t_grep "METHOD column" '^METHOD ' "$T_TMP/out"
+t_run "recv --hex and --binary" 2 "$SOCBOX" rpmsgctl recv --hex --binary --sysroot "$AM"
+t_run "recv --hex and --json" 2 "$SOCBOX" rpmsgctl recv --hex -J --sysroot "$AM"
+t_done

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernel: test
+# rpmsgctl against the loopback rpmsg device (tests/vm/rpmsg_loopback): list, endpoints by
+# the legacy path, ping with every byte checked, MTU, send/recv, flow control, destroy,
+# bench, the missing fd ioctl, the default endpoint of an rpmsg-raw channel, and a
+# snapshot that answers like the live system.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. /tests/lib.sh
+R=rpmsgctl
+T=/tmp/rpmsgctl
+endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
+	n=0
+	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
+mkdir -p $T
+
+ok "rpmsgctl is installed as an applet" test -x "$(command -v $R)"
+
+# --- list ---
+ok "list" sh -c "$R list >$T/list 2>&1"
+cat $T/list | sed 's/^/# /'
+like "$(cat $T/list)" 'rpmsg_ctrl0 +/dev/rpmsg_ctrl0' "list shows the control device"
+like "$(cat $T/list)" 'socbox-loopback +1024 +1024' "list shows the loopback channel with its addresses"
+ok "list -J" sh -c "$R list -J >$T/list.json"
+like "$(tr -d ' \n' <$T/list.json)" '"name":"socbox-loopback","src":1024,"dst":1024' "JSON has the channel and its numbers"
+
+# --- ept create (legacy) ---
+ok "ept create --method legacy" sh -c "$R ept create probe --method legacy -r -n -o DEVICE,METHOD >$T/create 2>$T/create.err"
+cat $T/create.err | sed 's/^/# /'
+dev=$(cut -d' ' -f1 <$T/create)
+is "$(cut -d' ' -f2 <$T/create)" legacy "the legacy path ran"
+like "$dev" '^rpmsg[0-9]+$' "it names the new endpoint device"
+ok "/dev/$dev is a char device" test -c "/dev/$dev"
+is "$(cat "/sys/class/rpmsg/$dev/name")" probe "sysfs name of the endpoint"
+like "$($R list 2>/dev/null | grep "^$dev ")" "^$dev +/dev/$dev +probe +-1 +-1 +rpmsg_ctrl0" "list shows the endpoint under rpmsg_ctrl0"
+
+# --- ping: 1000 round trips, every byte compared ---
+for size in 1 64 496; do
+	ok "ping 1000 x $size bytes" sh -c "$R ping --dev $dev -c 1000 --size $size -P >$T/ping$size 2>&1"
+	grep -v '^COUNT\|^LE_US' $T/ping$size | head -n 12 | sed 's/^/# /'
+	like "$(cat $T/ping$size)" '^RECEIVED="1000"' "ping $size: 1000 echoes received"
+	like "$(cat $T/ping$size)" '^CORRUPT="0"' "ping $size: every byte matched"
+	like "$(cat $T/ping$size)" '^LOST="0"' "ping $size: none lost"
+done
+ok "ping table output" sh -c "$R ping --dev $dev -c 100 --size 64 >$T/pingtab 2>&1"
+cat $T/pingtab | sed 's/^/# /'
+like "$(cat $T/pingtab)" 'MEDIAN_US' "ping prints min/median/p99/max/mean/stddev"
+like "$(cat $T/pingtab)" 'LE_US' "ping prints a histogram"
+
+# --- MTU ---
+not_ok "ping 497 bytes is refused" $R ping --dev "$dev" -c 1 --size 497
+$R send --dev "$dev" "$(printf '%497s' x)" 2>$T/mtu.err
+is "$?" 1 "send 497 bytes exits 1"
+like "$(cat $T/mtu.err)" '497 bytes is over the endpoint MTU of 496 bytes' "send names the MTU"
+
+# --- send/recv through one held fd (an endpoint device opens only once) ---
+exec 3<>"/dev/$dev"
+$R ping --dev "$dev" -c 1 2>$T/busy.err
+is "$?" 1 "second open of the endpoint fails"
+like "$(cat $T/busy.err)" 'opened only once' "EBUSY is explained"
+ok "send hello on fd 3" $R send --fd 3 hello
+is "$($R recv --fd 3 -c 1 --timeout 2000)" hello "recv gets the echo"
+head -c 1000 /dev/zero | tr '\0' 'z' >$T/big
+not_ok "1000 bytes without --split is refused" $R send --fd 3 --file $T/big
+ok "1000 bytes with --split" $R send --fd 3 --split --file $T/big
+# the loopback echoes from an unbound workqueue, so the echoes may come back in any order
+is "$($R recv --fd 3 -c 3 --timeout 2000 --hex | awk '{ print length($0) / 2 }' | sort -n | tr '\n' ' ')" "8 496 496 " "split into 496+496+8 byte messages"
+printf 'from stdin' | $R send --fd 3
+is "$($R recv --fd 3 -c 1 --timeout 2000)" "from stdin" "send reads stdin"
+ok "send hi" $R send --fd 3 hi
+like "$($R recv --fd 3 -c 1 --timeout 2000 -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
+$R recv --fd 3 -c 1 --timeout 200 2>$T/timeout.err
+is "$?" 1 "recv times out with exit 1 on an idle endpoint"
+exec 3>&-
+
+ok "flow set pause" $R flow set "$dev" pause
+ok "flow set resume" $R flow set "$dev" resume
+ok "flow get" sh -c "$R flow get $dev -P >$T/flow"
+like "$(cat $T/flow)" '^OUTGOING_PAUSED="(yes|no|true|false)"' "flow get reports the outgoing state"
+
+# --- destroy ---
+ok "ept destroy $dev" $R ept destroy "$dev"
+not_ok "/dev/$dev is gone" test -e "/dev/$dev"
+not_ok "/sys/class/rpmsg/$dev is gone" test -e "/sys/class/rpmsg/$dev"
+
+# --- temporary endpoints, auto and fd ---
+ok "ping on a temporary endpoint (auto)" sh -c "$R ping -c 20 -v -P >$T/auto 2>$T/auto.err"
+like "$(cat $T/auto.err)" 'endpoint created by the legacy path' "auto fell back to legacy (verbose)"
+like "$(cat $T/auto)" '^METHOD="legacy"' "auto reports the path that ran"
+is "$(endpoint_devices)" 0 "no endpoint device left behind"
+$R ept create x --method fd 2>$T/fd.err
+is "$?" 3 "--method fd exits 3 on this kernel"
+cat $T/fd.err | sed 's/^/# /'
+like "$(cat $T/fd.err)" 'RPMSG_CREATE_EPT_FD_IOCTL: not supported by this kernel' "the message names the missing ioctl"
+$R ping --method fd -c 1 2>/dev/null
+is "$?" 3 "ping --method fd exits 3"
+
+# --- bench ---
+ok "bench 1000 loops" sh -c "$R bench --loops 1000 >$T/bench 2>&1"
+cat $T/bench | sed 's/^/# /'
+like "$(cat $T/bench)" 'unsupported' "the fd row says unsupported"
+ok "bench -J" sh -c "$R bench --loops 200 -J >$T/bench.json"
+like "$(tr -d ' \n' <$T/bench.json)" '"fd_path":"unsupported"' "JSON names the fd path state"
+like "$(tr -d ' \n' <$T/bench.json)" '"method":"legacy","op":"create"' "JSON has per-op statistics"
+$R bench --loops 10 --require-fd 2>/dev/null
+is "$?" 3 "--require-fd exits 3"
+is "$(endpoint_devices)" 0 "bench leaves no endpoint device"
+
+# --- dev create/release on a backend without it ---
+$R dev create socbox-new --dst 0x500 2>$T/dev.err
+rc=$?
+cat $T/dev.err | sed 's/^/# /'
+is "$rc" 3 "dev create: the loopback backend cannot create channels (ENXIO, exit 3)"
+
+# --- snapshot ---
+ok "socbox snapshot" socbox snapshot $T/snap
+$R list -J >$T/live.json 2>/dev/null
+$R list -J --sysroot $T/snap >$T/snap.json 2>/dev/null
+ok "list on the snapshot equals the live list" cmp $T/live.json $T/snap.json
+
+# --- the default endpoint of an rpmsg-raw channel ---
+ok "reload loopback with raw_channel=1" sh -c 'rmmod rpmsg_loopback && insmod /lib/modules/socbox/rpmsg_loopback.ko raw_channel=1'
+raw=$(ls /sys/bus/rpmsg/devices/*.rpmsg-raw.*/rpmsg 2>/dev/null)
+like "$($R list 2>/dev/null)" "rpmsg-raw +1025 +1025 +yes +rpmsg_chrdev" "list shows the raw channel bound to rpmsg_chrdev"
+like "$($R list 2>/dev/null | grep "^$raw ")" "^$raw +/dev/$raw +rpmsg-raw +1025 +1025 .*rpmsg-raw" "its endpoint device hangs off the channel"
+ok "ping the raw channel's endpoint" $R ping --dev "$raw" -c 100 --size 496
+$R ept destroy "$raw" 2>$T/raw.err
+is "$?" 1 "the default endpoint cannot be destroyed"
+like "$(cat $T/raw.err)" 'default endpoint of a channel cannot be destroyed' "and the hint says why"
+exec 3<>"/dev/$raw"
+ok "rmmod while the endpoint is open" rmmod rpmsg_loopback
+$R send --fd 3 gone 2>$T/gone.err
+is "$?" 1 "send on a dead endpoint fails"
+like "$(cat $T/gone.err)" 'endpoint has gone' "and says the endpoint has gone"
+exec 3>&-
+ok "reload loopback" insmod /lib/modules/socbox/rpmsg_loopback.ko
+ok "/dev/rpmsg_ctrl0 is back" test -c /dev/rpmsg_ctrl0
+done_testing
