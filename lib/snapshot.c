@@ -330,6 +330,23 @@ static int make_tar(const char *dir, const char *tar_path, struct sb_err *e)
 	return 0;
 }
 
+/* Something created at `to` meanwhile is never replaced. File systems without
+ * RENAME_NOREPLACE (EINVAL) get a check-then-rename, which is as good as it gets there. */
+static int rename_noreplace(const char *from, const char *to)
+{
+	struct stat st;
+
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	if (lstat(to, &st) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(from, to);
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -339,12 +356,12 @@ static bool ends_with(const char *s, const char *suffix)
 int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_err *e)
 {
 	struct sb_snap s = { 0 };
-	char final[PATH_MAX], tmp_tar[PATH_MAX + 8];
+	char tmp_tar[PATH_MAX + 8];
 	bool tar = ends_with(out, ".tar");
 	struct stat st;
 	int rc = 0;
 
-	if (!realpath(".", final) || strlen(out) + 16 >= sizeof(s.out))
+	if (strlen(out) + 16 >= sizeof(s.out))
 		return sb_err_set(e, ENAMETOOLONG, out, "write snapshot", NULL);
 	if (lstat(out, &st) == 0) {
 		DIR *d = S_ISDIR(st.st_mode) && !tar ? opendir(out) : NULL;
@@ -375,14 +392,14 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 	} else if (tar) {
 		snprintf(tmp_tar, sizeof(tmp_tar), "%s.part", s.out);
 		rc = make_tar(s.out, tmp_tar, e);
-		if (!rc && rename(tmp_tar, out))
+		if (!rc && rename_noreplace(tmp_tar, out))
 			rc = sb_err_set(e, errno, out, "rename archive", NULL);
 		if (rc)
 			unlink(tmp_tar);
 	} else {
 		if (lstat(out, &st) == 0)
 			rmdir(out); /* the empty directory checked above */
-		if (rename(s.out, out))
+		if (rename_noreplace(s.out, out))
 			rc = sb_err_set(e, errno, out, "rename snapshot directory", NULL);
 	}
 	if (tar || rc)

@@ -151,34 +151,36 @@ int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
 	return stat_path(r, path, st);
 }
 
+static int vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
+{
+	char path[PATH_MAX];
+	int rc = vpath(path, sizeof(path), fmt, ap);
+
+	return rc ? rc : stat_path(r, path, st);
+}
+
 bool sb_exists(const struct sb_root *r, const char *fmt, ...)
 {
 	struct stat st;
-	char path[PATH_MAX];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	if (vpath(path, sizeof(path), fmt, ap)) {
-		va_end(ap);
-		return false;
-	}
+	rc = vstat_path(r, &st, fmt, ap);
 	va_end(ap);
-	return stat_path(r, path, &st) == 0;
+	return rc == 0;
 }
 
 bool sb_is_dir(const struct sb_root *r, const char *fmt, ...)
 {
 	struct stat st;
-	char path[PATH_MAX];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	if (vpath(path, sizeof(path), fmt, ap)) {
-		va_end(ap);
-		return false;
-	}
+	rc = vstat_path(r, &st, fmt, ap);
 	va_end(ap);
-	return stat_path(r, path, &st) == 0 && S_ISDIR(st.st_mode);
+	return rc == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Read from fd until EOF into buf (at most len bytes); -EFBIG when more remains. */
