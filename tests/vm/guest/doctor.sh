@@ -25,7 +25,8 @@ ok "snapshot" "$SOCBOX" snapshot /tmp/snap
 live=$("$SOCBOX" doctor -r -n -o subsystem,status,summary)
 offline=$("$SOCBOX" doctor --sysroot /tmp/snap -r -n -o subsystem,status,summary)
 is "$offline" "$live" "the snapshot answers as the live run (netdev from its capture)"
-like "$offline" '^netdev ok netdev family v[0-9]+: [0-9]+ devices' "netdev answered from the snapshot"
+like "$("$SOCBOX" doctor --sysroot /tmp/snap -P -o subsystem,status,summary)" \
+	'^SUBSYSTEM="netdev" STATUS="ok" SUMMARY="netdev family v[0-9]+: [0-9]+ devices' "netdev answered from the snapshot"
 live_facts=$("$SOCBOX" doctor -v -P | grep '^SUBSYSTEM="netdev"')
 is "$("$SOCBOX" doctor --sysroot /tmp/snap -v -P | grep '^SUBSYSTEM="netdev"')" "$live_facts" "the same netdev facts, still marked live"
 ok "tar snapshot" "$SOCBOX" snapshot /tmp/snap.tar
