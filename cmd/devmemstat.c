@@ -17,6 +17,9 @@ char *dm_dev;
 char *dm_save_netlink;
 char *dm_load_netlink;
 static FILE *capture_fp;
+/* On a sysroot: the snapshot's interface names (the capture carries only ifindexes). */
+static struct sb_nd_ifname *snap_names;
+static size_t nsnap_names;
 
 struct poptOption dm_popt_ns[] = {
 	{ "netns", '\0', POPT_ARG_STRING, &dm_netns, 0,
@@ -36,6 +39,13 @@ struct poptOption dm_popt_net[] = {
 
 const char *dm_ifname(uint32_t ifindex, char *buf)
 {
+	const char *name;
+
+	if (snap_names) {
+		name = sb_nd_ifname_of(snap_names, nsnap_names, ifindex);
+		snprintf(buf, IF_NAMESIZE, "%s", name && ifindex ? name : "-");
+		return buf;
+	}
 	/* A capture carries no names, and this machine's names would be wrong. */
 	if (!ifindex || dm_load_netlink || !if_indextoname(ifindex, buf))
 		snprintf(buf, IF_NAMESIZE, "-");
@@ -104,9 +114,47 @@ int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
 	return 0;
 }
 
-uint64_t dm_boottime_s(void)
+/* A snapshot: the state of the board, names from its /sys/class/net, --dev by those. */
+static int open_snapshot(struct sb_ctx *c, uint32_t *ifindex)
 {
-	return dm_load_netlink ? 0 : sb_nd_boottime_s();
+	struct sb_err e;
+
+	*ifindex = 0;
+	if (dm_netns)
+		return sb_usage_error(c, "--netns needs the live kernel (a snapshot has one namespace)");
+	if (dm_save_netlink)
+		return sb_usage_error(c, "--save-netlink needs the live kernel (the snapshot keeps "
+					 "the replies in %s)", SB_ND_SNAP_MSGS);
+	if (sb_nd_read_ifnames(c->root, &snap_names, &nsnap_names) < 0)
+		nsnap_names = 0;
+	if (!snap_names)
+		snap_names = calloc(1, sizeof(*snap_names));
+	if (!snap_names) {
+		sb_err_set(&e, ENOMEM, "interface names", "read", NULL);
+		return sb_report(c->applet, &e);
+	}
+	if (dm_dev) {
+		*ifindex = sb_nd_ifindex_of(snap_names, nsnap_names, dm_dev);
+		if (!*ifindex) {
+			sb_err_set(&e, ENODEV, dm_dev, "find interface",
+				   "the snapshot's interfaces are under %s/sys/class/net",
+				   sb_root_path(c->root));
+			return sb_report(c->applet, &e);
+		}
+	}
+	return 0;
+}
+
+int dm_open_view(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
+{
+	if (!dm_load_netlink && !sb_root_is_live(c->root))
+		return open_snapshot(c, ifindex);
+	return dm_open(c, g, ifindex);
+}
+
+uint64_t dm_boottime_s(const struct sb_nd_state *st)
+{
+	return dm_load_netlink ? 0 : st->boottime_s;
 }
 
 void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
@@ -177,6 +225,12 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		if (sb_nd_state_from_buf(buf, n, st) < 0)
 			st->malformed++;
 		free(buf);
+		filter_state(st, ifindex);
+		return 0;
+	}
+	if (!sb_root_is_live(c->root)) {
+		if (sb_nd_state_from_root(c->root, parts, st, &e))
+			return sb_report(c->applet, &e);
 		filter_state(st, ifindex);
 		return 0;
 	}
@@ -308,7 +362,7 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 
 	if (rc)
 		return rc;
-	rc = dm_open(c, &g, &ifindex);
+	rc = dm_open_view(c, &g, &ifindex);
 	if (rc)
 		return rc;
 	rc = dm_collect(c, &g, SB_ND_DEVS | SB_ND_QUEUES | SB_ND_NAPIS | SB_ND_POOLS | SB_ND_POOL_STATS,
@@ -343,6 +397,10 @@ static const struct sb_cmd cmds[] = {
 
 int devmemstat_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(DM_APPLET, "devmem TCP, queues, NAPIs and page pools (netdev netlink)",
-			       cmds, "show", argc, argv);
+	int rc = sb_cli_dispatch(DM_APPLET, "devmem TCP, queues, NAPIs and page pools (netdev netlink)",
+				 cmds, "show", argc, argv);
+
+	free(snap_names);
+	snap_names = NULL;
+	return rc;
 }

@@ -99,7 +99,7 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 
 	if (rc)
 		return rc;
-	rc = dm_open(c, &g, &ifindex);
+	rc = dm_open_view(c, &g, &ifindex);
 	if (rc)
 		return rc;
 	rc = dm_collect(c, &g, SB_ND_QUEUES | SB_ND_POOLS, ifindex, &st);
@@ -113,7 +113,7 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 				st.queues[k++] = st.queues[i];
 		st.nqueues = k;
 	}
-	now = dm_boottime_s();
+	now = dm_boottime_s(&st);
 	o = sb_out_new(&c->out, stdout);
 	t = sb_out_table(o, "bindings", "Bindings", binding_cols, ncols, true);
 	nids = binding_ids(&st, ids, 256);

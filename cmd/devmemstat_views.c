@@ -23,7 +23,7 @@ static int run_view(struct sb_ctx *c, int argc, const char **argv, unsigned part
 
 	if (rc)
 		return rc;
-	rc = dm_open(c, &g, &ifindex);
+	rc = dm_open_view(c, &g, &ifindex);
 	if (rc)
 		return rc;
 	rc = dm_collect(c, &g, parts, ifindex, &st);
@@ -207,7 +207,7 @@ const size_t dm_npool_cols = sizeof(dm_pool_cols) / sizeof(dm_pool_cols[0]);
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary)
 {
 	struct sb_table *t = sb_out_table(o, "pools", "Page pools", dm_pool_cols, dm_npool_cols, primary);
-	uint64_t now = dm_boottime_s(), age;
+	uint64_t now = dm_boottime_s(st), age;
 	char name[IF_NAMESIZE];
 
 	for (size_t i = 0; i < st->npools; i++) {

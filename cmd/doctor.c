@@ -57,8 +57,10 @@ static int print_json(const struct sb_ctx *c, const struct sb_doctor_report *rep
 			if (!s->facts[k].live)
 				json_fact(&j, &s->facts[k]);
 		sb_json_obj_end(&j);
-		/* facts that need the running kernel: null on a sysroot */
-		if (sb_root_is_live(c->root)) {
+		/* facts that need the running kernel: null when the subsystem could not be looked
+		 * at (on a sysroot without what it needs); a snapshot with a netdev capture gives
+		 * the same live facts as the board did */
+		if (!s->live_only) {
 			sb_json_obj_begin(&j, "live");
 			for (int k = 0; k < s->nfacts; k++)
 				if (s->facts[k].live)

@@ -1,28 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* doctor's netdev probe, on the netdev library devmemstat uses: family present, devices,
  * queues with a dma-buf binding, page pools and leaked (detached but still holding) pools. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "doctor_probe.h"
 #include "socbox/netdev.h"
 
+/* The facts, status and summary of a collected state: the same on the live kernel and on a
+ * snapshot with a netdev capture (the facts keep their live flag either way). */
+static void summarize(struct sb_doctor_sub *s, const struct sb_nd_state *st)
+{
+	size_t bound = 0, leaked = 0;
+
+	doctor_bool(s, "family", true, true);
+	doctor_num(s, "family_version", st->family_version, true);
+	for (size_t i = 0; i < st->nqueues; i++)
+		bound += st->queues[i].dmabuf != 0;
+	for (size_t i = 0; i < st->npools; i++)
+		leaked += sb_nd_pool_leaked(&st->pools[i], st->boottime_s, NULL);
+	doctor_num(s, "devices", (int64_t)st->ndevs, true);
+	if (st->have & SB_ND_QUEUES) {
+		doctor_num(s, "queues", (int64_t)st->nqueues, true);
+		doctor_num(s, "queues_with_dmabuf", (int64_t)bound, true);
+	} else {
+		doctor_hint(s, "per-queue state (queue-get) needs Linux 6.9+");
+	}
+	if (st->have & SB_ND_POOLS) {
+		doctor_num(s, "page_pools", (int64_t)st->npools, true);
+		doctor_num(s, "page_pools_leaked", (int64_t)leaked, true);
+	}
+	if (leaked)
+		doctor_hint(s, "%zu page pool%s detached but still holding memory: devmemstat bindings", leaked,
+			    leaked == 1 ? "" : "s");
+	s->status = (st->have & SB_ND_QUEUES) ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
+	doctor_summary(s, "netdev family v%u: %zu device%s, %zu queue%s, %zu bound to a dma-buf, %zu page pool%s",
+		       st->family_version, st->ndevs, st->ndevs == 1 ? "" : "s", st->nqueues,
+		       st->nqueues == 1 ? "" : "s", bound, st->npools, st->npools == 1 ? "" : "s");
+}
+
 void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 {
+	const unsigned parts = SB_ND_DEVS | SB_ND_QUEUES | SB_ND_POOLS;
 	struct sb_nd_state st;
 	struct sb_genl g;
 	struct sb_err e;
-	size_t bound = 0, leaked = 0;
-	uint64_t now;
 	int rc;
 
+	sb_err_clear(&e);
 	if (!sb_root_is_live(r)) {
-		s->status = SB_HEALTH_UNKNOWN;
-		s->live_only = true;
-		doctor_summary(s, "needs the live kernel (generic netlink); not in a snapshot");
+		/* A snapshot answers from its netdev capture when it has one. */
+		if (sb_nd_state_from_root(r, parts, &st, &e)) {
+			s->status = SB_HEALTH_UNKNOWN;
+			s->live_only = true;
+			doctor_summary(s, "needs the live kernel (generic netlink); not in a snapshot");
+			if (e.errnum != ENOENT)
+				doctor_hint(s, "%s: %s", SB_ND_SNAP_PARTS, e.hint);
+			return;
+		}
+		summarize(s, &st);
+		sb_nd_state_free(&st);
 		return;
 	}
-	sb_err_clear(&e);
 	if (sb_nd_open(&g, &e)) {
 		s->status = SB_HEALTH_MISSING;
 		doctor_bool(s, "family", false, true);
@@ -30,12 +70,12 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		doctor_hint(s, "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)");
 		return;
 	}
-	doctor_bool(s, "family", true, true);
-	doctor_num(s, "family_version", g.version, true);
 	memset(&st, 0, sizeof(st));
-	rc = sb_nd_collect(&g, SB_ND_DEVS | SB_ND_QUEUES | SB_ND_POOLS, 0, &st, &e);
+	rc = sb_nd_collect(&g, parts, 0, &st, &e);
 	sb_genl_close(&g);
 	if (rc) {
+		doctor_bool(s, "family", true, true);
+		doctor_num(s, "family_version", g.version, true);
 		s->status = SB_HEALTH_PARTIAL;
 		doctor_summary(s, "netdev family v%u, but dumping it failed: %s", g.version,
 			       e.reason[0] ? e.reason : strerror(e.errnum));
@@ -44,28 +84,6 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		sb_nd_state_free(&st);
 		return;
 	}
-	now = sb_nd_boottime_s();
-	for (size_t i = 0; i < st.nqueues; i++)
-		bound += st.queues[i].dmabuf != 0;
-	for (size_t i = 0; i < st.npools; i++)
-		leaked += sb_nd_pool_leaked(&st.pools[i], now, NULL);
-	doctor_num(s, "devices", (int64_t)st.ndevs, true);
-	if (st.have & SB_ND_QUEUES) {
-		doctor_num(s, "queues", (int64_t)st.nqueues, true);
-		doctor_num(s, "queues_with_dmabuf", (int64_t)bound, true);
-	} else {
-		doctor_hint(s, "per-queue state (queue-get) needs Linux 6.9+");
-	}
-	if (st.have & SB_ND_POOLS) {
-		doctor_num(s, "page_pools", (int64_t)st.npools, true);
-		doctor_num(s, "page_pools_leaked", (int64_t)leaked, true);
-	}
-	if (leaked)
-		doctor_hint(s, "%zu page pool%s detached but still holding memory: devmemstat bindings", leaked,
-			    leaked == 1 ? "" : "s");
-	s->status = (st.have & SB_ND_QUEUES) ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
-	doctor_summary(s, "netdev family v%u: %zu device%s, %zu queue%s, %zu bound to a dma-buf, %zu page pool%s",
-		       g.version, st.ndevs, st.ndevs == 1 ? "" : "s", st.nqueues, st.nqueues == 1 ? "" : "s",
-		       bound, st.npools, st.npools == 1 ? "" : "s");
+	summarize(s, &st);
 	sb_nd_state_free(&st);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "socbox/netdev.h"
+#include "netdev_priv.h"
 
 static const struct {
 	int cmd;
@@ -120,6 +121,34 @@ static int part_bit(unsigned part)
 	return __builtin_ctz(part);
 }
 
+/* The command that dumps a part, by bit number. */
+static const int part_cmd[] = {
+	SB_NETDEV_CMD_DEV_GET, SB_NETDEV_CMD_QUEUE_GET, SB_NETDEV_CMD_NAPI_GET,
+	SB_NETDEV_CMD_PAGE_POOL_GET, SB_NETDEV_CMD_PAGE_POOL_STATS_GET, SB_NETDEV_CMD_QSTATS_GET,
+	SB_NETDEV_CMD_QSTATS_GET,
+};
+
+void sb_nd_mark_unsupported(struct sb_nd_state *st, unsigned part, const struct sb_err *pe)
+{
+	int bit = part_bit(part);
+	struct sb_err *pr;
+	int cmd;
+
+	if (bit >= (int)(sizeof(part_cmd) / sizeof(part_cmd[0])))
+		return;
+	cmd = part_cmd[bit];
+	pr = &st->part_err[bit];
+	*pr = *pe;
+	snprintf(pr->object, sizeof(pr->object), "netdev %s", sb_nd_cmd_name(cmd));
+	snprintf(pr->what, sizeof(pr->what), "dump");
+	if (part == SB_ND_POOL_STATS)
+		sb_err_hint(pr, "page-pool stats need CONFIG_PAGE_POOL_STATS=y");
+	else
+		sb_err_hint(pr, "needs Linux %s", sb_nd_cmd_min_kernel(cmd));
+	sb_err_exit(pr, SB_EXIT_UNSUPPORTED);
+	st->unsupported |= part;
+}
+
 int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb_nd_state *st,
 		  struct sb_err *e)
 {
@@ -132,25 +161,22 @@ int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb
 		int (*parse)(const struct nlmsghdr *, void *);
 		int ifindex_attr;
 		uint32_t scope;
-		const char *hint;
 	} plan[] = {
 		{ SB_ND_DEVS, SB_NETDEV_CMD_DEV_GET, &st->devs, &st->ndevs, sizeof(*st->devs),
-		  PARSER(dev), 0, 0, NULL },
+		  PARSER(dev), 0, 0 },
 		{ SB_ND_QUEUES, SB_NETDEV_CMD_QUEUE_GET, &st->queues, &st->nqueues, sizeof(*st->queues),
-		  PARSER(queue), SB_NETDEV_A_QUEUE_IFINDEX, 0, NULL },
+		  PARSER(queue), SB_NETDEV_A_QUEUE_IFINDEX, 0 },
 		{ SB_ND_NAPIS, SB_NETDEV_CMD_NAPI_GET, &st->napis, &st->nnapis, sizeof(*st->napis),
-		  PARSER(napi), SB_NETDEV_A_NAPI_IFINDEX, 0, NULL },
+		  PARSER(napi), SB_NETDEV_A_NAPI_IFINDEX, 0 },
 		{ SB_ND_POOLS, SB_NETDEV_CMD_PAGE_POOL_GET, &st->pools, &st->npools, sizeof(*st->pools),
-		  PARSER(pool), 0, 0, NULL },
+		  PARSER(pool), 0, 0 },
 		{ SB_ND_POOL_STATS, SB_NETDEV_CMD_PAGE_POOL_STATS_GET, &st->pool_stats, &st->npool_stats,
-		  sizeof(*st->pool_stats), PARSER(pool_stats), 0, 0,
-		  "page-pool stats need CONFIG_PAGE_POOL_STATS=y" },
+		  sizeof(*st->pool_stats), PARSER(pool_stats), 0, 0 },
 		{ SB_ND_QSTATS_QUEUE, SB_NETDEV_CMD_QSTATS_GET, &st->qstats, &st->nqstats,
 		  sizeof(*st->qstats), PARSER(qstats), SB_NETDEV_A_QSTATS_IFINDEX,
-		  SB_NETDEV_QSTATS_SCOPE_QUEUE, NULL },
+		  SB_NETDEV_QSTATS_SCOPE_QUEUE },
 		{ SB_ND_QSTATS_DEV, SB_NETDEV_CMD_QSTATS_GET, &st->dev_qstats, &st->ndev_qstats,
-		  sizeof(*st->dev_qstats), PARSER(qstats), SB_NETDEV_A_QSTATS_IFINDEX, 0,
-		  NULL },
+		  sizeof(*st->dev_qstats), PARSER(qstats), SB_NETDEV_A_QSTATS_IFINDEX, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
@@ -168,16 +194,7 @@ int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb
 		sb_err_clear(&pe);
 		rc = dump(g, plan[i].cmd, ifindex, plan[i].ifindex_attr, plan[i].scope, &c, &pe);
 		if (rc == -EOPNOTSUPP || (rc == -EINVAL && plan[i].cmd != SB_NETDEV_CMD_DEV_GET)) {
-			struct sb_err *pr = &st->part_err[part_bit(plan[i].part)];
-			*pr = pe;
-			snprintf(pr->object, sizeof(pr->object), "netdev %s", sb_nd_cmd_name(plan[i].cmd));
-			snprintf(pr->what, sizeof(pr->what), "dump");
-			if (plan[i].hint)
-				sb_err_hint(pr, "%s", plan[i].hint);
-			else
-				sb_err_hint(pr, "needs Linux %s", sb_nd_cmd_min_kernel(plan[i].cmd));
-			sb_err_exit(pr, SB_EXIT_UNSUPPORTED);
-			st->unsupported |= plan[i].part;
+			sb_nd_mark_unsupported(st, plan[i].part, &pe);
 			continue;
 		}
 		if (rc) {
@@ -189,6 +206,8 @@ int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb
 		}
 		st->have |= plan[i].part;
 	}
+	st->family_version = g->version;
+	st->boottime_s = sb_nd_boottime_s();
 	sb_nd_state_index(st);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "socbox/kmsg.h"
+#include "socbox/netdev.h"
 #include "socbox/perf.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
@@ -45,8 +46,9 @@ const struct sb_snap_path sb_snap_paths[] = {
 	/* doctor: IOMMU */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
 	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },
-	/* devmemstat: CPU time, NET_RX softirqs and interface counters for top (the netdev
-	 * netlink views need the live kernel, or a --save-netlink capture) */
+	/* devmemstat: CPU time, NET_RX softirqs and interface counters for top; interface names
+	 * (ifindex) for the netlink views, whose state snap_netdev keeps */
+	{ "/sys/class/net", 1, SB_SNAP_FOLLOW },
 	{ "/proc/stat", 0, 0 },
 	{ "/proc/softirqs", 0, 0 },
 	{ "/proc/net/dev", 0, 0 },
@@ -145,6 +147,25 @@ static int snap_dmabuf_holders(struct sb_snap *s)
 	return 0;
 }
 
+/* devmemstat views and doctor's netdev: the netdev family's dump replies of every part and
+ * which parts the kernel lacked (SB_ND_SNAP_MSGS, SB_ND_SNAP_PARTS). A kernel without the
+ * family, or a dump the kernel refuses, gives no capture: the views then say so offline. */
+static int snap_netdev(struct sb_snap *s)
+{
+	struct sb_nd_capture cap;
+	struct sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	if (sb_nd_capture_live(&cap, &e))
+		return 0;
+	rc = sb_snap_write(s, SB_ND_SNAP_MSGS, cap.msgs ? cap.msgs : "", cap.msgs_len);
+	if (!rc)
+		rc = sb_snap_write(s, SB_ND_SNAP_PARTS, cap.parts, cap.parts_len);
+	sb_nd_capture_free(&cap);
+	return rc;
+}
+
 /* smmustat: the kernel log (SMMUv3 probe lines with the feature bits, IOMMU faults), kept as
  * the snapshot's /dev/kmsg in the /dev/kmsg record format. */
 static int snap_kernel_log(struct sb_snap *s)
@@ -208,5 +229,6 @@ const sb_snap_hook sb_snap_hooks[] = {
 	snap_dmabuf_holders,
 	snap_kernel_log,
 	snap_pmcg,
+	snap_netdev,
 	NULL,
 };

@@ -19,9 +19,30 @@ t_grep "RECYCLE_RATE column documented" '^RECYCLE_RATE +number' "$T_TMP/out"
 t_run "bind needs --dev" 2 "$SOCBOX" devmemstat bind --queues 0
 t_run "top with a bad CPU list" 2 "$SOCBOX" devmemstat top --cpus 3-1 --sysroot "$ROOT"
 
-# netlink views on a sysroot: not supported here, and say how to get the data
+# netlink views on a sysroot without a netdev capture: not supported here, and say how to
+# get the data
 t_run "overview on a sysroot" 3 "$SOCBOX" devmemstat --sysroot "$ROOT"
-t_grep "sysroot: needs the live kernel" 'needs the live kernel.*--save-netlink' "$T_TMP/err"
+t_grep "sysroot: no capture" 'this snapshot has no netdev capture \(taken by an older socbox or a kernel without the netdev family\).*--save-netlink' "$T_TMP/err"
+t_run "monitor on a sysroot" 3 "$SOCBOX" devmemstat monitor --sysroot "$ROOT"
+t_grep "monitor needs the live kernel" 'needs the live kernel' "$T_TMP/err"
+
+# the same board as a snapshot with the capture (what socbox snapshot writes): the views
+# answer from it, with the names of its /sys/class/net
+cp -r "$ROOT" "$T_TMP/snap"
+mkdir -p "$T_TMP/snap/sys/kernel/socbox" "$T_TMP/snap/sys/devices/virtual/net/eth2" "$T_TMP/snap/sys/class/net"
+cp "$NL" "$T_TMP/snap/sys/kernel/socbox/netdev.nlmsg"
+printf 'family_version=1\nboottime_s=4700\nhave=0x7f\nunsupported=0x0\n' >"$T_TMP/snap/sys/kernel/socbox/netdev.parts"
+echo 3 >"$T_TMP/snap/sys/devices/virtual/net/eth2/ifindex"
+ln -s ../../devices/virtual/net/eth2 "$T_TMP/snap/sys/class/net/eth2"
+t_run "pools on the snapshot" 0 "$SOCBOX" devmemstat pools --sysroot "$T_TMP/snap" -J
+t_jq "same pools as the capture, eth2 named" '[.pools[] | .pool_id] == [9,10,11,12,13] and ([.pools[] | select(.ifindex == 3) | .ifname] | unique) == ["eth2"]' "$T_TMP/out"
+t_jq "pool 9 detached 4700 - detach time ago" '.pools[] | select(.pool_id == 9) | .leaked == true and .detached_s > 0' "$T_TMP/out"
+t_run "queues --dev eth2 on the snapshot" 0 "$SOCBOX" devmemstat queues --sysroot "$T_TMP/snap" --dev eth2 -J
+t_jq "bound queues of eth2" '[.queues[] | select(.dmabuf == 1) | .queue] == [2,3]' "$T_TMP/out"
+t_run "--netns on a snapshot" 2 "$SOCBOX" devmemstat queues --sysroot "$T_TMP/snap" --netns x
+printf 'family_version=1\n' >"$T_TMP/snap/sys/kernel/socbox/netdev.parts"
+t_run "damaged capture" 1 "$SOCBOX" devmemstat pools --sysroot "$T_TMP/snap"
+t_grep "says it is damaged" 'netdev.parts: read netdev capture: .*damaged' "$T_TMP/err"
 
 # the capture
 t_run "overview of the capture" 0 "$SOCBOX" devmemstat --load-netlink "$NL" -J

@@ -2,7 +2,8 @@
 /* socbox doctor: what each subsystem socbox covers looks like on this system, and what to
  * do about what is missing. Facts come from files (so a snapshot gives the same answer);
  * facts that need the running kernel (device node access, generic netlink) are kept apart
- * as "live" facts and are absent on a sysroot. */
+ * as "live" facts and are absent on a sysroot, except netdev's, which a snapshot with a
+ * netdev capture answers as the board did. */
 #ifndef SOCBOX_DOCTOR_H
 #define SOCBOX_DOCTOR_H
 

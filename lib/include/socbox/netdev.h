@@ -100,7 +100,10 @@ struct sb_nd_state {
 	unsigned unsupported; /* parts this kernel lacks (old kernel, CONFIG off) */
 	unsigned malformed;   /* messages skipped because they could not be parsed */
 	struct sb_err part_err[8]; /* why a part is unsupported, by bit number */
+	uint32_t family_version;   /* of the netdev family that answered */
+	uint64_t boottime_s;       /* CLOCK_BOOTTIME seconds when collected (pool ages) */
 };
+#define SB_ND_ALL_PARTS 0x7fu
 
 /* Open the netdev family (exit 3 with the minimum kernel when it is missing). */
 int sb_nd_open(struct sb_genl *g, struct sb_err *e);
@@ -117,6 +120,39 @@ void sb_nd_set_capture(FILE *fp);
  * lands in the part of its command. Returns the number of messages, -EINVAL when the buffer
  * is not a sequence of whole messages (what parsed is kept). */
 int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st);
+/* socbox snapshot keeps the netdev state of the board in two files that no kernel has:
+ * SB_ND_SNAP_MSGS, the raw dump replies of every part (as --save-netlink writes them), and
+ * SB_ND_SNAP_PARTS, text "key=value" lines: family_version, boottime_s, have and
+ * unsupported (enum sb_nd_part masks, hex) and "unsupported.BIT=ERRNO REASON" per part the
+ * kernel lacked. A kernel without the netdev family gives neither file. */
+#define SB_ND_SNAP_MSGS "/sys/kernel/socbox/netdev.nlmsg"
+#define SB_ND_SNAP_PARTS "/sys/kernel/socbox/netdev.parts"
+struct sb_nd_capture {
+	char *msgs, *parts;
+	size_t msgs_len, parts_len;
+};
+/* Dump every part from the live kernel into the two files' contents. -ENOENT when the
+ * kernel has no netdev family; other dump failures as sb_nd_collect. */
+int sb_nd_capture_live(struct sb_nd_capture *cap, struct sb_err *e);
+void sb_nd_capture_free(struct sb_nd_capture *cap);
+/* The parts (enum sb_nd_part) of the netdev state of a root: on the live root dumped from
+ * the kernel (all devices of the current network namespace), on a sysroot loaded from the
+ * snapshot's capture. A capture that does not parse to the end keeps what parsed and counts
+ * st->malformed. -ENOENT (exit 3) when the sysroot has no capture; -EINVAL when it is
+ * incomplete. */
+int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
+			  struct sb_err *e);
+
+/* Interface names of a root, from /sys/class/net/NAME/ifindex (a snapshot keeps them). */
+struct sb_nd_ifname {
+	uint32_t ifindex;
+	char name[IF_NAMESIZE];
+};
+int sb_nd_read_ifnames(const struct sb_root *r, struct sb_nd_ifname **v, size_t *n);
+/* NULL / 0 when absent. */
+const char *sb_nd_ifname_of(const struct sb_nd_ifname *v, size_t n, uint32_t ifindex);
+uint32_t sb_nd_ifindex_of(const struct sb_nd_ifname *v, size_t n, const char *name);
+
 /* The first kernel with this command ("6.9" for queue-get) and its name. */
 const char *sb_nd_cmd_min_kernel(int cmd);
 const char *sb_nd_cmd_name(int cmd);

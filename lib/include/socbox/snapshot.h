@@ -2,7 +2,12 @@
 /* socbox snapshot: copy the sysfs/procfs/debugfs files the applets read into a directory
  * (or a .tar), so that --sysroot DIR answers offline as the live system did. Each applet
  * declares what it reads in lib/snapshot_paths.c: plain paths with a depth, and hooks for
- * what needs logic (for example only the fdinfo files of dma-buf fds). */
+ * what needs logic (for example only the fdinfo files of dma-buf fds).
+ *
+ * Generated content lives at paths no kernel has, so it never collides with a copied file:
+ * /dev/kmsg (the kernel log, in /dev/kmsg record format) and /sys/kernel/socbox/ (the
+ * netdev generic netlink state: netdev.nlmsg, the raw dump replies, and netdev.parts, which
+ * parts answered; see SB_ND_SNAP_MSGS in socbox/netdev.h, read by sb_nd_state_from_root). */
 #ifndef SOCBOX_SNAPSHOT_H
 #define SOCBOX_SNAPSHOT_H
 
