@@ -208,12 +208,14 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		FILE *fp = fopen(dm_load_netlink, "re");
 		struct stat sst;
 		int err = errno;
-		if (fp && fstat(fileno(fp), &sst) == 0 && sst.st_size <= (256 << 20)) {
+		if (fp && fstat(fileno(fp), &sst) != 0) {
+			err = errno;
+		} else if (fp && sst.st_size > (256 << 20)) {
+			err = EFBIG;
+		} else if (fp) {
 			buf = malloc((size_t)sst.st_size + 1);
 			n = buf ? fread(buf, 1, (size_t)sst.st_size, fp) : 0;
 			err = buf ? 0 : ENOMEM;
-		} else if (fp) {
-			err = EFBIG;
 		}
 		if (fp)
 			fclose(fp);
@@ -222,9 +224,21 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 				   err == EFBIG ? "over 256 MiB" : NULL);
 			return sb_report(c->applet, &e);
 		}
-		if (sb_nd_state_from_buf(buf, n, st) < 0)
-			st->malformed++;
+		int rc = sb_nd_state_from_buf(buf, n, st);
+		size_t parsed = st->ndevs + st->nqueues + st->nnapis + st->npools + st->npool_stats +
+				st->nqstats + st->ndev_qstats;
+
 		free(buf);
+		if (rc < 0 && parsed == 0) {
+			/* nothing parsed: not a capture at all */
+			sb_err_set(&e, EINVAL, dm_load_netlink, "read netlink capture",
+				   "a file written by --save-netlink");
+			sb_err_reason(&e, "not a sequence of netlink messages");
+			sb_nd_state_free(st);
+			return sb_report(c->applet, &e);
+		}
+		if (rc < 0)
+			st->malformed++;
 		filter_state(st, ifindex);
 		return 0;
 	}

@@ -65,6 +65,10 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		free(queues);
 		return sb_usage_error(c, "bad size '%s'", bind_size);
 	}
+	if (size % (uint64_t)sysconf(_SC_PAGESIZE)) {
+		free(queues);
+		return sb_usage_error(c, "--size must be a multiple of the page size (%ld)", sysconf(_SC_PAGESIZE));
+	}
 	if (bind_duration < 0) {
 		free(queues);
 		return sb_usage_error(c, "--duration must not be negative");
@@ -76,8 +80,12 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_err_clear(&e);
 	buf = sb_nd_udmabuf_alloc(size, &e);
+	if (buf < 0 && e.errnum != ENOENT) {
+		rc = sb_report(c->applet, &e);
+		goto out;
+	}
 	if (buf < 0) {
-		/* Without a dma-buf, still ask the kernel whether this device and these queues
+		/* Without /dev/udmabuf, still ask the kernel whether this device and these queues
 		 * would take one: a refusal there is the bigger problem to report. fd -1 makes
 		 * the kernel fail on the fd only after its device and queue checks. */
 		struct sb_err probe;

@@ -87,4 +87,11 @@ t_run "top -J on a sysroot" 0 "$SOCBOX" devmemstat top --sysroot "$ROOT" -J --cp
 t_json "top" "$T_TMP/out"
 t_jq "only CPUs 1-2" '[.cpus[].cpu] == [1,2]' "$T_TMP/out"
 t_jq "eth2 from interface counters" '.devices[] | select(.ifname == "eth2") | .source == "netdev" and (.rx_gbps * 1000 | floor) == 277' "$T_TMP/out"
+# a file that is not a capture is an error, not an empty view
+printf 'this is not netlink\n' >"$T_TMP/garbage.nlmsg"
+t_run "garbage capture is refused" 1 "$SOCBOX" devmemstat queues --load-netlink "$T_TMP/garbage.nlmsg"
+t_grep "garbage capture explained" 'not a sequence of netlink messages' "$T_TMP/err"
+t_run "missing capture file" 1 "$SOCBOX" devmemstat queues --load-netlink "$T_TMP/none.nlmsg"
+t_run "bind size must be page aligned" 2 "$SOCBOX" devmemstat bind --dev lo --queues 0 --size 1000
+t_grep "page size named" 'multiple of the page size' "$T_TMP/err"
 t_done
