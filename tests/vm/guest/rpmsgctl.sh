@@ -45,6 +45,7 @@ for size in 1 64 496; do
 	like "$(cat $T/ping$size)" '^RECEIVED="1000"' "ping $size: 1000 echoes received"
 	like "$(cat $T/ping$size)" '^CORRUPT="0"' "ping $size: every byte matched"
 	like "$(cat $T/ping$size)" '^LOST="0"' "ping $size: none lost"
+	like "$(cat $T/ping$size)" '^LATE="0"' "ping $size: no late echo"
 done
 ok "ping table output" sh -c "$R ping --dev $dev -c 100 --size 64 >$T/pingtab 2>&1"
 cat $T/pingtab | sed 's/^/# /'
