@@ -161,11 +161,13 @@ static const struct sb_col create_cols[] = {
 static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption table[] = { EPT_POPT, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
+	enum sb_rpmsg_method asked, m;
 	struct ept_session s;
 	struct sb_table *t;
 	struct sb_row *row;
 	struct sb_out *o;
 	uint32_t src, dst;
+	struct sb_err e;
 	int rc;
 
 	ept_opts_reset("socbox");
@@ -180,6 +182,15 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	if (ept_opt.dev || ept_opt.fd >= 0)
 		return sb_usage_error(c, "--dev and --fd name an existing endpoint; create takes --ctrl");
 	ept_opt.name = (char *)c->args[0];
+	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", &asked))
+		return sb_usage_error(c, "--method must be auto, legacy or fd");
+	sb_err_clear(&e);
+	if (sb_rpmsg_method_lasting(asked, &m, &e) < 0)
+		return sb_usage_error(c, "%s: %s (%s)", e.object, e.reason, e.hint);
+	if (asked == SB_RPMSG_AUTO)
+		sb_verbose(RPMSGCTL, "--method auto means legacy for ept create: only a /dev/rpmsgN "
+			   "endpoint outlives this process (an fd endpoint dies with its fd)");
+	ept_opt.method = (char *)sb_rpmsg_method_name(m);
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		return rc;
@@ -196,9 +207,8 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	sb_row_s64(row, EC_SRC, (int32_t)src);
 	sb_row_s64(row, EC_DST, (int32_t)dst);
 	sb_row_str(row, EC_METHOD, sb_rpmsg_method_name(s.ept.method));
-	if (s.ept.method == SB_RPMSG_FD)
-		sb_out_note(o, "an fd endpoint lives as long as its file descriptor and is gone now; "
-			       "send, recv and ping create their own with --method fd");
+	/* auto never means fd here: say what was asked beside the path that ran */
+	sb_out_field_str(o, "requested_method", sb_rpmsg_method_name(asked));
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
 	/* the legacy endpoint device stays until 'ept destroy'; only our fd goes */

@@ -13,6 +13,10 @@ t_run "ept create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept create foo --s
 t_grep "says why" 'needs the live kernel' "$T_TMP/err"
 t_run "ept create needs a NAME" 2 "$SOCBOX" rpmsgctl ept create --sysroot "$AM"
 t_run "ept create name too long" 2 "$SOCBOX" rpmsgctl ept create 0123456789012345678901234567890123 --sysroot "$AM"
+t_run "ept create --method fd: an fd endpoint cannot outlive the process" 2 "$SOCBOX" rpmsgctl ept create foo --method fd --sysroot "$AM"
+t_grep "says why" 'destroyed when its last file descriptor closes' "$T_TMP/err"
+t_run "ept create -v (auto) on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept create foo -v --sysroot "$AM"
+t_grep "auto means legacy for ept create" 'auto means legacy for ept create' "$T_TMP/err"
 t_run "ept create bad method" 2 "$SOCBOX" rpmsgctl ept create foo --method turbo --sysroot "$AM"
 t_run "ept create bad address" 2 "$SOCBOX" rpmsgctl ept create foo --src 0x1ffffffff --sysroot "$AM"
 t_run "ept without a sub-command" 2 "$SOCBOX" rpmsgctl ept

@@ -262,6 +262,34 @@ START_TEST(discard_destroys_or_names_the_node)
 }
 END_TEST
 
+START_TEST(lasting_endpoint_is_legacy_even_with_fd_ioctl)
+{
+	enum sb_rpmsg_method m = SB_RPMSG_FD;
+	struct sb_rpmsg_ept ept;
+	struct sb_err e;
+	int p[2];
+
+	/* this fake kernel has the fd ioctl: auto alone would take it */
+	ck_assert_int_eq(pipe(p), 0);
+	fk.fd_to_return = p[0];
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_AUTO, &m, &e), 0);
+	ck_assert_int_eq(m, SB_RPMSG_LEGACY);
+	/* the legacy path runs (and times out: the fake makes no /dev/rpmsgN) */
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "keep", 1, 2, O_CLOEXEC, m, &ept, &e), -ETIMEDOUT);
+	ck_assert_int_eq(fk.calls_fd, 0);
+	ck_assert_int_eq(fk.calls_create, 1);
+	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_LEGACY, &m, &e), 0);
+	ck_assert_int_eq(m, SB_RPMSG_LEGACY);
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_FD, &m, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.reason, "last file descriptor"));
+	ck_assert_int_eq(fk.calls_fd, 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 /* The remote's side of a ping: queue the echo of request seq (as the remote would send it). */
 static void echo(int peer, size_t size, uint32_t cookie, uint32_t seq)
 {
@@ -353,6 +381,7 @@ static Suite *suite(void)
 	tcase_add_test(t, ping_delayed_echo_is_late_not_corrupt);
 	tcase_add_test(t, ping_check_rules);
 	tcase_add_test(t, discard_destroys_or_names_the_node);
+	tcase_add_test(t, lasting_endpoint_is_legacy_even_with_fd_ioctl);
 	suite_add_tcase(s, t);
 	return s;
 }

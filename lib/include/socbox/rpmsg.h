@@ -81,6 +81,11 @@ enum sb_rpmsg_method { SB_RPMSG_AUTO, SB_RPMSG_LEGACY, SB_RPMSG_FD };
 const char *sb_rpmsg_method_name(enum sb_rpmsg_method m);
 int sb_rpmsg_method_parse(const char *s, enum sb_rpmsg_method *m);
 
+/* The path for an endpoint that must outlive the process (ept create): only legacy makes
+ * one, an fd endpoint dies with its fd. AUTO and LEGACY give LEGACY; FD gives -EINVAL with
+ * the reason in e. */
+int sb_rpmsg_method_lasting(enum sb_rpmsg_method m, enum sb_rpmsg_method *out, struct sb_err *e);
+
 struct sb_devmon;
 
 /* An open /dev/rpmsg_ctrlN. fd_support remembers what the kernel answered to the fd ioctl

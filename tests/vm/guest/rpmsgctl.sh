@@ -93,12 +93,20 @@ ok "ping on a temporary endpoint (auto)" sh -c "$R ping -c 20 -v -P >$T/auto 2>$
 like "$(cat $T/auto.err)" 'endpoint created by the legacy path' "auto fell back to legacy (verbose)"
 like "$(cat $T/auto)" '^METHOD="legacy"' "auto reports the path that ran"
 is "$(endpoint_devices)" 0 "no endpoint device left behind"
-$R ept create x --method fd 2>$T/fd.err
-is "$?" 3 "--method fd exits 3 on this kernel"
+$R ept create x --method fd 2>$T/fdc.err
+is "$?" 2 "ept create --method fd is a usage error (an fd endpoint dies with the process)"
+like "$(cat $T/fdc.err)" 'destroyed when its last file descriptor closes' "and says why"
+$R ping --method fd -c 1 2>$T/fd.err
+is "$?" 3 "ping --method fd exits 3 on this kernel"
 cat $T/fd.err | sed 's/^/# /'
 like "$(cat $T/fd.err)" 'RPMSG_CREATE_EPT_FD_IOCTL: not supported by this kernel' "the message names the missing ioctl"
-$R ping --method fd -c 1 2>/dev/null
-is "$?" 3 "ping --method fd exits 3"
+ok "ept create (auto) -v -J" sh -c "$R ept create lasting -v -J >$T/lasting.json 2>$T/lasting.err"
+like "$(cat $T/lasting.err)" 'auto means legacy for ept create' "verbose says auto means legacy here"
+like "$(tr -d ' \n' <$T/lasting.json)" '"requested_method":"auto"' "JSON says auto was asked"
+like "$(tr -d ' \n' <$T/lasting.json)" '"method":"legacy"' "and legacy ran"
+is "$(endpoint_devices)" 1 "the endpoint device stays after rpmsgctl exits"
+ok "ept destroy it" $R ept destroy "$(sed -n 's/.*"device": *"\(rpmsg[0-9]*\)".*/\1/p' $T/lasting.json)"
+is "$(endpoint_devices)" 0 "and it is gone"
 
 # --- bench ---
 ok "bench 1000 loops" sh -c "$R bench --loops 1000 >$T/bench 2>&1"
