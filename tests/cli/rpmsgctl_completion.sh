@@ -40,11 +40,12 @@ for o in --loops --runs --method --require-fd --json; do
 	t_grep "bench $o" "^$o\$" "$T_TMP/c"
 done
 complete_words rpmsgctl recv -- >"$T_TMP/c"
-for o in --timeout --hex --binary --count; do
+for o in --timeout --hex --binary --count --json --raw --pairs --output --format; do
 	t_grep "recv $o" "^$o\$" "$T_TMP/c"
 done
 t_grep "list --load-modules" '^--load-modules$' "$(complete_words rpmsgctl list -- >"$T_TMP/l"; echo "$T_TMP/l")"
 t_eq "-o completes channel columns" "$(complete_words rpmsgctl list -o D | tr '\n' ' ')" "DEVICE DST DRIVER "
 t_eq "-o after a comma" "$(complete_words rpmsgctl list -o NAME,RE | tr '\n' ' ')" "NAME,REMOTEPROC "
 t_eq "-o of ping" "$(complete_words rpmsgctl ping -o P | tr '\n' ' ')" "P99_US "
+t_eq "-o of recv" "$(complete_words rpmsgctl recv -o D | tr '\n' ' ')" "DATA_HEX "
 t_done

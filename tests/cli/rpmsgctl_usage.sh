@@ -48,4 +48,12 @@ t_run "ept create -H" 0 "$SOCBOX" rpmsgctl ept create -H -r -n
 t_grep "METHOD column" '^METHOD ' "$T_TMP/out"
 t_run "recv --hex and --binary" 2 "$SOCBOX" rpmsgctl recv --hex --binary --sysroot "$AM"
 t_run "recv --hex and --json" 2 "$SOCBOX" rpmsgctl recv --hex -J --sysroot "$AM"
+t_run "recv --binary and -r" 2 "$SOCBOX" rpmsgctl recv --binary -r --sysroot "$AM"
+t_grep "says what each prints" 'binary prints the message bytes; -J, -r, -P' "$T_TMP/err"
+t_run "recv -P is an output mode like everywhere (snapshot: exit 3)" 3 "$SOCBOX" rpmsgctl recv -P --sysroot "$AM"
+t_run "recv --format json (snapshot: exit 3)" 3 "$SOCBOX" rpmsgctl recv --format json --sysroot "$AM"
+t_run "recv -J and -r exclude each other" 2 "$SOCBOX" rpmsgctl recv -J -r --sysroot "$AM"
+t_run "recv -o with an unknown column" 2 "$SOCBOX" rpmsgctl recv -o NOPE --sysroot "$AM"
+t_run "recv -H" 0 "$SOCBOX" rpmsgctl recv -H -r -n
+t_eq "recv columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "LENGTH_BYTES DATA_HEX "
 t_done
