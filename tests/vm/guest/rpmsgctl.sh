@@ -53,7 +53,9 @@ like "$(cat $T/pingtab)" 'MEDIAN_US' "ping prints min/median/p99/max/mean/stddev
 like "$(cat $T/pingtab)" 'LE_US' "ping prints a histogram"
 
 # --- MTU ---
-not_ok "ping 497 bytes is refused" $R ping --dev "$dev" -c 1 --size 497
+$R ping --dev "$dev" -c 1 --size 497 2>$T/ping497.err
+is "$?" 1 "ping 497 bytes is refused with exit 1 (not a crash or a usage error)"
+like "$(cat $T/ping497.err)" '497 bytes does not fit one message' "ping names the MTU"
 $R send --dev "$dev" "$(printf '%497s' x)" 2>$T/mtu.err
 is "$?" 1 "send 497 bytes exits 1"
 like "$(cat $T/mtu.err)" '497 bytes is over the endpoint MTU of 496 bytes' "send names the MTU"
@@ -66,7 +68,9 @@ like "$(cat $T/busy.err)" 'opened only once' "EBUSY is explained"
 ok "send hello on fd 3" $R send --fd 3 hello
 is "$($R recv --fd 3 -c 1 --timeout 2000)" hello "recv gets the echo"
 head -c 1000 /dev/zero | tr '\0' 'z' >$T/big
-not_ok "1000 bytes without --split is refused" $R send --fd 3 --file $T/big
+$R send --fd 3 --file $T/big 2>$T/big.err
+is "$?" 1 "1000 bytes without --split is refused with exit 1"
+like "$(cat $T/big.err)" '1000 bytes is over the endpoint MTU of 496 bytes' "and names the MTU"
 ok "1000 bytes with --split" $R send --fd 3 --split --file $T/big
 # the loopback echoes from an unbound workqueue, so the echoes may come back in any order
 is "$($R recv --fd 3 -c 3 --timeout 2000 --hex | awk '{ print length($0) / 2 }' | sort -n | tr '\n' ' ')" "8 496 496 " "split into 496+496+8 byte messages"
