@@ -93,6 +93,23 @@ static int need_live(struct sb_ctx *c)
 	return sb_report(RPMSGCTL, &e);
 }
 
+/* An endpoint device named on the command line ("rpmsg3", "3", "/dev/rpmsg3"): check the
+ * root is live, open it (node gets its path). 0, or the exit code after reporting. */
+static int open_named_ept(struct sb_ctx *c, const char *arg, struct sb_rpmsg_ept *ept,
+			  char *node, size_t len)
+{
+	struct sb_err e;
+	int rc;
+
+	if ((rc = need_live(c)))
+		return rc;
+	devnode_of(arg, node, len);
+	sb_err_clear(&e);
+	if (sb_rpmsg_ept_open(node, O_CLOEXEC, ept, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	return 0;
+}
+
 int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 {
 	enum sb_rpmsg_method m;
@@ -228,14 +245,18 @@ static int ept_destroy(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs < 1)
 		return sb_usage_error(c, "name at least one endpoint device (rpmsgN or /dev/rpmsgN)");
-	if ((rc = need_live(c)))
-		return rc;
 	for (int i = 0; i < c->nargs; i++) {
 		char node[64];
+		int r = open_named_ept(c, c->args[i], &ept, node, sizeof(node));
 
-		devnode_of(c->args[i], node, sizeof(node));
+		if (r) {
+			rc = r;
+			if (!sb_root_is_live(c->root))
+				break; /* the same for every device: say it once */
+			continue;
+		}
 		sb_err_clear(&e);
-		if (sb_rpmsg_ept_open(node, O_CLOEXEC, &ept, &e) < 0 || sb_rpmsg_ept_destroy(&ept, &e) < 0) {
+		if (sb_rpmsg_ept_destroy(&ept, &e) < 0) {
 			rc = sb_report(RPMSGCTL, &e);
 			continue;
 		}
@@ -317,12 +338,9 @@ static int flow_get(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "name one endpoint device");
-	if ((rc = need_live(c)))
+	if ((rc = open_named_ept(c, c->args[0], &ept, node, sizeof(node))))
 		return rc;
-	devnode_of(c->args[0], node, sizeof(node));
 	sb_err_clear(&e);
-	if (sb_rpmsg_ept_open(node, O_CLOEXEC, &ept, &e) < 0)
-		return sb_report(RPMSGCTL, &e);
 	rc = sb_rpmsg_get_outgoing_flow(ept.fd, &paused, &e);
 	sb_rpmsg_ept_close(&ept);
 	if (rc < 0)
@@ -354,12 +372,9 @@ static int flow_set(struct sb_ctx *c, int argc, const char **argv)
 		pause = false;
 	else
 		return sb_usage_error(c, "'%s': say pause or resume", c->args[1]);
-	if ((rc = need_live(c)))
+	if ((rc = open_named_ept(c, c->args[0], &ept, node, sizeof(node))))
 		return rc;
-	devnode_of(c->args[0], node, sizeof(node));
 	sb_err_clear(&e);
-	if (sb_rpmsg_ept_open(node, O_CLOEXEC, &ept, &e) < 0)
-		return sb_report(RPMSGCTL, &e);
 	rc = sb_rpmsg_set_incoming_flow(ept.fd, pause, &e);
 	sb_rpmsg_ept_close(&ept);
 	return rc < 0 ? sb_report(RPMSGCTL, &e) : 0;

@@ -21,6 +21,11 @@ t_run "ept create bad method" 2 "$SOCBOX" rpmsgctl ept create foo --method turbo
 t_run "ept create bad address" 2 "$SOCBOX" rpmsgctl ept create foo --src 0x1ffffffff --sysroot "$AM"
 t_run "ept without a sub-command" 2 "$SOCBOX" rpmsgctl ept
 t_run "ept destroy needs a device" 2 "$SOCBOX" rpmsgctl ept destroy --sysroot "$AM"
+t_run "ept destroy on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept destroy rpmsg1 rpmsg2 --sysroot "$AM"
+t_eq "said once, not per device" "$(grep -c 'needs the live kernel' "$T_TMP/err")" 1
+t_run "flow get on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl flow get rpmsg1 --sysroot "$AM"
+t_grep "says why" 'needs the live kernel' "$T_TMP/err"
+t_run "flow set on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl flow set rpmsg1 pause --sysroot "$AM"
 t_run "dev create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl dev create rpmsg-raw --dst 14 --sysroot "$AM"
 t_run "flow set bad word" 2 "$SOCBOX" rpmsgctl flow set rpmsg1 maybe --sysroot "$AM"
 t_run "ping on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ping --sysroot "$AM"
