@@ -79,7 +79,9 @@ is "$($R recv --fd 3 -c 1 --timeout 2000)" "from stdin" "send reads stdin"
 ok "send hi" $R send --fd 3 hi
 like "$($R recv --fd 3 -c 1 --timeout 2000 -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
 ok "send hi again" $R send --fd 3 hi
-is "$($R recv --fd 3 -c 1 --timeout 2000 -P)" 'LENGTH_BYTES="2" DATA_HEX="6869"' "recv -P gives the messages table as pairs"
+$R recv --fd 3 -c 1 --timeout 2000 -P >$T/recv.pairs
+like "$(cat $T/recv.pairs)" '^LENGTH_BYTES="2" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
+like "$(cat $T/recv.pairs)" '^RECEIVED="1"$' "and the received count"
 ok "send hi once more" $R send --fd 3 hi
 is "$($R recv --fd 3 -c 1 --timeout 2000 -r -n -o DATA_HEX)" '6869' "recv -r -n -o DATA_HEX"
 $R recv --fd 3 -c 1 --timeout 200 2>$T/timeout.err
