@@ -264,7 +264,7 @@ static const struct sb_cmd cmds[] = {
 	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)" },
 	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout" },
 	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics" },
-	{ "rproc", rpmsgctl_rproc, "status|start|stop|firmware|recovery|trace ...", "remote processor control" },
+	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace ...", "remote processor control" },
 	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path" },
 	{ NULL, NULL, NULL, NULL },
 };

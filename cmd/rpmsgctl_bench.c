@@ -68,8 +68,11 @@ static int run_legacy(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops
 			return -1;
 		t[1] = sb_now_ns();
 		snprintf(node, sizeof(node), "/dev/%s", devname);
-		if (sb_rpmsg_ept_open(node, O_RDWR | O_CLOEXEC, &ept, e) < 0)
+		if (sb_rpmsg_ept_open(node, O_RDWR | O_CLOEXEC, &ept, e) < 0) {
+			/* the node exists: destroy it, or say it is left behind */
+			sb_rpmsg_ept_discard(node, e);
 			return -1;
+		}
 		t[2] = sb_now_ns();
 		if (sb_rpmsg_ept_destroy_keep_fd(&ept, e) < 0) {
 			sb_rpmsg_ept_close(&ept);

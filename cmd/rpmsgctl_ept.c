@@ -93,6 +93,23 @@ static int need_live(struct sb_ctx *c)
 	return sb_report(RPMSGCTL, &e);
 }
 
+/* An endpoint device named on the command line ("rpmsg3", "3", "/dev/rpmsg3"): check the
+ * root is live, open it (node gets its path). 0, or the exit code after reporting. */
+static int open_named_ept(struct sb_ctx *c, const char *arg, struct sb_rpmsg_ept *ept,
+			  char *node, size_t len)
+{
+	struct sb_err e;
+	int rc;
+
+	if ((rc = need_live(c)))
+		return rc;
+	devnode_of(arg, node, len);
+	sb_err_clear(&e);
+	if (sb_rpmsg_ept_open(node, O_CLOEXEC, ept, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	return 0;
+}
+
 int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 {
 	enum sb_rpmsg_method m;
@@ -161,11 +178,13 @@ static const struct sb_col create_cols[] = {
 static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption table[] = { EPT_POPT, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
+	enum sb_rpmsg_method asked, m;
 	struct ept_session s;
 	struct sb_table *t;
 	struct sb_row *row;
 	struct sb_out *o;
 	uint32_t src, dst;
+	struct sb_err e;
 	int rc;
 
 	ept_opts_reset("socbox");
@@ -180,6 +199,15 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	if (ept_opt.dev || ept_opt.fd >= 0)
 		return sb_usage_error(c, "--dev and --fd name an existing endpoint; create takes --ctrl");
 	ept_opt.name = (char *)c->args[0];
+	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", &asked))
+		return sb_usage_error(c, "--method must be auto, legacy or fd");
+	sb_err_clear(&e);
+	if (sb_rpmsg_method_lasting(asked, &m, &e) < 0)
+		return sb_usage_error(c, "%s: %s (%s)", e.object, e.reason, e.hint);
+	if (asked == SB_RPMSG_AUTO)
+		sb_verbose(RPMSGCTL, "--method auto means legacy for ept create: only a /dev/rpmsgN "
+			   "endpoint outlives this process (an fd endpoint dies with its fd)");
+	ept_opt.method = (char *)sb_rpmsg_method_name(m);
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		return rc;
@@ -196,9 +224,8 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	sb_row_s64(row, EC_SRC, (int32_t)src);
 	sb_row_s64(row, EC_DST, (int32_t)dst);
 	sb_row_str(row, EC_METHOD, sb_rpmsg_method_name(s.ept.method));
-	if (s.ept.method == SB_RPMSG_FD)
-		sb_out_note(o, "an fd endpoint lives as long as its file descriptor and is gone now; "
-			       "send, recv and ping create their own with --method fd");
+	/* auto never means fd here: say what was asked beside the path that ran */
+	sb_out_field_str(o, "requested_method", sb_rpmsg_method_name(asked));
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
 	/* the legacy endpoint device stays until 'ept destroy'; only our fd goes */
@@ -218,14 +245,18 @@ static int ept_destroy(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs < 1)
 		return sb_usage_error(c, "name at least one endpoint device (rpmsgN or /dev/rpmsgN)");
-	if ((rc = need_live(c)))
-		return rc;
 	for (int i = 0; i < c->nargs; i++) {
 		char node[64];
+		int r = open_named_ept(c, c->args[i], &ept, node, sizeof(node));
 
-		devnode_of(c->args[i], node, sizeof(node));
+		if (r) {
+			rc = r;
+			if (!sb_root_is_live(c->root))
+				break; /* the same for every device: say it once */
+			continue;
+		}
 		sb_err_clear(&e);
-		if (sb_rpmsg_ept_open(node, O_CLOEXEC, &ept, &e) < 0 || sb_rpmsg_ept_destroy(&ept, &e) < 0) {
+		if (sb_rpmsg_ept_destroy(&ept, &e) < 0) {
 			rc = sb_report(RPMSGCTL, &e);
 			continue;
 		}
@@ -307,12 +338,9 @@ static int flow_get(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "name one endpoint device");
-	if ((rc = need_live(c)))
+	if ((rc = open_named_ept(c, c->args[0], &ept, node, sizeof(node))))
 		return rc;
-	devnode_of(c->args[0], node, sizeof(node));
 	sb_err_clear(&e);
-	if (sb_rpmsg_ept_open(node, O_CLOEXEC, &ept, &e) < 0)
-		return sb_report(RPMSGCTL, &e);
 	rc = sb_rpmsg_get_outgoing_flow(ept.fd, &paused, &e);
 	sb_rpmsg_ept_close(&ept);
 	if (rc < 0)
@@ -344,12 +372,9 @@ static int flow_set(struct sb_ctx *c, int argc, const char **argv)
 		pause = false;
 	else
 		return sb_usage_error(c, "'%s': say pause or resume", c->args[1]);
-	if ((rc = need_live(c)))
+	if ((rc = open_named_ept(c, c->args[0], &ept, node, sizeof(node))))
 		return rc;
-	devnode_of(c->args[0], node, sizeof(node));
 	sb_err_clear(&e);
-	if (sb_rpmsg_ept_open(node, O_CLOEXEC, &ept, &e) < 0)
-		return sb_report(RPMSGCTL, &e);
 	rc = sb_rpmsg_set_incoming_flow(ept.fd, pause, &e);
 	sb_rpmsg_ept_close(&ept);
 	return rc < 0 ? sb_report(RPMSGCTL, &e) : 0;

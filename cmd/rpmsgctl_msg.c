@@ -165,15 +165,14 @@ static void json_row(struct sb_table *t, const unsigned char *b, size_t n)
 
 int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 {
-	static int hex, timeout = -1, raw_bytes, json;
+	static int hex, timeout = -1, raw_bytes;
 	struct poptOption table[] = {
-		{ "json", 'J', POPT_ARG_NONE, &json, 0,
-		  "one JSON object at the end: messages with length_bytes and data_hex", NULL },
 		{ "timeout", 't', POPT_ARG_INT, &timeout, 0, "give up after MS without a message (default: wait)", "MS" },
 		{ "hex", 'x', POPT_ARG_NONE, &hex, 0, "print each message as one line of hex", NULL },
 		{ "binary", 'b', POPT_ARG_NONE, &raw_bytes, 0, "write the bytes only, no newline after a message", NULL },
 		EPT_POPT,
 		SB_POPT_LIVE,
+		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
@@ -182,23 +181,28 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_table *t = NULL;
 	struct sb_out *o = NULL;
 	struct sb_err e;
+	bool view;
 	int rc, got = 0;
 
-	hex = raw_bytes = json = 0;
+	hex = raw_bytes = 0;
 	timeout = -1;
 	ept_opts_reset("socbox");
-	rc = sb_cli_parse(c, table, NULL, argc, argv, NULL, 0);
+	rc = sb_cli_parse(c, table, NULL, argc, argv, msg_cols, sizeof(msg_cols) / sizeof(msg_cols[0]));
 	if (rc)
 		return rc;
-	if (!!hex + !!raw_bytes + !!json > 1)
-		return sb_usage_error(c, "--hex, --binary and --json exclude each other");
+	/* any output option turns the stream into the messages table, printed at the end */
+	view = c->out.mode != SB_OUT_TABLE || c->out.columns || c->out.noheadings || sb_opt.format;
+	if (hex && raw_bytes)
+		return sb_usage_error(c, "--hex and --binary exclude each other");
+	if ((hex || raw_bytes) && view)
+		return sb_usage_error(c, "--%s prints the message bytes; -J, -r, -P, -o, -n and --format print the messages table",
+				      hex ? "hex" : "binary");
 	if (timeout < -1)
 		return sb_usage_error(c, "--timeout must not be negative");
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		return rc;
-	if (json) {
-		c->out.mode = SB_OUT_JSON;
+	if (view) {
 		o = sb_out_new(&c->out, stdout);
 		t = sb_out_table(o, "messages", NULL, msg_cols, sizeof(msg_cols) / sizeof(msg_cols[0]), true);
 	}
@@ -229,7 +233,8 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (o) {
 		sb_out_field_u64(o, "received", (uint64_t)got);
-		sb_out_print(o);
+		if (sb_out_print(o) < 0 && !rc)
+			rc = SB_EXIT_FAIL;
 		sb_out_free(o);
 	}
 	return ept_session_close(c, &s) ?: rc;

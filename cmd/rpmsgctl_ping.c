@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rpmsgctl ping: echo round trips on an endpoint, every payload checked byte for byte,
- * latency from CLOCK_MONOTONIC. */
+ * latency from CLOCK_MONOTONIC. Payloads carry a sequence number (lib/rpmsg_ping.c), so a
+ * late echo is skipped and counted, not taken for the next answer. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "socbox/stats.h"
 #include "rpmsgctl.h"
@@ -31,12 +33,6 @@ static const struct sb_col hist_cols[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void fill(unsigned char *b, size_t n, unsigned seq)
-{
-	for (size_t i = 0; i < n; i++)
-		b[i] = (unsigned char)(seq * 131u + i * 7u + 1u);
-}
-
 static void sleep_sec(double sec)
 {
 	struct timespec ts = { (time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9) };
@@ -46,7 +42,7 @@ static void sleep_sec(double sec)
 }
 
 static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
-		   unsigned lost, unsigned corrupt, unsigned sent)
+		   unsigned lost, unsigned corrupt, unsigned late, unsigned sent)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_stats st;
@@ -62,6 +58,7 @@ static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t 
 	sb_out_field_u64(o, "received", n);
 	sb_out_field_u64(o, "lost", lost);
 	sb_out_field_u64(o, "corrupt", corrupt);
+	sb_out_field_u64(o, "late", late);
 	sb_stats_compute(lat, n, &st);
 	t = sb_out_table(o, "latency", "Round trip", lat_cols, N(lat_cols), true);
 	row = sb_table_row(t);
@@ -85,8 +82,13 @@ static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t 
 	}
 	if (lost)
 		sb_out_note(o, "%u of %u requests got no echo within the timeout", lost, sent);
+	if (late)
+		sb_out_note(o, "%u echoes came after their request had timed out and were skipped", late);
 	if (corrupt)
 		sb_out_note(o, "%u echoes differed from what was sent", corrupt);
+	if (size < SB_RPMSG_PING_HDR)
+		sb_out_note(o, "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",
+			    size, size < 4 ? size : 4);
 	sb_out_print(o);
 	sb_out_free(o);
 }
@@ -103,8 +105,8 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
-	unsigned char *out = NULL, *in = NULL;
 	unsigned lost = 0, corrupt = 0, count;
+	struct sb_rpmsg_ping p;
 	struct ept_session s;
 	double *lat = NULL;
 	size_t n = 0;
@@ -127,14 +129,13 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (timeout <= 0)
 		return sb_usage_error(c, "--timeout must be positive");
-	out = malloc((size_t)size);
-	in = malloc((size_t)size + 1);
+	sb_err_clear(&e);
+	/* the cookie tells this run's echoes from a previous run's stragglers */
+	if (sb_rpmsg_ping_init(&p, (size_t)size, (uint32_t)(sb_now_ns() ^ ((uint64_t)getpid() << 20)), &e) < 0)
+		return sb_report(RPMSGCTL, &e);
 	lat = calloc(count, sizeof(*lat));
-	if (!out || !in || !lat) {
-		free(out);
-		free(in);
-		free(lat);
-		sb_err_clear(&e);
+	if (!lat) {
+		sb_rpmsg_ping_free(&p);
 		sb_err_set(&e, ENOMEM, "ping", "allocate", NULL);
 		return sb_report(RPMSGCTL, &e);
 	}
@@ -142,37 +143,29 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		goto out;
 	for (unsigned i = 0; i < count; i++) {
-		uint64_t t0, t1;
-		ssize_t got;
+		uint64_t rtt = 0;
+		int r;
 
 		if (i && sb_opt.interval > 0)
 			sleep_sec(sb_opt.interval);
-		fill(out, (size_t)size, i);
 		sb_err_clear(&e);
-		t0 = sb_now_ns();
-		if (sb_rpmsg_send(s.ept.fd, out, (size_t)size, SB_RPMSG_VIRTIO_MTU, &e) < 0) {
-			rc = sb_report(RPMSGCTL, &e);
-			count = i;
-			break;
-		}
-		got = sb_rpmsg_recv(s.ept.fd, in, (size_t)size + 1, timeout, &e);
-		t1 = sb_now_ns();
-		if (got == -ETIMEDOUT) {
+		r = sb_rpmsg_ping_one(s.ept.fd, &p, i, timeout, &rtt, &e);
+		if (r == -ETIMEDOUT) {
 			lost++;
 			continue;
 		}
-		if (got < 0) {
+		if (r < 0) {
 			rc = sb_report(RPMSGCTL, &e);
 			count = i + 1;
 			break;
 		}
-		if (got != size || memcmp(in, out, (size_t)size)) {
+		if (r == SB_ECHO_CORRUPT) {
 			corrupt++;
 			continue;
 		}
-		lat[n++] = (double)(t1 - t0) / 1000.0;
+		lat[n++] = (double)rtt / 1000.0;
 	}
-	render(c, &s, lat, n, size, lost, corrupt, count);
+	render(c, &s, lat, n, size, lost, corrupt, p.late, count);
 	rc = ept_session_close(c, &s) ?: rc;
 	if (!rc && (lost || corrupt)) {
 		sb_err_clear(&e);
@@ -182,8 +175,7 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		rc = sb_report(RPMSGCTL, &e);
 	}
 out:
-	free(out);
-	free(in);
+	sb_rpmsg_ping_free(&p);
 	free(lat);
 	return rc;
 }

@@ -256,3 +256,15 @@ int sb_rpmsg_method_parse(const char *s, enum sb_rpmsg_method *m)
 		return -EINVAL;
 	return 0;
 }
+
+int sb_rpmsg_method_lasting(enum sb_rpmsg_method m, enum sb_rpmsg_method *out, struct sb_err *e)
+{
+	if (m == SB_RPMSG_FD) {
+		sb_err_set(e, EINVAL, "--method fd", "create a lasting endpoint",
+			   "use --method legacy (or auto) for a /dev/rpmsgN that stays; send, recv and ping take --method fd");
+		sb_err_reason(e, "an fd endpoint is destroyed when its last file descriptor closes, so it would be gone when this process exits");
+		return -EINVAL;
+	}
+	*out = SB_RPMSG_LEGACY;
+	return 0;
+}

@@ -240,16 +240,33 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 		return rc;
 	snprintf(devnode, sizeof(devnode), "/dev/%s", devname);
 	rc = sb_rpmsg_ept_open(devnode, flags, ept, e);
-	if (rc < 0) {
-		/* do not leave the device behind when it cannot be used */
-		int fd = open(devnode, O_RDWR | O_CLOEXEC);
-
-		if (fd >= 0) {
-			rpmsg_ioctl(fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL);
-			close(fd);
-		}
-	}
+	if (rc < 0)
+		sb_rpmsg_ept_discard(devnode, e);
 	return rc;
+}
+
+int sb_rpmsg_ept_discard(const char *devnode, struct sb_err *e)
+{
+	int fd = open(devnode, O_RDWR | O_CLOEXEC), err;
+
+	if (fd >= 0) {
+		err = rpmsg_ioctl(fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL) < 0 ? errno : 0;
+		close(fd);
+		if (!err)
+			return 0;
+	} else {
+		err = errno;
+	}
+	if (e) {
+		char was[sizeof(e->hint)];
+		const char *base = strrchr(devnode, '/') ? strrchr(devnode, '/') + 1 : devnode;
+
+		snprintf(was, sizeof(was), "%s", e->hint);
+		sb_err_hint(e, "%s%s%s left behind (destroy: %s); remove it with 'rpmsgctl ept destroy %s'",
+			    was, was[0] ? "; " : "", devnode,
+			    strerrorname_np(err) ? strerrorname_np(err) : "error", base);
+	}
+	return -err;
 }
 
 int sb_rpmsg_ept_destroy_keep_fd(struct sb_rpmsg_ept *ept, struct sb_err *e)

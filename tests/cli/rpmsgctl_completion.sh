@@ -22,7 +22,8 @@ t_eq "ept sub-commands" "$(complete_words rpmsgctl ept '' | tr '\n' ' ')" "creat
 t_eq "dev sub-commands" "$(complete_words rpmsgctl dev '' | tr '\n' ' ')" "create release "
 t_eq "flow sub-commands" "$(complete_words rpmsgctl flow '' | tr '\n' ' ')" "get set "
 t_eq "rproc sub-commands" "$(complete_words rpmsgctl rproc '' | tr '\n' ' ')" "status start stop detach firmware recovery trace "
-t_eq "ept methods" "$(complete_words rpmsgctl ept create x --method '' | tr '\n' ' ')" "auto legacy fd "
+t_eq "ept create methods (no fd: it would not outlive rpmsgctl)" "$(complete_words rpmsgctl ept create x --method '' | tr '\n' ' ')" "auto legacy "
+t_eq "ping methods" "$(complete_words rpmsgctl ping --method '' | tr '\n' ' ')" "auto legacy fd "
 t_eq "bench methods" "$(complete_words rpmsgctl bench --method '' | tr '\n' ' ')" "legacy fd both "
 t_eq "flow set words" "$(complete_words rpmsgctl flow set rpmsg0 '' | tr '\n' ' ')" "pause resume "
 t_eq "recovery words" "$(complete_words rpmsgctl rproc recovery remoteproc0 '' | tr '\n' ' ')" "on off "
@@ -39,11 +40,12 @@ for o in --loops --runs --method --require-fd --json; do
 	t_grep "bench $o" "^$o\$" "$T_TMP/c"
 done
 complete_words rpmsgctl recv -- >"$T_TMP/c"
-for o in --timeout --hex --binary --count; do
+for o in --timeout --hex --binary --count --json --raw --pairs --output --format; do
 	t_grep "recv $o" "^$o\$" "$T_TMP/c"
 done
 t_grep "list --load-modules" '^--load-modules$' "$(complete_words rpmsgctl list -- >"$T_TMP/l"; echo "$T_TMP/l")"
 t_eq "-o completes channel columns" "$(complete_words rpmsgctl list -o D | tr '\n' ' ')" "DEVICE DST DRIVER "
 t_eq "-o after a comma" "$(complete_words rpmsgctl list -o NAME,RE | tr '\n' ' ')" "NAME,REMOTEPROC "
 t_eq "-o of ping" "$(complete_words rpmsgctl ping -o P | tr '\n' ' ')" "P99_US "
+t_eq "-o of recv" "$(complete_words rpmsgctl recv -o D | tr '\n' ' ')" "DATA_HEX "
 t_done

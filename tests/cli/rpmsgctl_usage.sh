@@ -13,10 +13,19 @@ t_run "ept create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept create foo --s
 t_grep "says why" 'needs the live kernel' "$T_TMP/err"
 t_run "ept create needs a NAME" 2 "$SOCBOX" rpmsgctl ept create --sysroot "$AM"
 t_run "ept create name too long" 2 "$SOCBOX" rpmsgctl ept create 0123456789012345678901234567890123 --sysroot "$AM"
+t_run "ept create --method fd: an fd endpoint cannot outlive the process" 2 "$SOCBOX" rpmsgctl ept create foo --method fd --sysroot "$AM"
+t_grep "says why" 'destroyed when its last file descriptor closes' "$T_TMP/err"
+t_run "ept create -v (auto) on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept create foo -v --sysroot "$AM"
+t_grep "auto means legacy for ept create" 'auto means legacy for ept create' "$T_TMP/err"
 t_run "ept create bad method" 2 "$SOCBOX" rpmsgctl ept create foo --method turbo --sysroot "$AM"
 t_run "ept create bad address" 2 "$SOCBOX" rpmsgctl ept create foo --src 0x1ffffffff --sysroot "$AM"
 t_run "ept without a sub-command" 2 "$SOCBOX" rpmsgctl ept
 t_run "ept destroy needs a device" 2 "$SOCBOX" rpmsgctl ept destroy --sysroot "$AM"
+t_run "ept destroy on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept destroy rpmsg1 rpmsg2 --sysroot "$AM"
+t_eq "said once, not per device" "$(grep -c 'needs the live kernel' "$T_TMP/err")" 1
+t_run "flow get on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl flow get rpmsg1 --sysroot "$AM"
+t_grep "says why" 'needs the live kernel' "$T_TMP/err"
+t_run "flow set on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl flow set rpmsg1 pause --sysroot "$AM"
 t_run "dev create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl dev create rpmsg-raw --dst 14 --sysroot "$AM"
 t_run "flow set bad word" 2 "$SOCBOX" rpmsgctl flow set rpmsg1 maybe --sysroot "$AM"
 t_run "ping on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ping --sysroot "$AM"
@@ -44,4 +53,12 @@ t_run "ept create -H" 0 "$SOCBOX" rpmsgctl ept create -H -r -n
 t_grep "METHOD column" '^METHOD ' "$T_TMP/out"
 t_run "recv --hex and --binary" 2 "$SOCBOX" rpmsgctl recv --hex --binary --sysroot "$AM"
 t_run "recv --hex and --json" 2 "$SOCBOX" rpmsgctl recv --hex -J --sysroot "$AM"
+t_run "recv --binary and -r" 2 "$SOCBOX" rpmsgctl recv --binary -r --sysroot "$AM"
+t_grep "says what each prints" 'binary prints the message bytes; -J, -r, -P' "$T_TMP/err"
+t_run "recv -P is an output mode like everywhere (snapshot: exit 3)" 3 "$SOCBOX" rpmsgctl recv -P --sysroot "$AM"
+t_run "recv --format json (snapshot: exit 3)" 3 "$SOCBOX" rpmsgctl recv --format json --sysroot "$AM"
+t_run "recv -J and -r exclude each other" 2 "$SOCBOX" rpmsgctl recv -J -r --sysroot "$AM"
+t_run "recv -o with an unknown column" 2 "$SOCBOX" rpmsgctl recv -o NOPE --sysroot "$AM"
+t_run "recv -H" 0 "$SOCBOX" rpmsgctl recv -H -r -n
+t_eq "recv columns" "$(cut -d' ' -f1 "$T_TMP/out" | tr '\n' ' ')" "LENGTH_BYTES DATA_HEX "
 t_done

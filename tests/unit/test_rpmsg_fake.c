@@ -2,13 +2,15 @@
 /* The endpoint paths against a fake kernel (the ioctl seam of lib/rpmsg_ept.c): the fd
  * ioctl's flags and result, EINVAL/ENOTTY turning into "unsupported" and the auto fallback
  * being remembered, flow control passing its value in the argument, destroy on a default
- * endpoint, and the ioctl numbers of the uAPI notes. */
+ * endpoint, the ioctl numbers of the uAPI notes, and ping against a remote whose echoes
+ * come late (a SOCK_SEQPACKET socketpair keeps message boundaries like an endpoint). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "socbox/rpmsg.h"
@@ -239,6 +241,128 @@ START_TEST(ioctl_numbers)
 }
 END_TEST
 
+START_TEST(discard_destroys_or_names_the_node)
+{
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	/* /dev/null stands in for the new node: opened, DESTROY through the fake */
+	ck_assert_int_eq(sb_rpmsg_ept_discard("/dev/null", &e), 0);
+	ck_assert_int_eq(fk.calls_destroy, 1);
+	ck_assert_str_eq(e.hint, "");
+	fk.err_destroy = EINVAL;
+	sb_err_set(&e, EBUSY, "/dev/null", "open endpoint", "held elsewhere");
+	ck_assert_int_eq(sb_rpmsg_ept_discard("/dev/null", &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.hint, "held elsewhere; /dev/null left behind"));
+	ck_assert_ptr_nonnull(strstr(e.hint, "rpmsgctl ept destroy null"));
+	ck_assert_int_eq(e.errnum, EBUSY); /* the error stays the open's */
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rpmsg_ept_discard("/nonexistent/rpmsg9", &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.hint, "/nonexistent/rpmsg9 left behind (destroy: ENOENT)"));
+}
+END_TEST
+
+START_TEST(lasting_endpoint_is_legacy_even_with_fd_ioctl)
+{
+	enum sb_rpmsg_method m = SB_RPMSG_FD;
+	struct sb_rpmsg_ept ept;
+	struct sb_err e;
+	int p[2];
+
+	/* this fake kernel has the fd ioctl: auto alone would take it */
+	ck_assert_int_eq(pipe(p), 0);
+	fk.fd_to_return = p[0];
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_AUTO, &m, &e), 0);
+	ck_assert_int_eq(m, SB_RPMSG_LEGACY);
+	/* the legacy path runs (and times out: the fake makes no /dev/rpmsgN) */
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "keep", 1, 2, O_CLOEXEC, m, &ept, &e), -ETIMEDOUT);
+	ck_assert_int_eq(fk.calls_fd, 0);
+	ck_assert_int_eq(fk.calls_create, 1);
+	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_LEGACY, &m, &e), 0);
+	ck_assert_int_eq(m, SB_RPMSG_LEGACY);
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_FD, &m, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.reason, "last file descriptor"));
+	ck_assert_int_eq(fk.calls_fd, 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* The remote's side of a ping: queue the echo of request seq (as the remote would send it). */
+static void echo(int peer, size_t size, uint32_t cookie, uint32_t seq)
+{
+	unsigned char b[SB_RPMSG_VIRTIO_MTU];
+
+	sb_rpmsg_ping_fill(b, size, cookie, seq);
+	ck_assert_int_eq(write(peer, b, size), (ssize_t)size);
+}
+
+START_TEST(ping_delayed_echo_is_late_not_corrupt)
+{
+	const size_t sizes[] = { 32, 1, 4, 8 };
+
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		struct sb_rpmsg_ping p;
+		struct sb_err e;
+		uint64_t rtt = 0;
+		int sv[2];
+
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+		sb_err_clear(&e);
+		ck_assert_int_eq(sb_rpmsg_ping_init(&p, sizes[z], 0xc0ffee11u, &e), 0);
+		/* request 0: the remote is slow, no echo within the timeout */
+		ck_assert_int_eq(sb_rpmsg_ping_one(sv[0], &p, 0, 20, &rtt, &e), -ETIMEDOUT);
+		/* request 1: the late echo of 0 arrives first, then the echo of 1 */
+		echo(sv[1], sizes[z], 0xc0ffee11u, 0);
+		echo(sv[1], sizes[z], 0xc0ffee11u, 1);
+		ck_assert_int_eq(sb_rpmsg_ping_one(sv[0], &p, 1, 1000, &rtt, &e), SB_ECHO_OK);
+		ck_assert_uint_eq(p.late, 1);
+		ck_assert_uint_gt(rtt, 0);
+		/* request 2: only a late echo of 1 (again): skipped, then the timeout */
+		echo(sv[1], sizes[z], 0xc0ffee11u, 1);
+		ck_assert_int_eq(sb_rpmsg_ping_one(sv[0], &p, 2, 20, &rtt, &e), -ETIMEDOUT);
+		ck_assert_uint_eq(p.late, 2);
+		/* request 3: its own echo with one payload byte flipped is corrupt */
+		{
+			unsigned char b[64];
+
+			sb_rpmsg_ping_fill(b, sizes[z], 0xc0ffee11u, 3);
+			b[sizes[z] - 1] ^= 0x40;
+			ck_assert_int_eq(write(sv[1], b, sizes[z]), (ssize_t)sizes[z]);
+		}
+		ck_assert_int_eq(sb_rpmsg_ping_one(sv[0], &p, 3, 1000, &rtt, &e), SB_ECHO_CORRUPT);
+		ck_assert_uint_eq(p.late, 2);
+		sb_rpmsg_ping_free(&p);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+END_TEST
+
+START_TEST(ping_check_rules)
+{
+	unsigned char b[64];
+
+	sb_rpmsg_ping_fill(b, 32, 7, 5);
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 7, 5), SB_ECHO_OK);
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 31, 32, 7, 5), SB_ECHO_CORRUPT); /* short */
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 8, 5), SB_ECHO_CORRUPT); /* another run */
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 7, 9), SB_ECHO_LATE);
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 7, 4), SB_ECHO_CORRUPT); /* from the future */
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 3, 32, 7, 9), SB_ECHO_CORRUPT); /* no header */
+	/* one byte holds the low 8 bits of the number: 300 is 44, and 299 (43) is late */
+	sb_rpmsg_ping_fill(b, 1, 7, 299);
+	ck_assert_uint_eq(b[0], 299 & 0xff);
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 7, 300), SB_ECHO_LATE);
+	sb_rpmsg_ping_fill(b, 1, 7, 300);
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 7, 300), SB_ECHO_OK);
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 99, 300), SB_ECHO_OK); /* no room for a cookie */
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 2, 1, 7, 300), SB_ECHO_CORRUPT); /* too long */
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("rpmsg_fake");
@@ -254,6 +378,10 @@ static Suite *suite(void)
 	tcase_add_test(t, destroy_default_endpoint);
 	tcase_add_test(t, dev_ioctls_enxio);
 	tcase_add_test(t, ioctl_numbers);
+	tcase_add_test(t, ping_delayed_echo_is_late_not_corrupt);
+	tcase_add_test(t, ping_check_rules);
+	tcase_add_test(t, discard_destroys_or_names_the_node);
+	tcase_add_test(t, lasting_endpoint_is_legacy_even_with_fd_ioctl);
 	suite_add_tcase(s, t);
 	return s;
 }

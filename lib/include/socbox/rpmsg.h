@@ -81,6 +81,11 @@ enum sb_rpmsg_method { SB_RPMSG_AUTO, SB_RPMSG_LEGACY, SB_RPMSG_FD };
 const char *sb_rpmsg_method_name(enum sb_rpmsg_method m);
 int sb_rpmsg_method_parse(const char *s, enum sb_rpmsg_method *m);
 
+/* The path for an endpoint that must outlive the process (ept create): only legacy makes
+ * one, an fd endpoint dies with its fd. AUTO and LEGACY give LEGACY; FD gives -EINVAL with
+ * the reason in e. */
+int sb_rpmsg_method_lasting(enum sb_rpmsg_method m, enum sb_rpmsg_method *out, struct sb_err *e);
+
 struct sb_devmon;
 
 /* An open /dev/rpmsg_ctrlN. fd_support remembers what the kernel answered to the fd ioctl
@@ -116,6 +121,10 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 /* Legacy create without opening: the name of the new device ("rpmsg3"). */
 int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src,
 			     uint32_t dst, char *devname, size_t len, struct sb_err *e);
+/* After a failed open of a just-created endpoint device: open it and DESTROY it, so it is
+ * not left behind. When that fails too, the hint of e (if given) names the node left
+ * behind and how to remove it; returns 0 or -errno. */
+int sb_rpmsg_ept_discard(const char *devnode, struct sb_err *e);
 /* Open an existing endpoint device ("/dev/rpmsg3"). */
 int sb_rpmsg_ept_open(const char *devnode, int flags, struct sb_rpmsg_ept *ept, struct sb_err *e);
 /* DESTROY_EPT, then close. The fd is closed even when the ioctl fails. */
@@ -137,6 +146,32 @@ int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e);
  * timeout_ms (-1 forever); returns the length, -ETIMEDOUT, or -errno. */
 ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb_err *e);
 ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_err *e);
+
+/* ping: one request at a time, echoed by the remote. A payload of SB_RPMSG_PING_HDR bytes
+ * or more starts with a run cookie and the sequence number (both 32-bit little-endian);
+ * shorter payloads carry only the low 1-4 bytes of the sequence number (no cookie), so an
+ * echo late by 2^(8*size)/2 requests or more, or one from another run, cannot be told
+ * from a corrupt one. The rest is a pattern of the sequence number. */
+#define SB_RPMSG_PING_HDR 8
+enum sb_rpmsg_echo { SB_ECHO_OK, SB_ECHO_CORRUPT, SB_ECHO_LATE };
+struct sb_rpmsg_ping {
+	size_t size;
+	uint32_t cookie;
+	unsigned char *out, *in;
+	unsigned late;         /* echoes of earlier requests skipped while waiting */
+};
+int sb_rpmsg_ping_init(struct sb_rpmsg_ping *p, size_t size, uint32_t cookie, struct sb_err *e);
+void sb_rpmsg_ping_free(struct sb_rpmsg_ping *p);
+void sb_rpmsg_ping_fill(unsigned char *b, size_t size, uint32_t cookie, uint32_t seq);
+/* OK: the echo of seq, byte for byte; LATE: an echo of an earlier request of this run;
+ * CORRUPT: anything else. */
+enum sb_rpmsg_echo sb_rpmsg_ping_check(const unsigned char *b, size_t got, size_t size,
+				       uint32_t cookie, uint32_t seq);
+/* Send request seq, then read until its echo or timeout_ms, skipping (and counting in
+ * p->late) late echoes of earlier requests. Returns SB_ECHO_OK (*rtt_ns set) or
+ * SB_ECHO_CORRUPT, -ETIMEDOUT when no echo of seq came, or -errno. */
+int sb_rpmsg_ping_one(int fd, struct sb_rpmsg_ping *p, uint32_t seq, int timeout_ms,
+		      uint64_t *rtt_ns, struct sb_err *e);
 
 /* Every rpmsg ioctl goes through one function so a unit test can stand in for the kernel.
  * NULL restores ioctl(2). */

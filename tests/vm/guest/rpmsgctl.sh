@@ -45,6 +45,7 @@ for size in 1 64 496; do
 	like "$(cat $T/ping$size)" '^RECEIVED="1000"' "ping $size: 1000 echoes received"
 	like "$(cat $T/ping$size)" '^CORRUPT="0"' "ping $size: every byte matched"
 	like "$(cat $T/ping$size)" '^LOST="0"' "ping $size: none lost"
+	like "$(cat $T/ping$size)" '^LATE="0"' "ping $size: no late echo"
 done
 ok "ping table output" sh -c "$R ping --dev $dev -c 100 --size 64 >$T/pingtab 2>&1"
 cat $T/pingtab | sed 's/^/# /'
@@ -52,7 +53,9 @@ like "$(cat $T/pingtab)" 'MEDIAN_US' "ping prints min/median/p99/max/mean/stddev
 like "$(cat $T/pingtab)" 'LE_US' "ping prints a histogram"
 
 # --- MTU ---
-not_ok "ping 497 bytes is refused" $R ping --dev "$dev" -c 1 --size 497
+$R ping --dev "$dev" -c 1 --size 497 2>$T/ping497.err
+is "$?" 1 "ping 497 bytes is refused with exit 1 (not a crash or a usage error)"
+like "$(cat $T/ping497.err)" '497 bytes does not fit one message' "ping names the MTU"
 $R send --dev "$dev" "$(printf '%497s' x)" 2>$T/mtu.err
 is "$?" 1 "send 497 bytes exits 1"
 like "$(cat $T/mtu.err)" '497 bytes is over the endpoint MTU of 496 bytes' "send names the MTU"
@@ -65,7 +68,9 @@ like "$(cat $T/busy.err)" 'opened only once' "EBUSY is explained"
 ok "send hello on fd 3" $R send --fd 3 hello
 is "$($R recv --fd 3 -c 1 --timeout 2000)" hello "recv gets the echo"
 head -c 1000 /dev/zero | tr '\0' 'z' >$T/big
-not_ok "1000 bytes without --split is refused" $R send --fd 3 --file $T/big
+$R send --fd 3 --file $T/big 2>$T/big.err
+is "$?" 1 "1000 bytes without --split is refused with exit 1"
+like "$(cat $T/big.err)" '1000 bytes is over the endpoint MTU of 496 bytes' "and names the MTU"
 ok "1000 bytes with --split" $R send --fd 3 --split --file $T/big
 # the loopback echoes from an unbound workqueue, so the echoes may come back in any order
 is "$($R recv --fd 3 -c 3 --timeout 2000 --hex | awk '{ print length($0) / 2 }' | sort -n | tr '\n' ' ')" "8 496 496 " "split into 496+496+8 byte messages"
@@ -73,6 +78,12 @@ printf 'from stdin' | $R send --fd 3
 is "$($R recv --fd 3 -c 1 --timeout 2000)" "from stdin" "send reads stdin"
 ok "send hi" $R send --fd 3 hi
 like "$($R recv --fd 3 -c 1 --timeout 2000 -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
+ok "send hi again" $R send --fd 3 hi
+$R recv --fd 3 -c 1 --timeout 2000 -P >$T/recv.pairs
+like "$(cat $T/recv.pairs)" '^LENGTH_BYTES="2" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
+like "$(cat $T/recv.pairs)" '^RECEIVED="1"$' "and the received count"
+ok "send hi once more" $R send --fd 3 hi
+is "$($R recv --fd 3 -c 1 --timeout 2000 -r -n -o DATA_HEX)" '6869' "recv -r -n -o DATA_HEX"
 $R recv --fd 3 -c 1 --timeout 200 2>$T/timeout.err
 is "$?" 1 "recv times out with exit 1 on an idle endpoint"
 exec 3>&-
@@ -92,12 +103,20 @@ ok "ping on a temporary endpoint (auto)" sh -c "$R ping -c 20 -v -P >$T/auto 2>$
 like "$(cat $T/auto.err)" 'endpoint created by the legacy path' "auto fell back to legacy (verbose)"
 like "$(cat $T/auto)" '^METHOD="legacy"' "auto reports the path that ran"
 is "$(endpoint_devices)" 0 "no endpoint device left behind"
-$R ept create x --method fd 2>$T/fd.err
-is "$?" 3 "--method fd exits 3 on this kernel"
+$R ept create x --method fd 2>$T/fdc.err
+is "$?" 2 "ept create --method fd is a usage error (an fd endpoint dies with the process)"
+like "$(cat $T/fdc.err)" 'destroyed when its last file descriptor closes' "and says why"
+$R ping --method fd -c 1 2>$T/fd.err
+is "$?" 3 "ping --method fd exits 3 on this kernel"
 cat $T/fd.err | sed 's/^/# /'
 like "$(cat $T/fd.err)" 'RPMSG_CREATE_EPT_FD_IOCTL: not supported by this kernel' "the message names the missing ioctl"
-$R ping --method fd -c 1 2>/dev/null
-is "$?" 3 "ping --method fd exits 3"
+ok "ept create (auto) -v -J" sh -c "$R ept create lasting -v -J >$T/lasting.json 2>$T/lasting.err"
+like "$(cat $T/lasting.err)" 'auto means legacy for ept create' "verbose says auto means legacy here"
+like "$(tr -d ' \n' <$T/lasting.json)" '"requested_method":"auto"' "JSON says auto was asked"
+like "$(tr -d ' \n' <$T/lasting.json)" '"method":"legacy"' "and legacy ran"
+is "$(endpoint_devices)" 1 "the endpoint device stays after rpmsgctl exits"
+ok "ept destroy it" $R ept destroy "$(sed -n 's/.*"device": *"\(rpmsg[0-9]*\)".*/\1/p' $T/lasting.json)"
+is "$(endpoint_devices)" 0 "and it is gone"
 
 # --- bench ---
 ok "bench 1000 loops" sh -c "$R bench --loops 1000 >$T/bench 2>&1"
