@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/iommufd.h"
+#include "socbox/uapi/map_benchmark.h"
 #include "smmustat.h"
 
 #define MAX_BASELINES 16
@@ -156,6 +158,27 @@ static int parse_cpus(struct sb_ctx *c, unsigned **cpus, unsigned *n)
 	return 0;
 }
 
+/* dma_map_benchmark's ioctl rejects threads outside 1..1024, seconds outside 1..300 and a
+ * granule outside 1..1024 pages (kernel/dma/map_benchmark.c); refuse them here, by name,
+ * instead of passing on a bare EINVAL. The node is always NUMA_NO_NODE (no option). */
+static int check_map_benchmark(struct sb_ctx *c, const struct sb_stress_opts *o, unsigned ncpus)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t pages = o->size / (uint64_t)(page > 0 ? page : 4096);
+
+	if (ncpus > SB_DMA_MAP_MAX_THREADS)
+		return sb_usage_error(c, "--method map-benchmark: at most %d threads (--cpus), not %u",
+				      SB_DMA_MAP_MAX_THREADS, ncpus);
+	if (o->duration_s > SB_DMA_MAP_MAX_SECONDS)
+		return sb_usage_error(c, "--method map-benchmark: --duration at most %d seconds, not %g",
+				      SB_DMA_MAP_MAX_SECONDS, o->duration_s);
+	if (pages > SB_DMA_MAP_MAX_GRANULE)
+		return sb_usage_error(c, "--method map-benchmark: --size at most %d pages (%ldK), not %llu pages",
+				      SB_DMA_MAP_MAX_GRANULE, SB_DMA_MAP_MAX_GRANULE * (page > 0 ? page : 4096) / 1024,
+				      (unsigned long long)pages);
+	return 0;
+}
+
 static int parse_opts(struct sb_ctx *c, struct sb_stress_opts *o)
 {
 	o->method = SB_STRESS_IOMMUFD;
@@ -208,6 +231,10 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if ((rc = parse_opts(c, &o)) || (rc = parse_cpus(c, &cpus, &ncpus)))
 		return rc;
+	if (o.method == SB_STRESS_MAP_BENCHMARK && (rc = check_map_benchmark(c, &o, ncpus))) {
+		free(cpus);
+		return rc;
+	}
 	for (size_t i = 0; opt_baselines && opt_baselines[i]; i++) {
 		if (nbase == MAX_BASELINES) {
 			free(cpus);

@@ -164,6 +164,7 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	static const char path[] = "/sys/kernel/debug/dma_map_benchmark";
 	struct sb_map_benchmark b;
 	double per_pair_100ns;
+	long page;
 	int fd = open(path, O_RDWR | O_CLOEXEC), rc;
 
 	if (fd < 0) {
@@ -183,7 +184,11 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	b.node = -1;
 	b.dma_bits = 32;
 	b.dma_dir = SB_DMA_MAP_BIDIRECTIONAL;
-	b.granule = (unsigned)(o->size / 4096 ? o->size / 4096 : 1);
+	page = sysconf(_SC_PAGESIZE);
+	/* the kernel counts the granule in its PAGE_SIZE, not in 4K */
+	b.granule = (unsigned)(o->size / (uint64_t)(page > 0 ? page : 4096));
+	if (!b.granule)
+		b.granule = 1;
 	res->path = "dma_map_benchmark";
 	rc = ioctl(fd, SB_DMA_MAP_BENCHMARK, &b);
 	if (rc < 0) {
