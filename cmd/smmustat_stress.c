@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "socbox/iommufd.h"
+#include "socbox/stress_baseline.h"
 #include "socbox/uapi/map_benchmark.h"
 #include "smmustat.h"
 
@@ -64,62 +65,24 @@ struct run_summary {
 	char path[32];
 };
 
-/* Value of "key": in our own JSON output (a string or a number); false when absent. */
-static bool json_value(const char *text, const char *key, char *out, size_t len)
+static int load_baseline(struct sb_ctx *c, const char *file, struct run_summary *r)
 {
-	char pat[80];
-	const char *p;
-	size_t n;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(text, pat);
-	if (!p)
-		return false;
-	p += strlen(pat);
-	while (*p == ' ')
-		p++;
-	if (*p == '"') {
-		p++;
-		n = strcspn(p, "\"");
-	} else {
-		n = strcspn(p, ",}\n ");
-	}
-	snprintf(out, len, "%.*s", (int)n, p);
-	return true;
-}
-
-static int load_baseline(struct sb_ctx *c, const char *file, struct run_summary *b)
-{
-	char v[64], *text = NULL;
-	size_t cap = 0;
-	FILE *fp = fopen(file, "r");
-	ssize_t n;
+	struct sb_stress_baseline b;
 	struct sb_err e;
 
 	sb_err_clear(&e);
-	if (!fp) {
-		sb_err_set(&e, errno, file, "read baseline", "give the --json output of an earlier 'smmustat stress'");
+	if (sb_stress_baseline_load(file, &b, &e))
 		return sb_report(c->applet, &e);
-	}
-	n = getdelim(&text, &cap, '\0', fp);
-	fclose(fp);
-	memset(b, 0, sizeof(*b));
-	if (n <= 0 || !json_value(text, "requests_total", v, sizeof(v)) || sb_parse_u64(v, 10, &b->total) ||
-	    !json_value(text, "requests_per_cpu_avg", v, sizeof(v)) || sb_parse_u64(v, 10, &b->avg) ||
-	    !json_value(text, "duration_s", v, sizeof(v)) || (b->duration_s = strtod(v, NULL)) <= 0) {
-		free(text);
-		sb_err_set(&e, EINVAL, file, "read baseline", "give the --json output of an earlier 'smmustat stress'");
-		sb_err_reason(&e, "requests_total, requests_per_cpu_avg or duration_s missing");
-		sb_err_exit(&e, SB_EXIT_USAGE);
-		return sb_report(c->applet, &e);
-	}
-	if (!json_value(text, "label", b->label, sizeof(b->label)))
-		snprintf(b->label, sizeof(b->label), "%.60s", file);
-	if (json_value(text, "path", v, sizeof(v)))
-		snprintf(b->path, sizeof(b->path), "%.31s", v);
-	if (json_value(text, "cpus", v, sizeof(v)))
-		b->cpus = (unsigned)strtoul(v, NULL, 10);
-	free(text);
+	memset(r, 0, sizeof(*r));
+	if (b.label[0])
+		snprintf(r->label, sizeof(r->label), "%s", b.label);
+	else
+		snprintf(r->label, sizeof(r->label), "%.60s", file);
+	snprintf(r->path, sizeof(r->path), "%s", b.path);
+	r->total = b.total;
+	r->avg = b.avg;
+	r->duration_s = b.duration_s;
+	r->cpus = b.cpus;
 	return 0;
 }
 

@@ -102,4 +102,8 @@ t_run "iommufd is not bound by those limits" 3 "$SOCBOX" smmustat stress --durat
 t_run "stress --baseline missing file" 1 "$SOCBOX" smmustat stress --baseline "$T_TMP/nope.json" --sysroot "$X86"
 echo '{"label": "x"}' >"$T_TMP/bad.json"
 t_run "stress --baseline without totals: usage" 2 "$SOCBOX" smmustat stress --baseline "$T_TMP/bad.json" --sysroot "$X86"
+head -c 200 "$F/stress/baseline-sequential.json" >"$T_TMP/trunc.json"
+t_run "stress --baseline truncated: usage" 2 "$SOCBOX" smmustat stress --baseline "$T_TMP/trunc.json" --sysroot "$X86"
+t_grep "the truncation is named with its offset" 'trunc.json: read baseline: at byte 200: file ends early' "$T_TMP/err"
+t_run "stress --baseline of a real run passes the reader (then needs the live kernel)" 3 "$SOCBOX" smmustat stress --baseline "$F/stress/baseline-sequential.json" --sysroot "$X86"
 t_done

@@ -78,8 +78,13 @@ ok "stress 4K random window" sh -c "$S stress --device $edu --duration 3 --patte
 ok "stress 64K no-huge" sh -c "$S stress --device $edu --duration 3 --size 64K --no-huge --label 'iommufd 64K no-huge' -J >$DATA/nohuge.json"
 ok "stress on CPU 1 only" sh -c "$S stress --device $edu --duration 3 --cpus 1 --label 'iommufd 4K cpu1' -J >$DATA/cpu1.json"
 like "$(cat $DATA/cpu1.json)" '"cpus": 1' "--cpus 1 ran one thread"
-ok "stress 4K sequential, the table against all earlier runs" $S stress --device "$edu" --duration 3 --pattern sequential --label "iommufd 4K sequential" \
-	--baseline "$DATA/base.json" --baseline "$DATA/random.json" --baseline "$DATA/nohuge.json" --baseline "$DATA/cpu1.json"
+ok "stress 4K sequential, the table against all earlier runs" sh -c "$S stress --device $edu --duration 3 --pattern sequential --label 'iommufd 4K sequential' \
+	--baseline $DATA/base.json --baseline $DATA/random.json --baseline $DATA/nohuge.json --baseline $DATA/cpu1.json -J >$DATA/seq.json"
+is "$(grep -o '"run": "[^"]*"' $DATA/seq.json | tr '\n' ';')" '"run": "iommufd 4K fixed";"run": "iommufd 4K random";"run": "iommufd 64K no-huge";"run": "iommufd 4K cpu1";"run": "iommufd 4K sequential";' \
+	"the baselines keep their labels, in order, the reference first"
+# a baseline that itself compared with others is read as its own run, not its first row
+ok "a run with baselines is a baseline too" sh -c "$S stress --device $edu --duration 1 --label again --baseline $DATA/seq.json -J >$DATA/again.json"
+like "$(grep -o '"run": "[^"]*"' $DATA/again.json | head -n1)" '"run": "iommufd 4K sequential"' "seq.json is read as 'iommufd 4K sequential'"
 echo "$edu" >/sys/bus/pci/drivers/vfio-pci/unbind
 echo >"/sys/bus/pci/devices/$edu/driver_override"
 echo 0 >"$unsafe"
