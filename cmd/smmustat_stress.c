@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/iommufd.h"
+#include "socbox/stress_baseline.h"
+#include "socbox/uapi/map_benchmark.h"
 #include "smmustat.h"
 
 #define MAX_BASELINES 16
@@ -62,62 +65,24 @@ struct run_summary {
 	char path[32];
 };
 
-/* Value of "key": in our own JSON output (a string or a number); false when absent. */
-static bool json_value(const char *text, const char *key, char *out, size_t len)
+static int load_baseline(struct sb_ctx *c, const char *file, struct run_summary *r)
 {
-	char pat[80];
-	const char *p;
-	size_t n;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(text, pat);
-	if (!p)
-		return false;
-	p += strlen(pat);
-	while (*p == ' ')
-		p++;
-	if (*p == '"') {
-		p++;
-		n = strcspn(p, "\"");
-	} else {
-		n = strcspn(p, ",}\n ");
-	}
-	snprintf(out, len, "%.*s", (int)n, p);
-	return true;
-}
-
-static int load_baseline(struct sb_ctx *c, const char *file, struct run_summary *b)
-{
-	char v[64], *text = NULL;
-	size_t cap = 0;
-	FILE *fp = fopen(file, "r");
-	ssize_t n;
+	struct sb_stress_baseline b;
 	struct sb_err e;
 
 	sb_err_clear(&e);
-	if (!fp) {
-		sb_err_set(&e, errno, file, "read baseline", "give the --json output of an earlier 'smmustat stress'");
+	if (sb_stress_baseline_load(file, &b, &e))
 		return sb_report(c->applet, &e);
-	}
-	n = getdelim(&text, &cap, '\0', fp);
-	fclose(fp);
-	memset(b, 0, sizeof(*b));
-	if (n <= 0 || !json_value(text, "requests_total", v, sizeof(v)) || sb_parse_u64(v, 10, &b->total) ||
-	    !json_value(text, "requests_per_cpu_avg", v, sizeof(v)) || sb_parse_u64(v, 10, &b->avg) ||
-	    !json_value(text, "duration_s", v, sizeof(v)) || (b->duration_s = strtod(v, NULL)) <= 0) {
-		free(text);
-		sb_err_set(&e, EINVAL, file, "read baseline", "give the --json output of an earlier 'smmustat stress'");
-		sb_err_reason(&e, "requests_total, requests_per_cpu_avg or duration_s missing");
-		sb_err_exit(&e, SB_EXIT_USAGE);
-		return sb_report(c->applet, &e);
-	}
-	if (!json_value(text, "label", b->label, sizeof(b->label)))
-		snprintf(b->label, sizeof(b->label), "%.60s", file);
-	if (json_value(text, "path", v, sizeof(v)))
-		snprintf(b->path, sizeof(b->path), "%.31s", v);
-	if (json_value(text, "cpus", v, sizeof(v)))
-		b->cpus = (unsigned)strtoul(v, NULL, 10);
-	free(text);
+	memset(r, 0, sizeof(*r));
+	if (b.label[0])
+		snprintf(r->label, sizeof(r->label), "%s", b.label);
+	else
+		snprintf(r->label, sizeof(r->label), "%.60s", file);
+	snprintf(r->path, sizeof(r->path), "%s", b.path);
+	r->total = b.total;
+	r->avg = b.avg;
+	r->duration_s = b.duration_s;
+	r->cpus = b.cpus;
 	return 0;
 }
 
@@ -153,6 +118,27 @@ static int parse_cpus(struct sb_ctx *c, unsigned **cpus, unsigned *n)
 		snprintf(online, sizeof(online), "0");
 	if (sb_parse_list(online, 4096, cpus, n) || !*n)
 		return sb_usage_error(c, "cannot read the online CPUs; give --cpus");
+	return 0;
+}
+
+/* dma_map_benchmark's ioctl rejects threads outside 1..1024, seconds outside 1..300 and a
+ * granule outside 1..1024 pages (kernel/dma/map_benchmark.c); refuse them here, by name,
+ * instead of passing on a bare EINVAL. The node is always NUMA_NO_NODE (no option). */
+static int check_map_benchmark(struct sb_ctx *c, const struct sb_stress_opts *o, unsigned ncpus)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t pages = o->size / (uint64_t)(page > 0 ? page : 4096);
+
+	if (ncpus > SB_DMA_MAP_MAX_THREADS)
+		return sb_usage_error(c, "--method map-benchmark: at most %d threads (--cpus), not %u",
+				      SB_DMA_MAP_MAX_THREADS, ncpus);
+	if (o->duration_s > SB_DMA_MAP_MAX_SECONDS)
+		return sb_usage_error(c, "--method map-benchmark: --duration at most %d seconds, not %g",
+				      SB_DMA_MAP_MAX_SECONDS, o->duration_s);
+	if (pages > SB_DMA_MAP_MAX_GRANULE)
+		return sb_usage_error(c, "--method map-benchmark: --size at most %d pages (%ldK), not %llu pages",
+				      SB_DMA_MAP_MAX_GRANULE, SB_DMA_MAP_MAX_GRANULE * (page > 0 ? page : 4096) / 1024,
+				      (unsigned long long)pages);
 	return 0;
 }
 
@@ -208,6 +194,10 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if ((rc = parse_opts(c, &o)) || (rc = parse_cpus(c, &cpus, &ncpus)))
 		return rc;
+	if (o.method == SB_STRESS_MAP_BENCHMARK && (rc = check_map_benchmark(c, &o, ncpus))) {
+		free(cpus);
+		return rc;
+	}
 	for (size_t i = 0; opt_baselines && opt_baselines[i]; i++) {
 		if (nbase == MAX_BASELINES) {
 			free(cpus);

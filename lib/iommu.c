@@ -2,10 +2,12 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/iommu.h"
 
@@ -215,13 +217,19 @@ static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
 	for (size_t i = 0; i < dl.n; i++) {
 		struct sb_iommu_gdev *d = &g->devs[i];
 
+		int dfd;
+
 		snprintf(d->name, sizeof(d->name), "%s", dl.names[i]);
-		if (sb_link_name(r, d->driver, sizeof(d->driver), "/sys/kernel/iommu_groups/%u/devices/%s/driver",
-				 g->id, d->name) < 0)
+		d->driver[0] = d->iommu[0] = '\0';
+		/* one resolution of the device directory for both of its links */
+		dfd = sb_open(r, O_PATH | O_DIRECTORY, "/sys/kernel/iommu_groups/%u/devices/%s", g->id, d->name);
+		if (dfd < 0)
+			continue;
+		if (sb_link_name_at(dfd, "driver", d->driver, sizeof(d->driver)) < 0)
 			d->driver[0] = '\0';
-		if (sb_link_name(r, d->iommu, sizeof(d->iommu), "/sys/kernel/iommu_groups/%u/devices/%s/iommu",
-				 g->id, d->name) < 0)
+		if (sb_link_name_at(dfd, "iommu", d->iommu, sizeof(d->iommu)) < 0)
 			d->iommu[0] = '\0';
+		close(dfd);
 	}
 	g->ndevs = dl.n;
 	sb_dirlist_free(&dl);

@@ -53,19 +53,24 @@ static void *worker_run(void *arg)
 	uint64_t window = o->pattern == SB_PATTERN_FIXED ? o->size : o->window;
 	uint64_t slots = window / o->size, slot = 0, rnd = 0x9e3779b97f4a7c15ull ^ w->cpu;
 	cpu_set_t set;
-	char *buf;
+	char obj[32], *buf;
+	int err;
 
+	snprintf(obj, sizeof(obj), "CPU %u", w->cpu);
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
-		w->rc = sb_err_set(&w->err, EINVAL, "stress thread", "pin to CPU", "is the CPU online?");
+	/* An early failure stops the others and the timer: the run must not last --duration. */
+	if ((err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set))) {
+		w->rc = sb_err_set(&w->err, err, obj, "pin the stress thread", "is the CPU online and in the cpuset?");
+		atomic_store(w->stop, true);
 		wait_start(w);
 		return NULL;
 	}
 	/* The buffer is allocated on the thread's CPU, so first-touch puts it on its node. */
 	buf = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (buf == MAP_FAILED) {
-		w->rc = sb_err_set(&w->err, errno, "stress buffer", "mmap", NULL);
+		w->rc = sb_err_set(&w->err, errno, obj, "mmap the stress buffer", "lower --window or --size");
+		atomic_store(w->stop, true);
 		wait_start(w);
 		return NULL;
 	}
@@ -102,7 +107,6 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 	atomic_uint ready = 0;
 	atomic_bool stop = false, go = false;
 	struct worker *w;
-	struct timespec ts;
 	uint64_t t0;
 	unsigned started = 0;
 	int rc = sb_iommufd_open(&f, e);
@@ -135,11 +139,7 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 		sched_yield();
 	atomic_store(&go, true);
 	t0 = sb_now_ns();
-	ts.tv_sec = (time_t)o->duration_s;
-	ts.tv_nsec = (long)((o->duration_s - (double)ts.tv_sec) * 1e9);
-	if (started == o->ncpus)
-		while (nanosleep(&ts, &ts) && errno == EINTR && !atomic_load(&stop))
-			;
+	sb_sleep_unless(o->duration_s, &stop);
 	atomic_store(&stop, true);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
@@ -164,6 +164,7 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	static const char path[] = "/sys/kernel/debug/dma_map_benchmark";
 	struct sb_map_benchmark b;
 	double per_pair_100ns;
+	long page;
 	int fd = open(path, O_RDWR | O_CLOEXEC), rc;
 
 	if (fd < 0) {
@@ -183,7 +184,11 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	b.node = -1;
 	b.dma_bits = 32;
 	b.dma_dir = SB_DMA_MAP_BIDIRECTIONAL;
-	b.granule = (unsigned)(o->size / 4096 ? o->size / 4096 : 1);
+	page = sysconf(_SC_PAGESIZE);
+	/* the kernel counts the granule in its PAGE_SIZE, not in 4K */
+	b.granule = (unsigned)(o->size / (uint64_t)(page > 0 ? page : 4096));
+	if (!b.granule)
+		b.granule = 1;
 	res->path = "dma_map_benchmark";
 	rc = ioctl(fd, SB_DMA_MAP_BENCHMARK, &b);
 	if (rc < 0) {

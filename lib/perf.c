@@ -250,12 +250,12 @@ static int encode_terms(const struct sb_pmu *p, const char *terms, uint64_t cfg[
 		}
 		sb_err_set(e, EINVAL, p->name, "encode event", "see the PMU's events/ and format/ directories");
 		sb_err_reason(e, "unknown event or term '%s'", tok);
-		sb_err_exit(e, 2);
+		sb_err_exit(e, SB_EXIT_USAGE);
 		return -EINVAL;
 bad_value:
 		sb_err_set(e, EINVAL, p->name, "encode event", NULL);
 		sb_err_reason(e, "bad value for '%s'", tok);
-		sb_err_exit(e, 2);
+		sb_err_exit(e, SB_EXIT_USAGE);
 		return -EINVAL;
 	}
 	return 0;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,4 +73,25 @@ void sb_hist_build(const double *v, size_t n, double base, struct sb_hist *h)
 double sb_hist_upper(const struct sb_hist *h, int i)
 {
 	return h->base * ldexp(1.0, i);
+}
+
+bool sb_sleep_unless(double seconds, atomic_bool *stop)
+{
+	const uint64_t slice_ns = 10 * 1000 * 1000;
+	uint64_t end = sb_now_ns() + (uint64_t)(seconds > 0 ? seconds * 1e9 : 0);
+
+	for (;;) {
+		uint64_t now;
+		struct timespec ts;
+
+		if (atomic_load(stop))
+			return true;
+		now = sb_now_ns();
+		if (now >= end)
+			return false;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(end - now < slice_ns ? end - now : slice_ns);
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
 }

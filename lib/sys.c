@@ -328,6 +328,24 @@ int sb_link_name(const struct sb_root *r, char *buf, size_t len, const char *fmt
 	return 0;
 }
 
+int sb_link_name_at(int dfd, const char *name, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(target) - 1)
+		return -ENAMETOOLONG;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if ((size_t)snprintf(buf, len, "%s", base) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 char *sb_rtrim(char *s)
 {
 	size_t n = strlen(s);
@@ -477,12 +495,14 @@ static int natural_cmp(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Read the entries with getdents64 on the fd itself: fdopendir costs an fstat and two
+ * fcntl calls per directory, which is most of the cost of listing one IOMMU group. */
 int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt, ...)
 {
-	struct dirent *de;
+	char dbuf[8192] __attribute__((aligned(8)));
 	size_t cap = 0;
-	DIR *d;
-	int fd;
+	ssize_t got;
+	int fd, err = 0;
 
 	out->names = NULL;
 	out->n = 0;
@@ -490,33 +510,38 @@ int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt
 	fd = root_openat(r, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		int err = errno;
+	while ((got = getdents64(fd, dbuf, sizeof(dbuf))) > 0) {
+		for (ssize_t off = 0; off < got;) {
+			struct dirent64 *de = (struct dirent64 *)(void *)(dbuf + off);
+
+			off += de->d_reclen;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (out->n == cap) {
+				char **nn = realloc(out->names, (cap ? cap * 2 : 16) * sizeof(*nn));
+				if (!nn)
+					goto oom;
+				cap = cap ? cap * 2 : 16;
+				out->names = nn;
+			}
+			out->names[out->n] = strdup(de->d_name);
+			if (!out->names[out->n])
+				goto oom;
+			out->n++;
+		}
+	}
+	if (got < 0) {
+		err = errno;
 		close(fd);
+		sb_dirlist_free(out);
 		return -err;
 	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (out->n == cap) {
-			char **nn = realloc(out->names, (cap ? cap * 2 : 16) * sizeof(*nn));
-			if (!nn)
-				goto oom;
-			cap = cap ? cap * 2 : 16;
-			out->names = nn;
-		}
-		out->names[out->n] = strdup(de->d_name);
-		if (!out->names[out->n])
-			goto oom;
-		out->n++;
-	}
-	closedir(d);
+	close(fd);
 	if (out->n)
 		qsort(out->names, out->n, sizeof(*out->names), natural_cmp);
 	return 0;
 oom:
-	closedir(d);
+	close(fd);
 	sb_dirlist_free(out);
 	return -ENOMEM;
 }

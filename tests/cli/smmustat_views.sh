@@ -89,7 +89,21 @@ t_run "stress on a sysroot: exit 3" 3 "$SOCBOX" smmustat stress --sysroot "$X86"
 t_grep "stress says why" 'needs the live kernel' "$T_TMP/err"
 t_run "stress --size not 4K aligned: usage" 2 "$SOCBOX" smmustat stress --size 1000
 t_run "stress --method bogus: usage" 2 "$SOCBOX" smmustat stress --method bogus
+# dma_map_benchmark's own limits (kernel/dma/map_benchmark.c), refused before the live check
+t_run "map-benchmark --duration 301: usage" 2 "$SOCBOX" smmustat stress --method map-benchmark --duration 301 --cpus 0 --sysroot "$X86"
+t_grep "the seconds limit is named" 'at most 300 seconds' "$T_TMP/err"
+t_run "map-benchmark --duration 300: accepted, then needs the live kernel" 3 "$SOCBOX" smmustat stress --method map-benchmark --duration 300 --cpus 0 --sysroot "$X86"
+t_run "map-benchmark 1025 threads: usage" 2 "$SOCBOX" smmustat stress --method map-benchmark --cpus 0-1024 --sysroot "$X86"
+t_grep "the thread limit is named" 'at most 1024 threads' "$T_TMP/err"
+t_run "map-benchmark 1024 threads: accepted" 3 "$SOCBOX" smmustat stress --method map-benchmark --cpus 0-1023 --sysroot "$X86"
+t_run "map-benchmark --size over 1024 pages: usage" 2 "$SOCBOX" smmustat stress --method map-benchmark --size 1G --cpus 0 --sysroot "$X86"
+t_grep "the granule limit is named" 'at most 1024 pages' "$T_TMP/err"
+t_run "iommufd is not bound by those limits" 3 "$SOCBOX" smmustat stress --duration 301 --size 1G --cpus 0 --sysroot "$X86"
 t_run "stress --baseline missing file" 1 "$SOCBOX" smmustat stress --baseline "$T_TMP/nope.json" --sysroot "$X86"
 echo '{"label": "x"}' >"$T_TMP/bad.json"
 t_run "stress --baseline without totals: usage" 2 "$SOCBOX" smmustat stress --baseline "$T_TMP/bad.json" --sysroot "$X86"
+head -c 200 "$F/stress/baseline-sequential.json" >"$T_TMP/trunc.json"
+t_run "stress --baseline truncated: usage" 2 "$SOCBOX" smmustat stress --baseline "$T_TMP/trunc.json" --sysroot "$X86"
+t_grep "the truncation is named with its offset" 'trunc.json: read baseline: at byte 200: file ends early' "$T_TMP/err"
+t_run "stress --baseline of a real run passes the reader (then needs the live kernel)" 3 "$SOCBOX" smmustat stress --baseline "$F/stress/baseline-sequential.json" --sysroot "$X86"
 t_done

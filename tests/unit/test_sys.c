@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The root-aware path layer and the attribute readers. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/sys.h"
 #include "testutil.h"
@@ -149,6 +152,41 @@ START_TEST(lists_in_natural_order)
 }
 END_TEST
 
+/* more entries than one getdents64 buffer holds (8K): every one is listed, once */
+START_TEST(lists_directories_larger_than_one_read)
+{
+	struct sb_dirlist l;
+	char rel[96];
+
+	for (int i = 0; i < 600; i++) {
+		snprintf(rel, sizeof(rel), "sys/kernel/iommu_groups/%d/type", i);
+		tu_write(dir, rel, "DMA\n", -1);
+	}
+	ck_assert_int_eq(sb_dir_list(root, &l, "/sys/kernel/iommu_groups"), 0);
+	ck_assert_uint_eq(l.n, 600);
+	for (size_t i = 0; i < l.n; i++) {
+		snprintf(rel, sizeof(rel), "%zu", i);
+		ck_assert_str_eq(l.names[i], rel);
+	}
+	sb_dirlist_free(&l);
+	ck_assert_int_eq(sb_dir_list(root, &l, "/sys/class/thing/a/value"), -ENOTDIR);
+}
+END_TEST
+
+START_TEST(link_names_of_an_open_directory)
+{
+	char buf[64];
+	int dfd = sb_open(root, O_PATH | O_DIRECTORY, "/sys/class/remoteproc");
+
+	ck_assert_int_ge(dfd, 0);
+	ck_assert_int_eq(sb_link_name_at(dfd, "remoteproc0", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "remoteproc0");
+	ck_assert_int_eq(sb_link_name_at(dfd, "driver", buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(sb_link_name_at(dfd, "remoteproc0", buf, 4), -ENAMETOOLONG);
+	close(dfd);
+}
+END_TEST
+
 START_TEST(reads_whole_files_with_a_limit)
 {
 	char *big = malloc(300000), *buf = NULL;
@@ -219,6 +257,8 @@ int main(void)
 	tcase_add_test(tc, knows_the_kernel_version);
 	tcase_add_test(tc, refuses_a_missing_sysroot);
 	tcase_add_test(tc, parses_numbers_strictly);
+	tcase_add_test(tc, lists_directories_larger_than_one_read);
+	tcase_add_test(tc, link_names_of_an_open_directory);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -47,6 +47,10 @@ int sb_readlink(const struct sb_root *r, char *buf, size_t len, const char *fmt,
 	__attribute__((format(printf, 4, 5)));
 int sb_link_name(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* sb_link_name() of the entry name of a directory opened with sb_open(r, O_PATH |
+ * O_DIRECTORY, ...): several links of one directory for one path resolution. Only the link
+ * text is read (nothing is followed), so the root still holds. */
+int sb_link_name_at(int dfd, const char *name, char *buf, size_t len);
 
 /* Attribute readers: one-value sysfs files. Trailing whitespace is removed. */
 int sb_attr_str(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)

@@ -29,7 +29,8 @@ out=$($S groups --device "$edu" -J)
 like "$out" "\"group\": $group" "groups --device finds the edu group ($group)"
 like "$out" '"iommu": "dmar0"' "groups --device names the instance"
 like "$out" '"kind": "msi"' "reserved regions include the MSI window"
-not_ok "groups --device of an unknown device fails" $S groups --device 0000:ff:1f.7
+_tap_run $S groups --device 0000:ff:1f.7
+is "$?" 1 "groups --device of an unknown device: exit 1 (not found)"
 
 # irq: VT-d registers its fault interrupt as dmar0
 out=$($S irq -J)
@@ -39,11 +40,13 @@ ok "irq -i 0.5 -c 2 gives two samples" sh -c "$S irq -i 0.5 -c 2 -J | grep -c in
 # events and check
 ok "events reads the kernel log" $S events
 ok "check --expect-instances 1 --no-faults" $S check --expect-instances 1 --no-faults
-not_ok "check --expect-instances 2 fails" $S check --expect-instances 2
+_tap_run $S check --expect-instances 2
+is "$?" 1 "check --expect-instances 2: exit 1 (a check failed)"
 err=$($S check --expect-type blocked 2>&1 >/dev/null)
 like "$err" 'expect-type=blocked' "a failed check names its predicate"
 ok "check --require-feature qi (queued invalidation)" $S check --require-feature qi
-not_ok "pmu: no SMMUv3 PMCG on x86" $S pmu
+_tap_run $S pmu
+is "$?" 3 "pmu: no SMMUv3 PMCG on x86: exit 3 (not supported here)"
 
 # snapshot, then the same answers offline
 ok "socbox snapshot" $SOCBOX snapshot /tmp/snap
@@ -55,6 +58,11 @@ is "$($S events -J --sysroot /tmp/snap | grep -v log_source)" "$($S events -J | 
 
 # stress through iommufd without a device (IOAS only), then with edu bound to vfio-pci
 ok "stress without a device (bare IOAS)" $S stress --duration 1 --cpus 0
+# A thread that cannot be pinned (CPU 1000 is not in the guest) stops the run at once and its
+# error is the command's: before, the run slept the whole --duration, then reported it.
+err=$(timeout 60 $S stress --duration 600 --cpus 0,1000 2>&1 >/dev/null)
+is "$?" 1 "stress with an unpinnable CPU ends early with exit 1 (not the status of timeout killing it)"
+like "$err" 'CPU 1000: pin the stress thread' "the failing thread names its CPU"
 echo vfio-pci >"/sys/bus/pci/devices/$edu/driver_override"
 echo "$edu" >/sys/bus/pci/drivers_probe
 is "$(basename "$(readlink "/sys/bus/pci/devices/$edu/driver")")" vfio-pci "edu is bound to vfio-pci"
@@ -70,8 +78,13 @@ ok "stress 4K random window" sh -c "$S stress --device $edu --duration 3 --patte
 ok "stress 64K no-huge" sh -c "$S stress --device $edu --duration 3 --size 64K --no-huge --label 'iommufd 64K no-huge' -J >$DATA/nohuge.json"
 ok "stress on CPU 1 only" sh -c "$S stress --device $edu --duration 3 --cpus 1 --label 'iommufd 4K cpu1' -J >$DATA/cpu1.json"
 like "$(cat $DATA/cpu1.json)" '"cpus": 1' "--cpus 1 ran one thread"
-ok "stress 4K sequential, the table against all earlier runs" $S stress --device "$edu" --duration 3 --pattern sequential --label "iommufd 4K sequential" \
-	--baseline "$DATA/base.json" --baseline "$DATA/random.json" --baseline "$DATA/nohuge.json" --baseline "$DATA/cpu1.json"
+ok "stress 4K sequential, the table against all earlier runs" sh -c "$S stress --device $edu --duration 3 --pattern sequential --label 'iommufd 4K sequential' \
+	--baseline $DATA/base.json --baseline $DATA/random.json --baseline $DATA/nohuge.json --baseline $DATA/cpu1.json -J >$DATA/seq.json"
+is "$(grep -o '"run": "[^"]*"' $DATA/seq.json | tr '\n' ';')" '"run": "iommufd 4K fixed";"run": "iommufd 4K random";"run": "iommufd 64K no-huge";"run": "iommufd 4K cpu1";"run": "iommufd 4K sequential";' \
+	"the baselines keep their labels, in order, the reference first"
+# a baseline that itself compared with others is read as its own run, not its first row
+ok "a run with baselines is a baseline too" sh -c "$S stress --device $edu --duration 1 --label again --baseline $DATA/seq.json -J >$DATA/again.json"
+like "$(grep -o '"run": "[^"]*"' $DATA/again.json | head -n1)" '"run": "iommufd 4K sequential"' "seq.json is read as 'iommufd 4K sequential'"
 echo "$edu" >/sys/bus/pci/drivers/vfio-pci/unbind
 echo >"/sys/bus/pci/devices/$edu/driver_override"
 echo 0 >"$unsafe"

@@ -26,6 +26,7 @@ struct sb_map_benchmark {
 #define SB_DMA_MAP_BENCHMARK _IOWR('d', 1, struct sb_map_benchmark)
 #define SB_DMA_MAP_MAX_THREADS 1024
 #define SB_DMA_MAP_MAX_SECONDS 300
+#define SB_DMA_MAP_MAX_GRANULE 1024 /* pages; kernel/dma/map_benchmark.c rejects more */
 #define SB_DMA_MAP_BIDIRECTIONAL 0
 
 _Static_assert(sizeof(struct sb_map_benchmark) == 136, "map_benchmark");
