@@ -265,10 +265,13 @@ static void hold(struct job *j)
 {
 	struct timespec ts = { (time_t)opt_hold, (long)((opt_hold - (double)(time_t)opt_hold) * 1e9) };
 
+	/* with DST '-' stdout carries the data: the PID:FD lines must not end up in it */
+	FILE *f = j->dst_stdout ? stderr : stdout;
+
 	if (!sb_out_is_json(j->out)) {
 		for (long i = 0; i < j->set.n; i++)
-			printf("%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
-		fflush(stdout);
+			fprintf(f, "%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
+		fflush(f);
 	}
 	while (!dmabufcp_stop && nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -427,7 +430,12 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	j.tbl = sb_out_table(j.out, "transfers", NULL, cols, NCOLS, true);
 	rc = run(&j);
 	if (rc && dmabufcp_stop) {
-		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", "nothing was written to the destination");
+		/* a file is renamed into place only on success; stdout may already have part of it */
+		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", NULL);
+		if (j.dst_stdout)
+			sb_err_hint(&j.e, "part of the data may already be on standard output: discard it");
+		else if (j.dst)
+			sb_err_hint(&j.e, "nothing was written to the destination");
 		sb_err_reason(&j.e, "interrupted by signal %d", dmabufcp_stop);
 		sb_err_exit(&j.e, SB_EXIT_FAIL);
 	}

@@ -71,5 +71,12 @@ ok "udmabuf direct from tmpfs: copy succeeds (O_DIRECT or fallback)" roundtrip u
 # shellcheck disable=SC2317,SC2002 # a pipe on purpose: stdin must not be a regular file
 pipe_copy() { cat "$D/f4097" | dmabufcp --verify - udmabuf - >"$D/out" && cmp "$D/f4097" "$D/out"; }
 ok "stdin pipe -> udmabuf -> stdout, exact" pipe_copy
+# --hold with DST '-': the PID:FD lines go to stderr, stdout carries only the data
+dmabufcp --hold 0.1 "$D/f4097" udmabuf - >"$D/out" 2>"$D/err"
+is "$?" 0 "--hold with DST -: exit 0"
+ok "--hold with DST -: stdout is exactly the data" cmp "$D/f4097" "$D/out"
+like "$(cat "$D/err")" '^[0-9]+:[0-9]+$' "--hold with DST -: PID:FD printed on stderr"
+out=$(dmabufcp --hold 0.1 "$D/f4097" udmabuf)
+like "$out" '^[0-9]+:[0-9]+$' "--hold without DST: PID:FD printed on stdout"
 rm -rf "$D" /tmp/t10000
 done_testing
