@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "socbox/copy.h"
 #include "socbox/uapi/dma-buf.h"
@@ -74,8 +75,9 @@ static int io_error(struct xfer *x, int err, const char *what)
 	return -err;
 }
 
-/* Buffered transfer between fd and memory at mem; pipes use read/write. */
-static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64_t len)
+/* Buffered transfer between fd and memory at mem; pipes use read/write. With hs, the bytes
+ * write(2) took are added to the hash right after each write, from the same memory. */
+static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64_t len, XXH3_state_t *hs)
 {
 	bool seekable = lseek(fd, 0, SEEK_CUR) >= 0;
 	uint64_t done = 0;
@@ -98,6 +100,8 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 		if (n == 0)
 			return x->dir == SB_COPY_TO_BUF ? short_source(x, off + done - x->file_off)
 							: io_error(x, ENOSPC, "write");
+		if (hs)
+			XXH3_64bits_update(hs, mem + done, (size_t)n);
 		done += (uint64_t)n;
 	}
 	return 0;
@@ -112,12 +116,25 @@ static char *cpu_view(const struct sb_dmabuf *b)
 
 static int run_read(struct xfer *x)
 {
+	XXH3_state_t *hs = NULL;
 	int rc;
 
 	/* a whole-file sequential read: let the kernel use a larger readahead window */
 	if (x->dir == SB_COPY_TO_BUF && x->path)
 		posix_fadvise(x->fd, (off_t)x->file_off, (off_t)x->len, POSIX_FADV_SEQUENTIAL);
-	rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len);
+	if (x->dir == SB_COPY_FROM_BUF && x->res->hash_written) {
+		if (!(hs = XXH3_createState()))
+			return sb_err_set(x->e, ENOMEM, "output", "hash the bytes written", NULL);
+		XXH3_64bits_reset(hs);
+	}
+	rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len, hs);
+	if (hs) {
+		if (!rc) {
+			x->res->written_hash = XXH3_64bits_digest(hs);
+			x->res->written_hashed = true;
+		}
+		XXH3_freeState(hs);
+	}
 
 	if (!rc)
 		x->res->bytes += x->len;
@@ -193,7 +210,7 @@ static int run_direct(struct xfer *x)
 	x->res->direct_bytes += split.direct_len;
 	if (split.tail_len) {
 		rc = xfer_buffered(x, x->fd, mem + x->buf_off + split.direct_len,
-				   x->file_off + split.direct_len, split.tail_len);
+				   x->file_off + split.direct_len, split.tail_len, NULL);
 		if (rc)
 			return rc;
 	}

@@ -61,6 +61,12 @@ struct sb_copy_result {
 	char fallback_reason[128];
 	uint64_t bytes;
 	uint64_t direct_bytes; /* of which by O_DIRECT */
+	/* Set hash_written before the call to have the bytes hashed (XXH3-64) as they are handed
+	 * to write(2), for outputs that cannot be read back (stdout, a pipe). written_hashed says
+	 * whether that happened: only the read method into a file hashes. */
+	bool hash_written;
+	bool written_hashed;
+	uint64_t written_hash;
 };
 
 /* Move len bytes between file fd (at file_off) and buffer b (at buf_off). path is the file's
