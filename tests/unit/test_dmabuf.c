@@ -3,11 +3,13 @@
  * O_DIRECT alignment, the temporary-file-then-rename output and the inventory on a tree. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "socbox/copy.h"
@@ -331,6 +333,50 @@ static int count_entries(const char *dir)
 	return n;
 }
 
+/* fsync() is interposed (libsocbox is a static archive) to record what commit syncs and
+ * whether the destination existed at that moment; the real syscall still runs. */
+static struct {
+	const char *dest;
+	int n;
+	bool is_dir[4], dest_existed[4];
+} fsyncs;
+
+int fsync(int fd)
+{
+	struct stat st;
+
+	if (fsyncs.dest && fsyncs.n < 4 && !fstat(fd, &st)) {
+		fsyncs.is_dir[fsyncs.n] = S_ISDIR(st.st_mode);
+		fsyncs.dest_existed[fsyncs.n] = access(fsyncs.dest, F_OK) == 0;
+		fsyncs.n++;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+START_TEST(tmpfile_commit_syncs_file_then_directory)
+{
+	char *dir = tu_tree_new(), dest[512];
+	struct sb_tmpfile t;
+	struct sb_err e;
+
+	snprintf(dest, sizeof(dest), "%s/new.bin", dir);
+	ck_assert_int_eq(sb_tmpfile_open(&t, dest, &e), 0);
+	ck_assert_int_eq(write(t.fd, "data", 4), 4);
+	fsyncs.dest = dest;
+	fsyncs.n = 0;
+	ck_assert_int_eq(sb_tmpfile_commit(&t, &e), 0);
+	fsyncs.dest = NULL;
+	ck_assert_int_eq(fsyncs.n, 2);
+	/* the data is synced before the rename makes it visible as DST ... */
+	ck_assert(!fsyncs.is_dir[0]);
+	ck_assert(!fsyncs.dest_existed[0]);
+	/* ... and the directory after it, so the rename itself is durable */
+	ck_assert(fsyncs.is_dir[1]);
+	ck_assert(fsyncs.dest_existed[1]);
+	tu_tree_free(dir);
+}
+END_TEST
+
 START_TEST(tmpfile_commit_and_abort)
 {
 	char *dir = tu_tree_new(), dest[512], buf[16] = "";
@@ -487,6 +533,7 @@ int main(void)
 	tcase_add_test(tc, chunk_plan_edges);
 	tcase_add_test(tc, dio_split_tail);
 	tcase_add_test(tc, tmpfile_commit_and_abort);
+	tcase_add_test(tc, tmpfile_commit_syncs_file_then_directory);
 	tcase_add_test(tc, hash_and_first_difference);
 	tcase_add_test(tc, inventory_on_a_tree);
 	tcase_add_test(tc, udmabuf_limits_from_module_parameters);

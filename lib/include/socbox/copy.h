@@ -102,7 +102,9 @@ struct sb_tmpfile {
 	int fd;
 };
 int sb_tmpfile_open(struct sb_tmpfile *t, const char *dest, struct sb_err *e);
-/* fsync, then rename over the destination. */
+/* fsync the temporary, rename it over the destination (replacing an existing file, as cp
+ * does), then fsync the directory so the rename survives a power cut. EINVAL from the
+ * directory fsync (a file system that cannot sync directories) is not an error. */
 int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e);
 /* Close and unlink; async-signal-safe parts only, so it may run from a signal handler. */
 void sb_tmpfile_abort(struct sb_tmpfile *t);

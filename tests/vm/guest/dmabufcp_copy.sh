@@ -52,6 +52,7 @@ like "$out" '"buffers": 2' "udmabuf: 64 MiB + 1 split over two buffers (size_lim
 like "$out" '"method": "direct"' "udmabuf direct: O_DIRECT ran"
 like "$out" '"direct_bytes": 67108864' "udmabuf direct: the aligned 64 MiB went by O_DIRECT"
 like "$out" '"verified": true' "JSON says verified"
+like "$out" '"verified_output": true' "JSON says the output file was checked"
 out=$(dmabufcp -v "$D/big" udmabuf "$D/out" 2>&1)
 diag "$out"
 like "$out" 'auto chose direct for in after rw-file: unsupported by this kernel' "-v: auto probed rw-file, then chose O_DIRECT into the udmabuf"
