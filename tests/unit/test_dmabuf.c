@@ -15,6 +15,7 @@
 #include "socbox/copy.h"
 #include "socbox/dmabuf.h"
 #include "socbox/dmabufinfo.h"
+#include "socbox/netdev.h"
 #include "testutil.h"
 
 static const char fdinfo_heap[] =
@@ -377,6 +378,21 @@ START_TEST(tmpfile_commit_syncs_file_then_directory)
 }
 END_TEST
 
+/* devmemstat bind's udmabuf goes through sb_dmabuf_alloc_udmabuf; the size check stays its
+ * own, before any device is opened. */
+START_TEST(netdev_udmabuf_size_checked_first)
+{
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_nd_udmabuf_alloc(0, &e), -EINVAL);
+	ck_assert_str_eq(e.what, "allocate");
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_nd_udmabuf_alloc((uint64_t)sysconf(_SC_PAGESIZE) + 1, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.hint, "multiple of the page size"));
+}
+END_TEST
+
 START_TEST(tmpfile_commit_and_abort)
 {
 	char *dir = tu_tree_new(), dest[512], buf[16] = "";
@@ -533,6 +549,7 @@ int main(void)
 	tcase_add_test(tc, chunk_plan_edges);
 	tcase_add_test(tc, dio_split_tail);
 	tcase_add_test(tc, tmpfile_commit_and_abort);
+	tcase_add_test(tc, netdev_udmabuf_size_checked_first);
 	tcase_add_test(tc, tmpfile_commit_syncs_file_then_directory);
 	tcase_add_test(tc, hash_and_first_difference);
 	tcase_add_test(tc, inventory_on_a_tree);
