@@ -461,6 +461,41 @@ START_TEST(hash_and_first_difference)
 }
 END_TEST
 
+/* The one discovery doctor and 'dmabufcp heaps' share: heaps in sysfs order, then udmabuf;
+ * on a sysroot the device nodes are not looked at. */
+START_TEST(allocators_on_a_fixture)
+{
+	struct sb_dmabuf_allocators a;
+	struct sb_root *r;
+	struct sb_err e;
+	char *dir = tu_tree_new();
+
+	ck_assert_int_eq(sb_root_open(&r, tu_fixture("am62x-dmabuf"), &e), 0);
+	ck_assert_int_eq(sb_dmabuf_allocators(r, true, &a), 0);
+	ck_assert_uint_eq(a.nheaps, 2);
+	ck_assert(a.udmabuf);
+	ck_assert_uint_eq(a.n, 3);
+	ck_assert_str_eq(a.v[0].node, "/dev/dma_heap/linux,cma");
+	ck_assert(!a.v[0].is_udmabuf);
+	ck_assert_str_eq(a.v[2].name, "udmabuf");
+	ck_assert_str_eq(a.v[2].node, "/dev/udmabuf");
+	ck_assert(a.v[2].is_udmabuf);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert(!a.v[i].node_checked);
+	sb_dmabuf_allocators_free(&a);
+	sb_root_close(r);
+	/* a tree with neither */
+	tu_write(dir, "sys/class/net/lo/ifindex", "1\n", -1);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	ck_assert_int_eq(sb_dmabuf_allocators(r, true, &a), 0);
+	ck_assert_uint_eq(a.n, 0);
+	ck_assert(!a.udmabuf);
+	sb_dmabuf_allocators_free(&a);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 START_TEST(inventory_on_a_tree)
 {
 	char *dir = tu_tree_new();
@@ -549,6 +584,7 @@ int main(void)
 	tcase_add_test(tc, chunk_plan_edges);
 	tcase_add_test(tc, dio_split_tail);
 	tcase_add_test(tc, tmpfile_commit_and_abort);
+	tcase_add_test(tc, allocators_on_a_fixture);
 	tcase_add_test(tc, netdev_udmabuf_size_checked_first);
 	tcase_add_test(tc, tmpfile_commit_syncs_file_then_directory);
 	tcase_add_test(tc, hash_and_first_difference);
