@@ -324,8 +324,6 @@ static void fill_view(struct job *j)
 		sb_out_field_dbl(j->out, "verify_ms", j->verify_ms);
 	if (opt_verify && j->dst)
 		sb_out_field_bool(j->out, "verified_output", j->verified_output);
-	if (opt_verify && j->dst_stdout)
-		sb_out_note(j->out, "--verify: stdout cannot be read back: the bytes were hashed as write(2) took them and compared with the buffers");
 	if (j->note[0])
 		sb_out_note(j->out, "%s", j->note);
 }

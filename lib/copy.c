@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
@@ -75,9 +76,8 @@ static int io_error(struct xfer *x, int err, const char *what)
 	return -err;
 }
 
-/* Buffered transfer between fd and memory at mem; pipes use read/write. With hs, the bytes
- * write(2) took are added to the hash right after each write, from the same memory. */
-static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64_t len, XXH3_state_t *hs)
+/* Buffered transfer between fd and memory at mem; pipes use read/write. */
+static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64_t len)
 {
 	bool seekable = lseek(fd, 0, SEEK_CUR) >= 0;
 	uint64_t done = 0;
@@ -100,11 +100,48 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 		if (n == 0)
 			return x->dir == SB_COPY_TO_BUF ? short_source(x, off + done - x->file_off)
 							: io_error(x, ENOSPC, "write");
-		if (hs)
-			XXH3_64bits_update(hs, mem + done, (size_t)n);
 		done += (uint64_t)n;
 	}
 	return 0;
+}
+
+#define BOUNCE (1u << 20)
+
+/* Buffer to fd with the written bytes hashed: each piece is copied out of the buffer first,
+ * hashed, and written from that copy, so the hash is of exactly what write(2) took even when
+ * the buffer changes meanwhile (a device, another process). */
+static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, uint64_t len, XXH3_state_t *hs)
+{
+	bool seekable = lseek(fd, 0, SEEK_CUR) >= 0;
+	char *bounce = malloc(BOUNCE);
+	uint64_t done = 0;
+	int rc = 0;
+
+	if (!bounce)
+		return sb_err_set(x->e, ENOMEM, "output", "hash the bytes written", NULL);
+	while (done < len && !rc) {
+		size_t want = len - done < BOUNCE ? (size_t)(len - done) : BOUNCE, put = 0;
+
+		memcpy(bounce, mem + done, want);
+		XXH3_64bits_update(hs, bounce, want);
+		while (put < want && !rc) {
+			ssize_t n;
+
+			if ((rc = stopped(x)))
+				break;
+			n = seekable ? pwrite(fd, bounce + put, want - put, (off_t)(off + done + put))
+				     : write(fd, bounce + put, want - put);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				rc = io_error(x, n < 0 ? errno : ENOSPC, "write");
+			else
+				put += (size_t)n;
+		}
+		done += want;
+	}
+	free(bounce);
+	return rc;
 }
 
 /* The CPU's view of the buffer: a udmabuf's memfd mapping is ordinary shmem that
@@ -127,7 +164,10 @@ static int run_read(struct xfer *x)
 			return sb_err_set(x->e, ENOMEM, "output", "hash the bytes written", NULL);
 		XXH3_64bits_reset(hs);
 	}
-	rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len, hs);
+	if (hs)
+		rc = xfer_hashed(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len, hs);
+	else
+		rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len);
 	if (hs) {
 		if (!rc) {
 			x->res->written_hash = XXH3_64bits_digest(hs);
@@ -210,7 +250,7 @@ static int run_direct(struct xfer *x)
 	x->res->direct_bytes += split.direct_len;
 	if (split.tail_len) {
 		rc = xfer_buffered(x, x->fd, mem + x->buf_off + split.direct_len,
-				   x->file_off + split.direct_len, split.tail_len, NULL);
+				   x->file_off + split.direct_len, split.tail_len);
 		if (rc)
 			return rc;
 	}

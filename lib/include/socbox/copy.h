@@ -62,8 +62,9 @@ struct sb_copy_result {
 	uint64_t bytes;
 	uint64_t direct_bytes; /* of which by O_DIRECT */
 	/* Set hash_written before the call to have the bytes hashed (XXH3-64) as they are handed
-	 * to write(2), for outputs that cannot be read back (stdout, a pipe). written_hashed says
-	 * whether that happened: only the read method into a file hashes. */
+	 * to write(2), for outputs that cannot be read back (stdout, a pipe): each piece is copied
+	 * out of the buffer, hashed and written from the copy. written_hashed says whether that
+	 * happened: only the read method out of a buffer hashes. */
 	bool hash_written;
 	bool written_hashed;
 	uint64_t written_hash;

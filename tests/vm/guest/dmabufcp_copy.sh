@@ -90,7 +90,8 @@ mkfifo "$D/fifo"
 dmabufcp --verify "$buf" - >"$D/fifo" 2>"$D/err" &
 writer=$!
 exec 3<"$D/fifo"
-usleep 300000
+# the first byte out means the writer has taken (and hashed) its first 1 MiB piece
+dd bs=1 count=1 <&3 >/dev/null 2>&1
 ok "the held buffer is overwritten while it is written to a blocked stdout" dmabufcp "$D/m2" "$buf"
 cat <&3 >/dev/null
 exec 3<&-
