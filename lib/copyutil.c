@@ -271,3 +271,21 @@ void sb_tmpfile_abort(struct sb_tmpfile *t)
 		unlink(t->path);
 	t->path[0] = '\0';
 }
+
+void sb_copy_cache_drop(int fd)
+{
+	fdatasync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+void sb_copy_cache_warm(int fd, uint64_t size)
+{
+	char buf[1 << 16];
+
+	for (uint64_t off = 0; off < size;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
+		if (n <= 0)
+			break;
+		off += (uint64_t)n;
+	}
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -393,6 +394,41 @@ START_TEST(netdev_udmabuf_size_checked_first)
 }
 END_TEST
 
+START_TEST(kind_limit_and_fd_limit)
+{
+	struct sb_dmabuf_spec heap, udma;
+	struct rlimit rl, low;
+	struct sb_root *r;
+	struct sb_err e;
+	char *dir = tu_tree_new();
+
+	ck_assert_int_eq(sb_dmabuf_spec_parse("heap:system", &heap), 0);
+	ck_assert_int_eq(sb_dmabuf_spec_parse("udmabuf", &udma), 0);
+	tu_write(dir, "sys/module/udmabuf/parameters/size_limit_mb", "16\n", -1);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	ck_assert_uint_eq(sb_dmabuf_kind_limit(r, &udma), 16ull << 20);
+	ck_assert_uint_eq(sb_dmabuf_kind_limit(r, &heap), 0);
+	sb_root_close(r);
+	/* unreadable parameter: udmabuf's default, 64 MiB */
+	ck_assert_int_eq(sb_root_open(&r, tu_fixture("arm64-soc"), &e), 0);
+	ck_assert_uint_eq(sb_dmabuf_kind_limit(r, &udma), 64ull << 20);
+	sb_root_close(r);
+	tu_tree_free(dir);
+	/* the soft fd limit goes up to what is needed, never past the hard limit */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	low = rl;
+	low.rlim_cur = 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	sb_dmabuf_raise_fd_limit(100);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &low), 0);
+	ck_assert_uint_eq(low.rlim_cur, rl.rlim_max < 100 ? rl.rlim_max : 100);
+	sb_dmabuf_raise_fd_limit(50); /* never lowers */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &low), 0);
+	ck_assert_uint_eq(low.rlim_cur, rl.rlim_max < 100 ? rl.rlim_max : 100);
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+END_TEST
+
 START_TEST(tmpfile_commit_and_abort)
 {
 	char *dir = tu_tree_new(), dest[512], buf[16] = "";
@@ -584,6 +620,7 @@ int main(void)
 	tcase_add_test(tc, chunk_plan_edges);
 	tcase_add_test(tc, dio_split_tail);
 	tcase_add_test(tc, tmpfile_commit_and_abort);
+	tcase_add_test(tc, kind_limit_and_fd_limit);
 	tcase_add_test(tc, allocators_on_a_fixture);
 	tcase_add_test(tc, netdev_udmabuf_size_checked_first);
 	tcase_add_test(tc, tmpfile_commit_syncs_file_then_directory);

@@ -110,6 +110,11 @@ int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e);
 /* Close and unlink; async-signal-safe parts only, so it may run from a signal handler. */
 void sb_tmpfile_abort(struct sb_tmpfile *t);
 
+/* For benchmarks: write back and drop fd's page cache (fdatasync, POSIX_FADV_DONTNEED), or
+ * read size bytes of it so it is cached. Best effort, no errors. */
+void sb_copy_cache_drop(int fd);
+void sb_copy_cache_warm(int fd, uint64_t size);
+
 /* XXH3-64 of a file range / a memory range; -ENODATA when the file is shorter. */
 int sb_copy_hash_fd(int fd, uint64_t off, uint64_t len, uint64_t *hash);
 uint64_t sb_copy_hash_mem(const void *p, size_t len);
