@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,35 +40,12 @@ double dmabufcp_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* udmabuf refuses buffers above size_limit_mb (default 64). */
-static uint64_t kind_limit(const struct sb_root *r, const struct sb_dmabuf_spec *spec)
-{
-	struct sb_udmabuf_limits l;
-
-	if (spec->kind != SB_DMABUF_UDMABUF)
-		return 0;
-	if (sb_udmabuf_limits(r, &l) == 0 && l.size_limit_bytes)
-		return l.size_limit_bytes;
-	return 64ull << 20;
-}
-
-/* Each buffer is an fd (two for a udmabuf): many small chunks exceed the default 1024. */
-static void raise_fd_limit(uint64_t need)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
-		return;
-	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
-	setrlimit(RLIMIT_NOFILE, &rl);
-}
-
 int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spec, uint64_t total,
 		       uint64_t chunk, const char *name, struct dmabufcp_set *set, char *note,
 		       size_t note_len, struct sb_err *e)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uint64_t limit = kind_limit(r, spec);
+	uint64_t limit = sb_dmabuf_kind_limit(r, spec); /* udmabuf's size_limit_mb */
 	double t0;
 	int rc;
 
@@ -91,7 +67,7 @@ int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spe
 		dmabufcp_set_free(set);
 		return sb_err_set(e, EINVAL, "PID:FD", "plan", NULL);
 	}
-	raise_fd_limit((uint64_t)set->n * 2 + 32);
+	sb_dmabuf_raise_fd_limit((uint64_t)set->n * 2 + 32);
 	set->bufs = calloc((size_t)set->n, sizeof(*set->bufs));
 	if (!set->bufs) {
 		dmabufcp_set_free(set);

@@ -54,24 +54,6 @@ struct cell {
 	char note[256];
 };
 
-static void drop_cache(int fd)
-{
-	fdatasync(fd);
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-}
-
-static void warm_cache(int fd, uint64_t size)
-{
-	char buf[1 << 16];
-
-	for (uint64_t off = 0; off < size;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
-		if (n <= 0)
-			break;
-		off += (uint64_t)n;
-	}
-}
-
 static void error_note(struct cell *cl, const struct sb_err *e)
 {
 	sb_err_format(e, cl->note, sizeof(cl->note));
@@ -97,7 +79,7 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 
 		sb_err_clear(&e);
 		if (!opt_cached)
-			drop_cache(fd);
+			sb_copy_cache_drop(fd);
 		if (dmabufcp_set_alloc(c->root, &spec, size, chunk, NULL, &set, NULL, 0, &e)) {
 			cl->status = sb_err_exit_code(&e) == SB_EXIT_UNSUPPORTED ? "unsupported" : "failed";
 			error_note(cl, &e);
@@ -256,7 +238,7 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	}
 	dmabufcp_catch_signals();
 	if (opt_cached)
-		warm_cache(fd, (uint64_t)st.st_size);
+		sb_copy_cache_warm(fd, (uint64_t)st.st_size);
 	kinds = strdup(opt_buffers ? opt_buffers : "heap:system,udmabuf");
 	for (char *k = strtok_r(kinds, ",", &save); k && !dmabufcp_stop; k = strtok_r(NULL, ",", &save)) {
 		struct sb_dmabuf_spec spec;

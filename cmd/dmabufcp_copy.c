@@ -66,6 +66,8 @@ struct job {
 	struct dmabufcp_set set;
 	struct sb_out *out;
 	struct sb_table *tbl;
+	uint64_t *out_hash; /* DST '-': XXH3 of the bytes written per chunk, for --verify */
+	bool verified_output;
 	double in_ms, out_ms, verify_ms;
 	char note[256];
 	struct sb_err e;
@@ -187,6 +189,8 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 		double t0 = dmabufcp_now_ms();
 		int rc;
 
+		/* stdout cannot be read back: have the bytes hashed as they are written */
+		res.hash_written = j->out_hash && dir == SB_COPY_FROM_BUF;
 		if (j->method != SB_COPY_AUTO && !sb_copy_method_applies(j->method, &j->set.bufs[i], path == NULL)) {
 			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method), "use this method",
 				   "sendfile and splice need a udmabuf; direct, rw-file and copy-range need a regular file");
@@ -205,6 +209,14 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 					      &dmabufcp_stop, &res, tried, sizeof(tried), &j->e);
 		if (rc)
 			return rc;
+		if (res.hash_written) {
+			if (!res.written_hashed) {
+				sb_err_set(&j->e, EOPNOTSUPP, "-", "verify", "--verify on stdout needs --method read");
+				sb_err_reason(&j->e, "%s does not hash what it writes", sb_copy_method_name(res.ran));
+				return -EOPNOTSUPP;
+			}
+			j->out_hash[i] = res.written_hash;
+		}
 		if (j->method == SB_COPY_AUTO && learned == SB_COPY_AUTO) {
 			learned = res.ran; /* later chunks go straight to what worked */
 			if (tried[0])
@@ -241,6 +253,20 @@ static int verify_chunk(struct job *j, long i, int fd, const char *what, const c
 	return 0;
 }
 
+/* DST '-': compare what write(2) took, hashed on the way out, with the buffer now. */
+static int verify_written(struct job *j, long i)
+{
+	const struct sb_chunk *ch = &j->set.chunks[i];
+
+	if (sb_copy_hash_mem(j->set.bufs[i].map, (size_t)ch->len) == j->out_hash[i])
+		return 0;
+	sb_err_set(&j->e, EIO, "-", "verify", NULL);
+	sb_err_reason(&j->e, "the bytes written to stdout from buffer %ld (file offset %llu) differ from the buffer now",
+		      i, (unsigned long long)ch->file_offset);
+	sb_err_exit(&j->e, SB_EXIT_FAIL);
+	return -EIO;
+}
+
 static int verify(struct job *j, bool check_src, bool check_dst)
 {
 	double t0 = dmabufcp_now_ms();
@@ -253,11 +279,14 @@ static int verify(struct job *j, bool check_src, bool check_dst)
 			break;
 		if (check_src)
 			rc = verify_chunk(j, i, j->src_fd, "the source", j->src);
-		if (!rc && check_dst)
+		if (!rc && check_dst && j->dst_stdout)
+			rc = verify_written(j, i);
+		else if (!rc && check_dst)
 			rc = verify_chunk(j, i, j->tmp.fd, "the output", j->dst_path);
 		sb_dmabuf_sync(&j->set.bufs[i], true, false, NULL);
 	}
 	j->verify_ms = dmabufcp_now_ms() - t0;
+	j->verified_output = !rc && check_dst;
 	return rc;
 }
 
@@ -265,10 +294,13 @@ static void hold(struct job *j)
 {
 	struct timespec ts = { (time_t)opt_hold, (long)((opt_hold - (double)(time_t)opt_hold) * 1e9) };
 
+	/* with DST '-' stdout carries the data: the PID:FD lines must not end up in it */
+	FILE *f = j->dst_stdout ? stderr : stdout;
+
 	if (!sb_out_is_json(j->out)) {
 		for (long i = 0; i < j->set.n; i++)
-			printf("%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
-		fflush(stdout);
+			fprintf(f, "%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
+		fflush(f);
 	}
 	while (!dmabufcp_stop && nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -290,6 +322,8 @@ static void fill_view(struct job *j)
 	sb_out_field_bool(j->out, "verified", opt_verify);
 	if (opt_verify)
 		sb_out_field_dbl(j->out, "verify_ms", j->verify_ms);
+	if (opt_verify && j->dst)
+		sb_out_field_bool(j->out, "verified_output", j->verified_output);
 	if (j->note[0])
 		sb_out_note(j->out, "%s", j->note);
 }
@@ -379,6 +413,8 @@ static int run(struct job *j)
 		if (j->dst_stdout) {
 			j->tmp.fd = 1;
 			j->method = SB_COPY_READ;
+			if (opt_verify && !(j->out_hash = calloc((size_t)j->set.n, sizeof(*j->out_hash))))
+				return sb_err_set(&j->e, ENOMEM, "-", "verify", NULL);
 		} else {
 			destination_path(j);
 			if ((rc = sb_tmpfile_open(&j->tmp, j->dst_path, &j->e)))
@@ -391,8 +427,10 @@ static int run(struct job *j)
 			return rc;
 		j->out_ms = dmabufcp_now_ms() - t0;
 	}
-	if (opt_verify && (rc = verify(j, into, out && !j->dst_stdout)))
+	if (opt_verify && (rc = verify(j, into, out)))
 		return rc;
+	if (opt_verify && j->dst_stdout)
+		sb_verbose(DMABUFCP, "verified stdout: the bytes were hashed as write(2) took them and match the buffers");
 	if (out && !j->dst_stdout && (rc = sb_tmpfile_commit(&j->tmp, &j->e)))
 		return rc;
 	return 0;
@@ -427,7 +465,12 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	j.tbl = sb_out_table(j.out, "transfers", NULL, cols, NCOLS, true);
 	rc = run(&j);
 	if (rc && dmabufcp_stop) {
-		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", "nothing was written to the destination");
+		/* a file is renamed into place only on success; stdout may already have part of it */
+		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", NULL);
+		if (j.dst_stdout)
+			sb_err_hint(&j.e, "part of the data may already be on standard output: discard it");
+		else if (j.dst)
+			sb_err_hint(&j.e, "nothing was written to the destination");
 		sb_err_reason(&j.e, "interrupted by signal %d", dmabufcp_stop);
 		sb_err_exit(&j.e, SB_EXIT_FAIL);
 	}
@@ -444,6 +487,7 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_out_free(j.out);
 	dmabufcp_set_free(&j.set);
+	free(j.out_hash);
 	if (j.src_fd > 0)
 		close(j.src_fd);
 	return rc;

@@ -35,34 +35,28 @@ static struct poptOption heaps_table[] = {
 	POPT_TABLEEND
 };
 
-static void device_cells(const struct sb_ctx *c, struct sb_row *r, const char *dev, int open_flags)
+static void device_cells(struct sb_row *r, const struct sb_dmabuf_allocator *al)
 {
-	struct stat st;
 	struct passwd *pw;
 	struct group *gr;
-	int fd;
 
-	sb_row_str(r, H_DEVICE, dev);
-	if (!sb_root_is_live(c->root) || stat(dev, &st))
+	sb_row_str(r, H_DEVICE, al->node);
+	if (!al->node_checked || !al->node_exists)
 		return;
-	sb_row_fmt(r, H_MODE, "%04o", (unsigned)(st.st_mode & 07777));
-	pw = getpwuid(st.st_uid);
-	gr = getgrgid(st.st_gid);
+	sb_row_fmt(r, H_MODE, "%04o", al->mode);
+	pw = getpwuid((uid_t)al->uid);
+	gr = getgrgid((gid_t)al->gid);
 	if (pw && gr)
 		sb_row_fmt(r, H_OWNER, "%s:%s", pw->pw_name, gr->gr_name);
 	else
-		sb_row_fmt(r, H_OWNER, "%u:%u", (unsigned)st.st_uid, (unsigned)st.st_gid);
-	fd = open(dev, open_flags | O_CLOEXEC);
-	sb_row_bool(r, H_CAN_ALLOC, fd >= 0);
-	if (fd >= 0)
-		close(fd);
+		sb_row_fmt(r, H_OWNER, "%u:%u", al->uid, al->gid);
+	sb_row_bool(r, H_CAN_ALLOC, al->can_open);
 }
 
 int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 {
-	struct sb_dirlist heaps = { 0 };
+	struct sb_dmabuf_allocators a;
 	struct sb_udmabuf_limits lim;
-	bool have_udmabuf;
 	enum sb_mod_state ms = SB_MOD_UNKNOWN;
 	struct sb_out *o;
 	struct sb_table *t;
@@ -73,14 +67,14 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	sb_err_clear(&e);
-	/* sysfs names the heaps on live systems and snapshots alike */
-	if (sb_dir_list(c->root, &heaps, "/sys/class/dma_heap") < 0 && sb_root_is_live(c->root))
-		sb_dir_list(c->root, &heaps, "/dev/dma_heap");
-	have_udmabuf = sb_exists(c->root, "/sys/class/misc/udmabuf") ||
-		       (sb_root_is_live(c->root) && access("/dev/udmabuf", F_OK) == 0);
+	/* sysfs names the heaps on live systems and snapshots alike; /dev only as a fallback */
+	if ((rc = sb_dmabuf_allocators(c->root, true, &a))) {
+		sb_err_set(&e, -rc, "dma-buf allocators", "find", NULL);
+		return sb_report(DMABUFCP, &e);
+	}
 	sb_kmod_state(c->root, "udmabuf", &ms);
-	if (!heaps.n && !have_udmabuf) {
-		sb_dirlist_free(&heaps);
+	if (!a.n) {
+		sb_dmabuf_allocators_free(&a);
 		sb_err_set(&e, ENODEV, "dma-buf allocators", "find", "%s",
 			   ms == SB_MOD_AVAILABLE ? "modprobe udmabuf; dma-heaps need CONFIG_DMABUF_HEAPS_SYSTEM"
 						  : "no dma-heap and no udmabuf: CONFIG_DMABUF_HEAPS_SYSTEM=y, CONFIG_UDMABUF");
@@ -89,38 +83,29 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 	}
 	o = sb_out_new(&c->out, stdout);
 	if (!o) {
-		sb_dirlist_free(&heaps);
+		sb_dmabuf_allocators_free(&a);
 		return SB_EXIT_FAIL;
 	}
 	t = sb_out_table(o, "heaps", NULL, heap_cols, H_NCOLS, true);
-	for (size_t i = 0; i < heaps.n; i++) {
-		struct sb_row *r = sb_table_row(t);
-		char dev[300];
-
-		snprintf(dev, sizeof(dev), "/dev/dma_heap/%s", heaps.names[i]);
-		sb_row_str(r, H_NAME, heaps.names[i]);
-		sb_row_str(r, H_KIND, "heap");
-		device_cells(c, r, dev, O_RDONLY);
-	}
-	if (have_udmabuf) {
+	for (size_t i = 0; i < a.n; i++) {
 		struct sb_row *r = sb_table_row(t);
 
-		sb_row_str(r, H_NAME, "udmabuf");
-		sb_row_str(r, H_KIND, "udmabuf");
-		device_cells(c, r, "/dev/udmabuf", O_RDWR);
-		if (sb_udmabuf_limits(c->root, &lim) == 0) {
+		sb_row_str(r, H_NAME, a.v[i].name);
+		sb_row_str(r, H_KIND, a.v[i].is_udmabuf ? "udmabuf" : "heap");
+		device_cells(r, &a.v[i]);
+		if (a.v[i].is_udmabuf && sb_udmabuf_limits(c->root, &lim) == 0) {
 			sb_row_u64(r, H_SIZE_LIMIT_BYTES, lim.size_limit_bytes);
 			if (lim.list_limit)
 				sb_row_u64(r, H_LIST_LIMIT, lim.list_limit);
 		}
-	} else if (ms == SB_MOD_AVAILABLE) {
-		sb_out_note(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
 	}
+	if (!a.udmabuf && ms == SB_MOD_AVAILABLE)
+		sb_out_note(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
 	if (!sb_root_is_live(c->root))
 		sb_out_note(o, "MODE, OWNER and CAN_ALLOC need the live system's device nodes");
 	sb_out_print(o);
 	sb_out_free(o);
-	sb_dirlist_free(&heaps);
+	sb_dmabuf_allocators_free(&a);
 	return 0;
 }
 

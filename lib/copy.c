@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "socbox/copy.h"
 #include "socbox/uapi/dma-buf.h"
@@ -103,6 +105,45 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 	return 0;
 }
 
+#define BOUNCE (1u << 20)
+
+/* Buffer to fd with the written bytes hashed: each piece is copied out of the buffer first,
+ * hashed, and written from that copy, so the hash is of exactly what write(2) took even when
+ * the buffer changes meanwhile (a device, another process). */
+static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, uint64_t len, XXH3_state_t *hs)
+{
+	bool seekable = lseek(fd, 0, SEEK_CUR) >= 0;
+	char *bounce = malloc(BOUNCE);
+	uint64_t done = 0;
+	int rc = 0;
+
+	if (!bounce)
+		return sb_err_set(x->e, ENOMEM, "output", "hash the bytes written", NULL);
+	while (done < len && !rc) {
+		size_t want = len - done < BOUNCE ? (size_t)(len - done) : BOUNCE, put = 0;
+
+		memcpy(bounce, mem + done, want);
+		XXH3_64bits_update(hs, bounce, want);
+		while (put < want && !rc) {
+			ssize_t n;
+
+			if ((rc = stopped(x)))
+				break;
+			n = seekable ? pwrite(fd, bounce + put, want - put, (off_t)(off + done + put))
+				     : write(fd, bounce + put, want - put);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				rc = io_error(x, n < 0 ? errno : ENOSPC, "write");
+			else
+				put += (size_t)n;
+		}
+		done += want;
+	}
+	free(bounce);
+	return rc;
+}
+
 /* The CPU's view of the buffer: a udmabuf's memfd mapping is ordinary shmem that
  * MAP_POPULATE fills in advance, while its dma-buf mapping faults page by page. */
 static char *cpu_view(const struct sb_dmabuf *b)
@@ -112,12 +153,28 @@ static char *cpu_view(const struct sb_dmabuf *b)
 
 static int run_read(struct xfer *x)
 {
+	XXH3_state_t *hs = NULL;
 	int rc;
 
 	/* a whole-file sequential read: let the kernel use a larger readahead window */
 	if (x->dir == SB_COPY_TO_BUF && x->path)
 		posix_fadvise(x->fd, (off_t)x->file_off, (off_t)x->len, POSIX_FADV_SEQUENTIAL);
-	rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len);
+	if (x->dir == SB_COPY_FROM_BUF && x->res->hash_written) {
+		if (!(hs = XXH3_createState()))
+			return sb_err_set(x->e, ENOMEM, "output", "hash the bytes written", NULL);
+		XXH3_64bits_reset(hs);
+	}
+	if (hs)
+		rc = xfer_hashed(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len, hs);
+	else
+		rc = xfer_buffered(x, x->fd, cpu_view(x->b) + x->buf_off, x->file_off, x->len);
+	if (hs) {
+		if (!rc) {
+			x->res->written_hash = XXH3_64bits_digest(hs);
+			x->res->written_hashed = true;
+		}
+		XXH3_freeState(hs);
+	}
 
 	if (!rc)
 		x->res->bytes += x->len;

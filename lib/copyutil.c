@@ -231,7 +231,8 @@ int sb_tmpfile_open(struct sb_tmpfile *t, const char *dest, struct sb_err *e)
 
 int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e)
 {
-	int err;
+	char dircopy[4096];
+	int err, dfd;
 
 	if (fsync(t->fd) || close(t->fd)) {
 		err = errno;
@@ -246,6 +247,18 @@ int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e)
 		return sb_err_set(e, err, t->final, "rename the temporary output over it", NULL);
 	}
 	t->path[0] = '\0';
+	/* the rename lives in the directory: sync it too, or a power cut may bring back the old
+	 * DST (or none) although the data itself was synced */
+	snprintf(dircopy, sizeof(dircopy), "%s", t->final);
+	dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || (fsync(dfd) && errno != EINVAL)) {
+		err = errno;
+		if (dfd >= 0)
+			close(dfd);
+		return sb_err_set(e, err, t->final, "sync its directory after the rename",
+				  "the file is complete but may not survive a power cut");
+	}
+	close(dfd);
 	return 0;
 }
 
@@ -257,4 +270,22 @@ void sb_tmpfile_abort(struct sb_tmpfile *t)
 	if (t->path[0])
 		unlink(t->path);
 	t->path[0] = '\0';
+}
+
+void sb_copy_cache_drop(int fd)
+{
+	fdatasync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+void sb_copy_cache_warm(int fd, uint64_t size)
+{
+	char buf[1 << 16];
+
+	for (uint64_t off = 0; off < size;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
+		if (n <= 0)
+			break;
+		off += (uint64_t)n;
+	}
 }

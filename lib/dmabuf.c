@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -326,4 +327,25 @@ int sb_udmabuf_limits(const struct sb_root *r, struct sb_udmabuf_limits *l)
 	if (sb_attr_u64(r, &v, "/sys/module/udmabuf/parameters/list_limit") == 0)
 		l->list_limit = v;
 	return l->known ? 0 : -ENOENT;
+}
+
+uint64_t sb_dmabuf_kind_limit(const struct sb_root *r, const struct sb_dmabuf_spec *spec)
+{
+	struct sb_udmabuf_limits l;
+
+	if (spec->kind != SB_DMABUF_UDMABUF)
+		return 0;
+	if (sb_udmabuf_limits(r, &l) == 0 && l.size_limit_bytes)
+		return l.size_limit_bytes;
+	return 64ull << 20;
+}
+
+void sb_dmabuf_raise_fd_limit(uint64_t need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }

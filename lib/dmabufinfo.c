@@ -2,10 +2,13 @@
 /* Parsers for the files that tell who holds which dma-buf: fdinfo, maps and debugfs bufinfo. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "socbox/dmabufinfo.h"
 
@@ -210,4 +213,65 @@ void sb_bufinfo_free(struct sb_bufinfo *bi)
 	}
 	free(bi->v);
 	memset(bi, 0, sizeof(*bi));
+}
+
+static void allocator_node(const struct sb_root *r, struct sb_dmabuf_allocator *al)
+{
+	struct stat st;
+	int fd;
+
+	if (!sb_root_is_live(r))
+		return;
+	al->node_checked = true;
+	if (stat(al->node, &st))
+		return;
+	al->node_exists = true;
+	al->mode = (unsigned)(st.st_mode & 07777);
+	al->uid = (unsigned)st.st_uid;
+	al->gid = (unsigned)st.st_gid;
+	fd = open(al->node, (al->is_udmabuf ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	al->can_open = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+int sb_dmabuf_allocators(const struct sb_root *r, bool dev_fallback, struct sb_dmabuf_allocators *a)
+{
+	struct sb_dirlist heaps = { 0 };
+	bool live = sb_root_is_live(r);
+
+	memset(a, 0, sizeof(*a));
+	if (sb_dir_list(r, &heaps, "/sys/class/dma_heap") < 0 && dev_fallback && live)
+		sb_dir_list(r, &heaps, "/dev/dma_heap");
+	a->udmabuf = sb_exists(r, "/sys/class/misc/udmabuf") ||
+		     (dev_fallback && live && access("/dev/udmabuf", F_OK) == 0);
+	a->v = calloc(heaps.n + 1, sizeof(*a->v));
+	if (!a->v) {
+		sb_dirlist_free(&heaps);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < heaps.n; i++) {
+		struct sb_dmabuf_allocator *al = &a->v[a->n++];
+
+		snprintf(al->name, sizeof(al->name), "%s", heaps.names[i]);
+		snprintf(al->node, sizeof(al->node), "/dev/dma_heap/%s", heaps.names[i]);
+		allocator_node(r, al);
+	}
+	a->nheaps = a->n;
+	if (a->udmabuf) {
+		struct sb_dmabuf_allocator *al = &a->v[a->n++];
+
+		snprintf(al->name, sizeof(al->name), "udmabuf");
+		snprintf(al->node, sizeof(al->node), "/dev/udmabuf");
+		al->is_udmabuf = true;
+		allocator_node(r, al);
+	}
+	sb_dirlist_free(&heaps);
+	return 0;
+}
+
+void sb_dmabuf_allocators_free(struct sb_dmabuf_allocators *a)
+{
+	free(a->v);
+	memset(a, 0, sizeof(*a));
 }

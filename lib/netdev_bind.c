@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "socbox/dmabuf.h"
 #include "socbox/netdev.h"
 
 struct bind_reply {
@@ -181,45 +182,24 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 	return 0;
 }
 
+/* The allocation itself is dmabufcp's (lib/dmabuf.c); bind-rx only needs the dma-buf fd: the
+ * kernel keeps the memfd's pages through the udmabuf, so our memfd reference can go. */
 int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct sb_udmabuf_create create = { 0 };
-	int memfd, devfd, buf, rc;
+	struct sb_dmabuf b;
+	int rc, fd;
 
 	if (size == 0 || size % (uint64_t)page)
 		return sb_err_set(e, EINVAL, "udmabuf", "allocate",
 				  "the size must be a non-zero multiple of the page size (%ld)", page);
-	devfd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
-	if (devfd < 0) {
-		rc = sb_err_set(e, errno, "/dev/udmabuf", "open",
-				errno == ENOENT ? "modprobe udmabuf (CONFIG_UDMABUF)" : NULL);
-		if (errno == ENOENT)
-			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+	rc = sb_dmabuf_alloc_udmabuf(size, &b, e);
+	if (rc == -EINVAL) /* its hint names dmabufcp's --chunk-size */
+		sb_err_hint(e, "check /sys/module/udmabuf/parameters/size_limit_mb");
+	if (rc)
 		return rc;
-	}
-	memfd = memfd_create("socbox-devmem", MFD_ALLOW_SEALING | MFD_CLOEXEC);
-	if (memfd < 0) {
-		rc = sb_err_set(e, errno, "memfd", "create", NULL);
-		close(devfd);
-		return rc;
-	}
-	if (ftruncate(memfd, (off_t)size) < 0 || fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
-		rc = sb_err_set(e, errno, "memfd", "size and seal", NULL);
-		close(memfd);
-		close(devfd);
-		return rc;
-	}
-	create.memfd = (uint32_t)memfd;
-	create.flags = SB_UDMABUF_FLAGS_CLOEXEC;
-	create.size = size;
-	buf = ioctl(devfd, SB_UDMABUF_CREATE, &create);
-	if (buf < 0)
-		rc = sb_err_set(e, errno, "/dev/udmabuf", "UDMABUF_CREATE",
-				errno == EINVAL ? "check /sys/module/udmabuf/parameters/size_limit_mb" : NULL);
-	else
-		rc = buf;
-	close(memfd);
-	close(devfd);
-	return rc;
+	fd = b.fd;
+	b.fd = -1; /* handed to the caller */
+	sb_dmabuf_free(&b);
+	return fd;
 }

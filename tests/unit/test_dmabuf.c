@@ -3,16 +3,20 @@
  * O_DIRECT alignment, the temporary-file-then-rename output and the inventory on a tree. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "socbox/copy.h"
 #include "socbox/dmabuf.h"
 #include "socbox/dmabufinfo.h"
+#include "socbox/netdev.h"
 #include "testutil.h"
 
 static const char fdinfo_heap[] =
@@ -331,6 +335,100 @@ static int count_entries(const char *dir)
 	return n;
 }
 
+/* fsync() is interposed (libsocbox is a static archive) to record what commit syncs and
+ * whether the destination existed at that moment; the real syscall still runs. */
+static struct {
+	const char *dest;
+	int n;
+	bool is_dir[4], dest_existed[4];
+} fsyncs;
+
+int fsync(int fd)
+{
+	struct stat st;
+
+	if (fsyncs.dest && fsyncs.n < 4 && !fstat(fd, &st)) {
+		fsyncs.is_dir[fsyncs.n] = S_ISDIR(st.st_mode);
+		fsyncs.dest_existed[fsyncs.n] = access(fsyncs.dest, F_OK) == 0;
+		fsyncs.n++;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+START_TEST(tmpfile_commit_syncs_file_then_directory)
+{
+	char *dir = tu_tree_new(), dest[512];
+	struct sb_tmpfile t;
+	struct sb_err e;
+
+	snprintf(dest, sizeof(dest), "%s/new.bin", dir);
+	ck_assert_int_eq(sb_tmpfile_open(&t, dest, &e), 0);
+	ck_assert_int_eq(write(t.fd, "data", 4), 4);
+	fsyncs.dest = dest;
+	fsyncs.n = 0;
+	ck_assert_int_eq(sb_tmpfile_commit(&t, &e), 0);
+	fsyncs.dest = NULL;
+	ck_assert_int_eq(fsyncs.n, 2);
+	/* the data is synced before the rename makes it visible as DST ... */
+	ck_assert(!fsyncs.is_dir[0]);
+	ck_assert(!fsyncs.dest_existed[0]);
+	/* ... and the directory after it, so the rename itself is durable */
+	ck_assert(fsyncs.is_dir[1]);
+	ck_assert(fsyncs.dest_existed[1]);
+	tu_tree_free(dir);
+}
+END_TEST
+
+/* devmemstat bind's udmabuf goes through sb_dmabuf_alloc_udmabuf; the size check stays its
+ * own, before any device is opened. */
+START_TEST(netdev_udmabuf_size_checked_first)
+{
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_nd_udmabuf_alloc(0, &e), -EINVAL);
+	ck_assert_str_eq(e.what, "allocate");
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_nd_udmabuf_alloc((uint64_t)sysconf(_SC_PAGESIZE) + 1, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.hint, "multiple of the page size"));
+}
+END_TEST
+
+START_TEST(kind_limit_and_fd_limit)
+{
+	struct sb_dmabuf_spec heap, udma;
+	struct rlimit rl, low;
+	struct sb_root *r;
+	struct sb_err e;
+	char *dir = tu_tree_new();
+
+	ck_assert_int_eq(sb_dmabuf_spec_parse("heap:system", &heap), 0);
+	ck_assert_int_eq(sb_dmabuf_spec_parse("udmabuf", &udma), 0);
+	tu_write(dir, "sys/module/udmabuf/parameters/size_limit_mb", "16\n", -1);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	ck_assert_uint_eq(sb_dmabuf_kind_limit(r, &udma), 16ull << 20);
+	ck_assert_uint_eq(sb_dmabuf_kind_limit(r, &heap), 0);
+	sb_root_close(r);
+	/* unreadable parameter: udmabuf's default, 64 MiB */
+	ck_assert_int_eq(sb_root_open(&r, tu_fixture("arm64-soc"), &e), 0);
+	ck_assert_uint_eq(sb_dmabuf_kind_limit(r, &udma), 64ull << 20);
+	sb_root_close(r);
+	tu_tree_free(dir);
+	/* the soft fd limit goes up to what is needed, never past the hard limit */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	low = rl;
+	low.rlim_cur = 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	sb_dmabuf_raise_fd_limit(100);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &low), 0);
+	ck_assert_uint_eq(low.rlim_cur, rl.rlim_max < 100 ? rl.rlim_max : 100);
+	sb_dmabuf_raise_fd_limit(50); /* never lowers */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &low), 0);
+	ck_assert_uint_eq(low.rlim_cur, rl.rlim_max < 100 ? rl.rlim_max : 100);
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+END_TEST
+
 START_TEST(tmpfile_commit_and_abort)
 {
 	char *dir = tu_tree_new(), dest[512], buf[16] = "";
@@ -395,6 +493,41 @@ START_TEST(hash_and_first_difference)
 	mem[6789] ^= 1;
 	ck_assert_int_eq(sb_copy_first_diff(fd, 5000, mem + 5000, 6000), 5000);
 	close(fd);
+	tu_tree_free(dir);
+}
+END_TEST
+
+/* The one discovery doctor and 'dmabufcp heaps' share: heaps in sysfs order, then udmabuf;
+ * on a sysroot the device nodes are not looked at. */
+START_TEST(allocators_on_a_fixture)
+{
+	struct sb_dmabuf_allocators a;
+	struct sb_root *r;
+	struct sb_err e;
+	char *dir = tu_tree_new();
+
+	ck_assert_int_eq(sb_root_open(&r, tu_fixture("am62x-dmabuf"), &e), 0);
+	ck_assert_int_eq(sb_dmabuf_allocators(r, true, &a), 0);
+	ck_assert_uint_eq(a.nheaps, 2);
+	ck_assert(a.udmabuf);
+	ck_assert_uint_eq(a.n, 3);
+	ck_assert_str_eq(a.v[0].node, "/dev/dma_heap/linux,cma");
+	ck_assert(!a.v[0].is_udmabuf);
+	ck_assert_str_eq(a.v[2].name, "udmabuf");
+	ck_assert_str_eq(a.v[2].node, "/dev/udmabuf");
+	ck_assert(a.v[2].is_udmabuf);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert(!a.v[i].node_checked);
+	sb_dmabuf_allocators_free(&a);
+	sb_root_close(r);
+	/* a tree with neither */
+	tu_write(dir, "sys/class/net/lo/ifindex", "1\n", -1);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	ck_assert_int_eq(sb_dmabuf_allocators(r, true, &a), 0);
+	ck_assert_uint_eq(a.n, 0);
+	ck_assert(!a.udmabuf);
+	sb_dmabuf_allocators_free(&a);
+	sb_root_close(r);
 	tu_tree_free(dir);
 }
 END_TEST
@@ -487,6 +620,10 @@ int main(void)
 	tcase_add_test(tc, chunk_plan_edges);
 	tcase_add_test(tc, dio_split_tail);
 	tcase_add_test(tc, tmpfile_commit_and_abort);
+	tcase_add_test(tc, kind_limit_and_fd_limit);
+	tcase_add_test(tc, allocators_on_a_fixture);
+	tcase_add_test(tc, netdev_udmabuf_size_checked_first);
+	tcase_add_test(tc, tmpfile_commit_syncs_file_then_directory);
 	tcase_add_test(tc, hash_and_first_difference);
 	tcase_add_test(tc, inventory_on_a_tree);
 	tcase_add_test(tc, udmabuf_limits_from_module_parameters);

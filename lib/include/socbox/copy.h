@@ -61,6 +61,13 @@ struct sb_copy_result {
 	char fallback_reason[128];
 	uint64_t bytes;
 	uint64_t direct_bytes; /* of which by O_DIRECT */
+	/* Set hash_written before the call to have the bytes hashed (XXH3-64) as they are handed
+	 * to write(2), for outputs that cannot be read back (stdout, a pipe): each piece is copied
+	 * out of the buffer, hashed and written from the copy. written_hashed says whether that
+	 * happened: only the read method out of a buffer hashes. */
+	bool hash_written;
+	bool written_hashed;
+	uint64_t written_hash;
 };
 
 /* Move len bytes between file fd (at file_off) and buffer b (at buf_off). path is the file's
@@ -96,10 +103,17 @@ struct sb_tmpfile {
 	int fd;
 };
 int sb_tmpfile_open(struct sb_tmpfile *t, const char *dest, struct sb_err *e);
-/* fsync, then rename over the destination. */
+/* fsync the temporary, rename it over the destination (replacing an existing file, as cp
+ * does), then fsync the directory so the rename survives a power cut. EINVAL from the
+ * directory fsync (a file system that cannot sync directories) is not an error. */
 int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e);
 /* Close and unlink; async-signal-safe parts only, so it may run from a signal handler. */
 void sb_tmpfile_abort(struct sb_tmpfile *t);
+
+/* For benchmarks: write back and drop fd's page cache (fdatasync, POSIX_FADV_DONTNEED), or
+ * read size bytes of it so it is cached. Best effort, no errors. */
+void sb_copy_cache_drop(int fd);
+void sb_copy_cache_warm(int fd, uint64_t size);
 
 /* XXH3-64 of a file range / a memory range; -ENODATA when the file is shorter. */
 int sb_copy_hash_fd(int fd, uint64_t off, uint64_t len, uint64_t *hash);

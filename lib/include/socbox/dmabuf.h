@@ -65,5 +65,11 @@ struct sb_udmabuf_limits {
 	bool known;
 };
 int sb_udmabuf_limits(const struct sb_root *r, struct sb_udmabuf_limits *l);
+/* The largest buffer spec's kind allocates: udmabuf's size_limit_mb (64 MiB when unreadable),
+ * 0 (no limit) for the other kinds. */
+uint64_t sb_dmabuf_kind_limit(const struct sb_root *r, const struct sb_dmabuf_spec *spec);
+/* Each buffer is an fd (two for a udmabuf): raise the soft RLIMIT_NOFILE towards need (up to
+ * the hard limit). Best effort: a refusal leaves the limit as it was. */
+void sb_dmabuf_raise_fd_limit(uint64_t need);
 
 #endif

@@ -86,4 +86,28 @@ int sb_dmabuf_inventory(const struct sb_root *r, pid_t pid, struct sb_dmabuf_inv
 			struct sb_err *e);
 void sb_dmabuf_inventory_free(struct sb_dmabuf_inventory *inv);
 
+/* What can allocate dma-bufs here: the dma-heaps (/sys/class/dma_heap) and udmabuf
+ * (/sys/class/misc/udmabuf), and on a live root their device nodes and whether this process
+ * can open them the way an allocation does (a heap read-only, udmabuf read-write). */
+struct sb_dmabuf_allocator {
+	char name[64];     /* heap name, or "udmabuf" */
+	bool is_udmabuf;
+	char node[96];     /* /dev/dma_heap/NAME or /dev/udmabuf */
+	bool node_checked; /* live root: the node was looked at (the fields below are set) */
+	bool node_exists;
+	unsigned mode;     /* permission bits */
+	unsigned uid, gid;
+	bool can_open;
+};
+struct sb_dmabuf_allocators {
+	struct sb_dmabuf_allocator *v; /* the heaps in sysfs order, then udmabuf when present */
+	size_t n;
+	size_t nheaps;
+	bool udmabuf;
+};
+/* dev_fallback: on a live root also look in /dev when sysfs names nothing (a system without
+ * the sysfs classes). -ENOMEM only; no allocator at all is n == 0. */
+int sb_dmabuf_allocators(const struct sb_root *r, bool dev_fallback, struct sb_dmabuf_allocators *a);
+void sb_dmabuf_allocators_free(struct sb_dmabuf_allocators *a);
+
 #endif

@@ -52,6 +52,7 @@ like "$out" '"buffers": 2' "udmabuf: 64 MiB + 1 split over two buffers (size_lim
 like "$out" '"method": "direct"' "udmabuf direct: O_DIRECT ran"
 like "$out" '"direct_bytes": 67108864' "udmabuf direct: the aligned 64 MiB went by O_DIRECT"
 like "$out" '"verified": true' "JSON says verified"
+like "$out" '"verified_output": true' "JSON says the output file was checked"
 out=$(dmabufcp -v "$D/big" udmabuf "$D/out" 2>&1)
 diag "$out"
 like "$out" 'auto chose direct for in after rw-file: unsupported by this kernel' "-v: auto probed rw-file, then chose O_DIRECT into the udmabuf"
@@ -71,5 +72,41 @@ ok "udmabuf direct from tmpfs: copy succeeds (O_DIRECT or fallback)" roundtrip u
 # shellcheck disable=SC2317,SC2002 # a pipe on purpose: stdin must not be a regular file
 pipe_copy() { cat "$D/f4097" | dmabufcp --verify - udmabuf - >"$D/out" && cmp "$D/f4097" "$D/out"; }
 ok "stdin pipe -> udmabuf -> stdout, exact" pipe_copy
+# --verify with DST '-': stdout cannot be read back, so the bytes are hashed as they are
+# written. A buffer that changes while it is being written must fail the verification.
+out=$(cat "$D/f4097" | dmabufcp -v --verify - udmabuf - 2>&1 >"$D/out")
+ok "--verify to stdout: exact" cmp "$D/f4097" "$D/out"
+like "$out" 'verified stdout: the bytes were hashed' "--verify to stdout: -v says what was verified"
+head -c 1048576 /dev/urandom >"$D/m1"
+head -c 1048576 /dev/urandom >"$D/m2"
+rm -f "$D/hold" "$D/fifo"
+dmabufcp --hold 60 "$D/m1" udmabuf >"$D/hold" &
+holder=$!
+i=0
+while [ ! -s "$D/hold" ] && [ $i -lt 500 ]; do usleep 20000; i=$((i + 1)); done
+buf=$(cat "$D/hold")
+like "$buf" '^[0-9]+:[0-9]+$' "holder printed its PID:FD"
+mkfifo "$D/fifo"
+dmabufcp --verify "$buf" - >"$D/fifo" 2>"$D/err" &
+writer=$!
+exec 3<"$D/fifo"
+# the first byte out means the writer has taken (and hashed) its first 1 MiB piece
+dd bs=1 count=1 <&3 >/dev/null 2>&1
+ok "the held buffer is overwritten while it is written to a blocked stdout" dmabufcp "$D/m2" "$buf"
+cat <&3 >/dev/null
+exec 3<&-
+wait "$writer"
+is "$?" 1 "--verify to stdout: a buffer that changed during the write exits 1"
+like "$(cat "$D/err")" 'written to stdout from buffer 0 .*differ' "... and says the written bytes differ"
+kill "$holder"
+wait "$holder"
+rm -f "$D/fifo" "$D/hold"
+# --hold with DST '-': the PID:FD lines go to stderr, stdout carries only the data
+dmabufcp --hold 0.1 "$D/f4097" udmabuf - >"$D/out" 2>"$D/err"
+is "$?" 0 "--hold with DST -: exit 0"
+ok "--hold with DST -: stdout is exactly the data" cmp "$D/f4097" "$D/out"
+like "$(cat "$D/err")" '^[0-9]+:[0-9]+$' "--hold with DST -: PID:FD printed on stderr"
+out=$(dmabufcp --hold 0.1 "$D/f4097" udmabuf)
+like "$out" '^[0-9]+:[0-9]+$' "--hold without DST: PID:FD printed on stdout"
 rm -rf "$D" /tmp/t10000
 done_testing

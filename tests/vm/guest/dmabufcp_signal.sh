@@ -31,6 +31,23 @@ for kind in heap:system udmabuf; do
 	is "$(ls -A "$D" | grep -c dmabufcp)" 0 "$kind: no temporary left behind"
 done
 
+# SIGINT while writing to stdout: part of the data may already be out, and the message must
+# say so instead of claiming nothing was written. A fifo nobody drains blocks the write.
+rm -f "$D/fifo"
+mkfifo "$D/fifo"
+dmabufcp -m read "$D/big" udmabuf - >"$D/fifo" 2>"$D/err" &
+pid=$!
+exec 3<"$D/fifo"
+usleep 500000
+kill -INT "$pid"
+wait "$pid"
+is "$?" 1 "DST -: SIGINT mid-write exits 1"
+exec 3<&-
+like "$(cat "$D/err")" 'interrupted by signal 2' "DST -: says it was interrupted"
+like "$(cat "$D/err")" 'may already be on standard output' "DST -: warns that part of the data went out"
+not_ok "DST -: does not claim nothing was written" grep -q "nothing was written" "$D/err"
+rm -f "$D/fifo"
+
 # A source that shrinks during the copy: whether the copy is still reading it or already
 # verifying, it is an error (exit 1) and DST is not written.
 head -c $((32 * 1048576)) /dev/urandom >"$D/shrink"
