@@ -198,6 +198,7 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "NAME is longer than %d bytes", SB_RPMSG_NAME_SIZE - 1);
 	if (ept_opt.dev || ept_opt.fd >= 0)
 		return sb_usage_error(c, "--dev and --fd name an existing endpoint; create takes --ctrl");
+	free(ept_opt.name); /* NAME wins over a --name given to create */
 	ept_opt.name = (char *)c->args[0];
 	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", &asked))
 		return sb_usage_error(c, "--method must be auto, legacy or fd");
@@ -207,7 +208,11 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	if (asked == SB_RPMSG_AUTO)
 		sb_verbose(RPMSGCTL, "--method auto means legacy for ept create: only a /dev/rpmsgN "
 			   "endpoint outlives this process (an fd endpoint dies with its fd)");
-	ept_opt.method = (char *)sb_rpmsg_method_name(m);
+	/* popt handed over a malloc'ed copy of --method: release it before pointing at ours */
+	static char lasting_method[16];
+	snprintf(lasting_method, sizeof(lasting_method), "%s", sb_rpmsg_method_name(m));
+	free(ept_opt.method);
+	ept_opt.method = lasting_method;
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		return rc;
