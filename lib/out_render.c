@@ -3,6 +3,7 @@
  * (libsmartcols) and OpenMetrics. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libsmartcols.h>
@@ -116,17 +117,70 @@ int sb_out_render_json(struct sb_out *o)
 	return fflush(o->fp) ? -errno : 0;
 }
 
+/* libsmartcols is loaded when a table is first printed, not at every start: --version,
+ * JSON and OpenMetrics output never need it, and each shared library costs start-up time. */
+static struct scols_api {
+	struct libscols_table *(*new_table)(void);
+	void (*unref_table)(struct libscols_table *);
+	int (*enable_raw)(struct libscols_table *, int);
+	int (*enable_export)(struct libscols_table *, int);
+	int (*enable_noheadings)(struct libscols_table *, int);
+	struct libscols_column *(*new_column)(struct libscols_table *, const char *, double, int);
+	struct libscols_line *(*new_line)(struct libscols_table *, struct libscols_line *);
+	int (*set_data)(struct libscols_line *, size_t, const char *);
+	int (*set_stream)(struct libscols_table *, FILE *);
+	int (*print_table)(struct libscols_table *);
+} S;
+
+static int scols_api_load(void)
+{
+	static int state; /* 0 untried, 1 loaded, < 0 -errno */
+	void *h;
+
+	if (state)
+		return state > 0 ? 0 : state;
+	state = -ELIBACC;
+	h = dlopen("libsmartcols.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return state;
+#define SYM(field, name)                                  \
+	do {                                               \
+		*(void **)&S.field = dlsym(h, name);       \
+		if (!S.field)                              \
+			return state;                      \
+	} while (0)
+	SYM(new_table, "scols_new_table");
+	SYM(unref_table, "scols_unref_table");
+	SYM(enable_raw, "scols_table_enable_raw");
+	SYM(enable_export, "scols_table_enable_export");
+	SYM(enable_noheadings, "scols_table_enable_noheadings");
+	SYM(new_column, "scols_table_new_column");
+	SYM(new_line, "scols_table_new_line");
+	SYM(set_data, "scols_line_set_data");
+	SYM(set_stream, "scols_table_set_stream");
+	SYM(print_table, "scols_print_table");
+#undef SYM
+	state = 1;
+	return 0;
+}
+
 static int print_scols(struct sb_out *o, struct sb_table *tb)
 {
-	struct libscols_table *st = scols_new_table();
+	struct libscols_table *st;
+
+	if (scols_api_load()) {
+		fprintf(stderr, "socbox: libsmartcols.so.1: cannot load it for table output (install libsmartcols1, or use -J)\n");
+		return -ELIBACC;
+	}
+	st = S.new_table();
 	char buf[4096];
 	int rc;
 
 	if (!st)
 		return -ENOMEM;
-	scols_table_enable_raw(st, o->opts.mode == SB_OUT_RAW);
-	scols_table_enable_export(st, o->opts.mode == SB_OUT_PAIRS);
-	scols_table_enable_noheadings(st, o->opts.noheadings);
+	S.enable_raw(st, o->opts.mode == SB_OUT_RAW);
+	S.enable_export(st, o->opts.mode == SB_OUT_PAIRS);
+	S.enable_noheadings(st, o->opts.noheadings);
 	for (size_t s = 0; s < tb->nsel; s++) {
 		const struct sb_col *c = &tb->cols[tb->sel[s]];
 		int fl = 0;
@@ -136,25 +190,25 @@ static int print_scols(struct sb_out *o, struct sb_table *tb)
 			fl |= SCOLS_FL_TRUNC;
 		if (c->flags & SB_COL_WRAP)
 			fl |= SCOLS_FL_WRAP;
-		if (!scols_table_new_column(st, c->name, c->whint ? c->whint : 1, fl)) {
-			scols_unref_table(st);
+		if (!S.new_column(st, c->name, c->whint ? c->whint : 1, fl)) {
+			S.unref_table(st);
 			return -ENOMEM;
 		}
 	}
 	for (size_t r = 0; r < tb->nrows; r++) {
-		struct libscols_line *ln = scols_table_new_line(st, NULL);
+		struct libscols_line *ln = S.new_line(st, NULL);
 		if (!ln) {
-			scols_unref_table(st);
+			S.unref_table(st);
 			return -ENOMEM;
 		}
 		for (size_t s = 0; s < tb->nsel; s++) {
 			int c = tb->sel[s];
-			scols_line_set_data(ln, s, cell_text(&tb->rows[r]->cells[c], &tb->cols[c], buf, sizeof(buf)));
+			S.set_data(ln, s, cell_text(&tb->rows[r]->cells[c], &tb->cols[c], buf, sizeof(buf)));
 		}
 	}
-	scols_table_set_stream(st, o->fp);
-	rc = scols_print_table(st);
-	scols_unref_table(st);
+	S.set_stream(st, o->fp);
+	rc = S.print_table(st);
+	S.unref_table(st);
 	return rc;
 }
 

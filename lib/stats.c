@@ -72,7 +72,7 @@ void sb_hist_build(const double *v, size_t n, double base, struct sb_hist *h)
 
 double sb_hist_upper(const struct sb_hist *h, int i)
 {
-	return h->base * ldexp(1.0, i);
+	return h->base * (double)(1ull << i); /* i < SB_HIST_BUCKETS (24) */
 }
 
 bool sb_sleep_unless(double seconds, atomic_bool *stop)
