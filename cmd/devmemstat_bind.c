@@ -15,14 +15,6 @@
 
 static char *bind_queues, *bind_size;
 static double bind_duration;
-static volatile sig_atomic_t bind_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	bind_stop = 1;
-}
-
 enum { BD_ID, BD_IFINDEX, BD_IFNAME, BD_QUEUES, BD_SIZE };
 static const struct sb_col bind_cols[] = {
 	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
@@ -118,11 +110,10 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		    bind_duration > 0 ? "for --duration" : "until Ctrl-C");
 	sb_out_print(o);
 	sb_out_free(o);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	sb_catch_stop_signals();
 	{
 		uint64_t end = bind_duration > 0 ? sb_now_ns() + (uint64_t)(bind_duration * 1e9) : 0;
-		while (!bind_stop && (!end || sb_now_ns() < end)) {
+		while (!sb_stop_signal && (!end || sb_now_ns() < end)) {
 			struct timespec ts = { 0, 100 * 1000 * 1000 };
 			nanosleep(&ts, NULL);
 		}

@@ -11,14 +11,6 @@
 #include "socbox/stats.h"
 
 static double mon_timeout;
-static volatile sig_atomic_t mon_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	mon_stop = 1;
-}
-
 enum { E_TIME, E_EVENT, E_IFINDEX, E_IFNAME, E_POOL, E_NAPI, E_INFLIGHT, E_MEM, E_DMABUF, E_DETACHED };
 static const struct sb_col event_cols[] = {
 	{ "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
@@ -172,13 +164,12 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 		for (size_t i = 0; i < st.ndevs; i++)
 			cache_name(&m.names, st.devs[i].ifindex, true);
 	sb_nd_state_free(&st);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	sb_catch_stop_signals();
 	if (mon_timeout > 0)
 		deadline = sb_now_ns() + (uint64_t)(mon_timeout * 1e9);
 	sb_verbose(c->applet, "listening for netdev events");
 	rc = 0;
-	while (!mon_stop && (!m.max_events || m.events < m.max_events)) {
+	while (!sb_stop_signal && (!m.max_events || m.events < m.max_events)) {
 		int wait_ms = 500;
 		if (deadline) {
 			uint64_t now = sb_now_ns();
@@ -189,7 +180,7 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 		}
 		sb_err_clear(&e);
 		rc = sb_genl_recv(&g, event_cb, &m, wait_ms, &e);
-		if (rc == -ETIMEDOUT || (rc && mon_stop)) {
+		if (rc == -ETIMEDOUT || (rc && sb_stop_signal)) {
 			rc = 0;
 			continue;
 		}

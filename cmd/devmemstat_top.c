@@ -15,14 +15,6 @@
 #include "socbox/stats.h"
 
 static char *top_cpus;
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
 struct sample {
 	uint64_t t_ns;
 	struct sb_cpustat cpu;
@@ -383,7 +375,7 @@ static double read_uptime(const struct sb_root *root)
 
 static void sleep_until(uint64_t deadline_ns)
 {
-	while (!stop_requested) {
+	while (!sb_stop_signal) {
 		uint64_t now = sb_now_ns();
 		struct timespec ts;
 		if (now >= deadline_ns)
@@ -432,8 +424,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 			g.nl = NULL;
 		}
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	sb_catch_stop_signals();
 	sb_err_clear(&e);
 	if (take_sample(c, &g, ifindex, &prev, &e)) {
 		rc = sb_report(c->applet, &e);
@@ -455,7 +446,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	}
 	uint64_t next = prev.t_ns;
-	for (int n = 0; !stop_requested && (count == 0 || n < count); n++) {
+	for (int n = 0; !sb_stop_signal && (count == 0 || n < count); n++) {
 		struct sb_out *o;
 		size_t nr;
 		double dt;
@@ -463,7 +454,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 
 		next += (uint64_t)(interval * 1e9);
 		sleep_until(next);
-		if (stop_requested)
+		if (sb_stop_signal)
 			break;
 		sb_err_clear(&e);
 		if (take_sample(c, &g, ifindex, &cur, &e)) {

@@ -12,26 +12,6 @@
 
 #include "dmabufcp.h"
 
-volatile int dmabufcp_stop;
-
-static void on_signal(int sig)
-{
-	dmabufcp_stop = sig;
-}
-
-void dmabufcp_catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a blocked read or sleep returns EINTR and the loop sees the flag */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 double dmabufcp_now_ms(void)
 {
 	struct timespec ts;
@@ -77,7 +57,7 @@ int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spe
 		sb_dmabuf_init(&set->bufs[i]);
 	t0 = dmabufcp_now_ms();
 	for (long i = 0; i < set->n; i++) {
-		if (dmabufcp_stop) {
+		if (sb_stop_signal) {
 			sb_err_set(e, EINTR, "allocation", "interrupted", NULL);
 			sb_err_exit(e, SB_EXIT_FAIL);
 			rc = -EINTR;

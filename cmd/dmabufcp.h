@@ -11,10 +11,6 @@
 
 #define DMABUFCP "dmabufcp"
 
-/* Set by SIGINT/SIGTERM once dmabufcp_catch_signals() ran; the copy loops poll it. */
-extern volatile int dmabufcp_stop;
-void dmabufcp_catch_signals(void);
-
 /* The buffers one file is split over. */
 struct dmabufcp_set {
 	struct sb_chunk *chunks;

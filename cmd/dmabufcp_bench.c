@@ -71,7 +71,7 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 	cl->status = "ok";
 	cl->ran = cl->method;
 	sb_dmabuf_spec_parse(cl->buffer, &spec);
-	for (int r = 0; r < runs && !dmabufcp_stop && alloc && io && total; r++) {
+	for (int r = 0; r < runs && !sb_stop_signal && alloc && io && total; r++) {
 		struct dmabufcp_set set;
 		struct sb_err e;
 		double t0;
@@ -90,7 +90,7 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 			struct sb_copy_result res = { 0 };
 
 			rc = sb_copy_run(cl->method, SB_COPY_TO_BUF, fd, path, set.chunks[i].file_offset,
-					 &set.bufs[i], 0, set.chunks[i].len, true, &dmabufcp_stop, &res, &e);
+					 &set.bufs[i], 0, set.chunks[i].len, true, &sb_stop_signal, &res, &e);
 			if (!rc && res.fallback_from != SB_COPY_AUTO) {
 				cl->status = "fallback";
 				cl->ran = res.ran;
@@ -236,18 +236,18 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 			close(fd);
 		return sb_report(DMABUFCP, &e);
 	}
-	dmabufcp_catch_signals();
+	sb_catch_stop_signals();
 	if (opt_cached)
 		sb_copy_cache_warm(fd, (uint64_t)st.st_size);
 	kinds = strdup(opt_buffers ? opt_buffers : "heap:system,udmabuf");
-	for (char *k = strtok_r(kinds, ",", &save); k && !dmabufcp_stop; k = strtok_r(NULL, ",", &save)) {
+	for (char *k = strtok_r(kinds, ",", &save); k && !sb_stop_signal; k = strtok_r(NULL, ",", &save)) {
 		struct sb_dmabuf_spec spec;
 
 		if (sb_dmabuf_spec_parse(k, &spec) || spec.kind == SB_DMABUF_PIDFD) {
 			rc = sb_usage_error(c, "bad buffer kind '%s' (heap:NAME or udmabuf)", k);
 			break;
 		}
-		for (int m = 0; m < SB_COPY_NMETHODS && !dmabufcp_stop; m++) {
+		for (int m = 0; m < SB_COPY_NMETHODS && !sb_stop_signal; m++) {
 			struct cell *nc;
 
 			if (!want[m])
@@ -265,7 +265,7 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 		}
 	}
 	free(kinds);
-	if (!rc && dmabufcp_stop) {
+	if (!rc && sb_stop_signal) {
 		sb_err_set(&e, EINTR, "bench", "interrupted", NULL);
 		rc = sb_report(DMABUFCP, &e);
 	}

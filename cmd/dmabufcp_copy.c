@@ -90,9 +90,9 @@ static int spool_pipe(struct job *j)
 	for (;;) {
 		ssize_t n = read(j->src_fd, buf, sizeof(buf));
 
-		if (n < 0 && errno == EINTR && !dmabufcp_stop)
+		if (n < 0 && errno == EINTR && !sb_stop_signal)
 			continue;
-		if (n < 0 || dmabufcp_stop) {
+		if (n < 0 || sb_stop_signal) {
 			close(mfd);
 			return sb_err_set(&j->e, n < 0 ? errno : EINTR, "stdin", "read", NULL);
 		}
@@ -200,13 +200,13 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 		}
 		if (j->method != SB_COPY_AUTO)
 			rc = sb_copy_run(j->method, dir, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
-					 true, &dmabufcp_stop, &res, &j->e);
+					 true, &sb_stop_signal, &res, &j->e);
 		else if (learned != SB_COPY_AUTO)
 			rc = sb_copy_run(learned, dir, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
-					 true, &dmabufcp_stop, &res, &j->e);
+					 true, &sb_stop_signal, &res, &j->e);
 		else
 			rc = sb_copy_run_auto(dir, false, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
-					      &dmabufcp_stop, &res, tried, sizeof(tried), &j->e);
+					      &sb_stop_signal, &res, tried, sizeof(tried), &j->e);
 		if (rc)
 			return rc;
 		if (res.hash_written) {
@@ -273,7 +273,7 @@ static int verify(struct job *j, bool check_src, bool check_dst)
 	int rc = 0;
 
 	for (long i = 0; i < j->set.n && !rc; i++) {
-		if (dmabufcp_stop)
+		if (sb_stop_signal)
 			return sb_err_set(&j->e, EINTR, "verify", "interrupted", NULL);
 		if ((rc = sb_dmabuf_sync(&j->set.bufs[i], false, false, &j->e)))
 			break;
@@ -302,7 +302,7 @@ static void hold(struct job *j)
 			fprintf(f, "%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
 		fflush(f);
 	}
-	while (!dmabufcp_stop && nanosleep(&ts, &ts) && errno == EINTR)
+	while (!sb_stop_signal && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
 
@@ -458,20 +458,20 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 		sb_err_set(&j.e, EOPNOTSUPP, j.bufarg, "copy", "needs the live kernel, not --sysroot");
 		return fail(&j);
 	}
-	dmabufcp_catch_signals();
+	sb_catch_stop_signals();
 	j.out = sb_out_new(&c->out, stdout);
 	if (!j.out)
 		return SB_EXIT_FAIL;
 	j.tbl = sb_out_table(j.out, "transfers", NULL, cols, NCOLS, true);
 	rc = run(&j);
-	if (rc && dmabufcp_stop) {
+	if (rc && sb_stop_signal) {
 		/* a file is renamed into place only on success; stdout may already have part of it */
 		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", NULL);
 		if (j.dst_stdout)
 			sb_err_hint(&j.e, "part of the data may already be on standard output: discard it");
 		else if (j.dst)
 			sb_err_hint(&j.e, "nothing was written to the destination");
-		sb_err_reason(&j.e, "interrupted by signal %d", dmabufcp_stop);
+		sb_err_reason(&j.e, "interrupted by signal %d", sb_stop_signal);
 		sb_err_exit(&j.e, SB_EXIT_FAIL);
 	}
 	if (j.tmp.fd != 1)
