@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "socbox/cli.h"
-#include "socbox/copy.h"
+#include "socbox/dmabuf_copy.h"
 #include "socbox/dmabuf.h"
 
 #define DMABUFCP "dmabufcp"

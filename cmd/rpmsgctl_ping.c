@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rpmsgctl ping: echo round trips on an endpoint, every payload checked byte for byte,
- * latency from CLOCK_MONOTONIC. Payloads carry a sequence number (lib/rpmsg_ping.c), so a
+ * latency from CLOCK_MONOTONIC. Payloads carry a sequence number (lib/rpmsg/rpmsg_ping.c), so a
  * late echo is skipped and counted, not taken for the next answer. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include "socbox/cli.h"
 #include "socbox/iommu.h"
 #include "socbox/kmsg.h"
-#include "socbox/smmu.h"
+#include "socbox/iommu_features.h"
 
 #define SMMUSTAT "smmustat"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "socbox/irq.h"
+#include "socbox/iommu_irq.h"
 #include "socbox/stats.h"
 #include "smmustat.h"
 

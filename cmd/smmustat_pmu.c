@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "socbox/perf.h"
+#include "socbox/iommu_pmu.h"
 #include "socbox/stats.h"
 #include "smmustat.h"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "socbox/iommufd.h"
-#include "socbox/stress_baseline.h"
+#include "socbox/iommu_stress_baseline.h"
 #include "socbox/uapi/map_benchmark.h"
 #include "smmustat.h"
 

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "socbox/copy.h"
+#include "socbox/dmabuf_copy.h"
 #include "socbox/dmabuf.h"
 #include "socbox/dmabufinfo.h"
 #include "socbox/netdev.h"

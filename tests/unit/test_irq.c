@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/irq.h"
+#include "socbox/iommu_irq.h"
 #include "testutil.h"
 
 static const char x86[] =

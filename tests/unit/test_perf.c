@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/perf.h"
+#include "socbox/iommu_pmu.h"
 #include "testutil.h"
 
 static char *pmcg_tree(void)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The endpoint paths against a fake kernel (the ioctl seam of lib/rpmsg_ept.c): the fd
+/* The endpoint paths against a fake kernel (the ioctl seam of lib/rpmsg/rpmsg_ept.c): the fd
  * ioctl's flags and result, EINVAL/ENOTTY turning into "unsupported" and the auto fallback
  * being remembered, flow control passing its value in the argument, destroy on a default
  * endpoint, the ioctl numbers of the uAPI notes, and ping against a remote whose echoes

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/smmu.h"
+#include "socbox/iommu_features.h"
 #include "testutil.h"
 
 static bool has(const char **names, size_t n, const char *want)

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "socbox/stress_baseline.h"
+#include "socbox/iommu_stress_baseline.h"
 #include "testutil.h"
 
 static int parse(const char *text, struct sb_stress_baseline *b, struct sb_err *e)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socbox snapshot: copy the sysfs/procfs/debugfs files the applets read into a directory
  * (or a .tar), so that --sysroot DIR answers offline as the live system did. Each applet
- * declares what it reads in lib/snapshot_paths.c: plain paths with a depth, and hooks for
+ * declares what it reads in lib/snapshot/snapshot_paths.c: plain paths with a depth, and hooks for
  * what needs logic (for example only the fdinfo files of dma-buf fds).
  *
  * Generated content lives at paths no kernel has, so it never collides with a copied file:

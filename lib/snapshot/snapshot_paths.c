@@ -13,7 +13,7 @@
 
 #include "socbox/kmsg.h"
 #include "socbox/netdev.h"
-#include "socbox/perf.h"
+#include "socbox/iommu_pmu.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
 

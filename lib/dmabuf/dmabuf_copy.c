@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "socbox/copy.h"
+#include "socbox/dmabuf_copy.h"
 #include "socbox/uapi/dma-buf.h"
 
 #define PIECE (8u << 20) /* bytes per syscall: big enough to be fast, small enough to stop */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Internal to the output layer: the collected view (lib/out.c) that the renderers
- * (lib/out_render.c) print. */
+/* Internal to the output layer: the collected view (lib/framework/out.c) that the renderers
+ * (lib/framework/out_render.c) print. */
 #ifndef SOCBOX_OUT_MODEL_H
 #define SOCBOX_OUT_MODEL_H
 

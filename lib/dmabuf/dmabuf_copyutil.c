@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "socbox/copy.h"
+#include "socbox/dmabuf_copy.h"
 
 static const char *const method_names[SB_COPY_NMETHODS] = {
 	[SB_COPY_AUTO] = "auto",         [SB_COPY_READ] = "read",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A small strict JSON reader for the one document shape 'smmustat stress --json' writes
- * (see socbox/stress_baseline.h). Values the run does not need are parsed and skipped, so
+ * (see socbox/iommu_stress_baseline.h). Values the run does not need are parsed and skipped, so
  * the whole file must be valid JSON. */
 #include <errno.h>
 #include <stdbool.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/stress_baseline.h"
+#include "socbox/iommu_stress_baseline.h"
 
 #define HINT "give the --json output of an earlier 'smmustat stress'"
 #define MAX_DEPTH 32

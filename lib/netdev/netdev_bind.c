@@ -182,7 +182,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 	return 0;
 }
 
-/* The allocation itself is dmabufcp's (lib/dmabuf.c); bind-rx only needs the dma-buf fd: the
+/* The allocation itself is dmabufcp's (lib/dmabuf/dmabuf.c); bind-rx only needs the dma-buf fd: the
  * kernel keeps the memfd's pages through the udmabuf, so our memfd reference can go. */
 int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e)
 {

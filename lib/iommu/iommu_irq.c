@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/irq.h"
+#include "socbox/iommu_irq.h"
 
 #define IRQ_FILE_MAX (16u << 20)
 

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "socbox/perf.h"
+#include "socbox/iommu_pmu.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "socbox/smmu.h"
+#include "socbox/iommu_features.h"
 
 /* Bits 0-18 have kept their numbers since the 5.x SVA work; later bits moved. */
 #define SMMU_COMMON_BITS                                                                   \
