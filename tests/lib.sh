@@ -13,6 +13,14 @@ t_cleanup() {
 	rm -rf "$T_TMP"
 }
 
+# t_need TOOL PACKAGE: a tool the checks below need; its absence is a failure naming the
+# Debian package (scripts/setup installs them all), never a silent pass.
+t_need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	t_fail "$1 is missing: install Debian's $2 (scripts/setup installs every package the tests need)"
+	return 1
+}
+
 t_ok() { T_PASS=$((T_PASS + 1)); echo "ok - $*"; }
 t_fail() { T_FAIL=$((T_FAIL + 1)); echo "not ok - $*"; }
 
@@ -39,12 +47,14 @@ t_nogrep() {
 
 # t_json NAME FILE: FILE must be valid JSON (checked by a real parser).
 t_json() {
+	t_need python3 python3 || return 0
 	if python3 -m json.tool "$2" >/dev/null 2>"$T_TMP/json.err"; then t_ok "$1: valid JSON"
 	else t_fail "$1: invalid JSON: $(cat "$T_TMP/json.err")"; fi
 }
 
 # t_jq NAME FILTER FILE: jq -e FILTER must yield true.
 t_jq() {
+	t_need jq jq || return 0
 	if jq -e "$2" "$3" >/dev/null 2>&1; then t_ok "$1"; else t_fail "$1: jq '$2' is not true for $(head -c 300 "$3")"; fi
 }
 

@@ -18,7 +18,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 for tool in ip ethtool python3 jq; do
-	command -v $tool >/dev/null 2>&1 || { t_fail "needs $tool (scripts/setup installs it)"; t_done; }
+	case $tool in ip) pkg=iproute2 ;; *) pkg=$tool ;; esac
+	t_need "$tool" "$pkg" || t_done
 done
 if ! ip netns add "$NA" || ! ip netns add "$NB"; then
 	t_fail "cannot create network namespaces (needs root)"
