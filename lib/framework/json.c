@@ -181,14 +181,14 @@ void sb_json_s64(struct sb_json *j, const char *key, int64_t val)
 void sb_json_dbl(struct sb_json *j, const char *key, double val)
 {
 	member(j, key);
+	/* The range check comes first: converting a double outside int64_t's range is
+	 * undefined behaviour. */
 	if (!isfinite(val))
 		fputs("null", j->fp);
-	else if (val == (double)(int64_t)val && fabs(val) < 1e15)
+	else if (fabs(val) < 1e15 && val == (double)(int64_t)val)
 		fprintf(j->fp, "%.0f", val);
-	else if (isfinite(val))
-		fprintf(j->fp, "%.15g", val);
 	else
-		fputs("null", j->fp);
+		fprintf(j->fp, "%.15g", val);
 }
 
 void sb_json_bool(struct sb_json *j, const char *key, bool val)

@@ -178,6 +178,30 @@ START_TEST(json_numbers)
 }
 END_TEST
 
+/* Doubles outside int64_t's range: printed as doubles, with no conversion on the way
+ * (clang's -fsanitize=float-cast-overflow flagged the old order of checks). */
+START_TEST(json_doubles_beyond_int64)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct sb_json j;
+
+	sb_json_init(&j, fp, false);
+	sb_json_obj_begin(&j, NULL);
+	sb_json_dbl(&j, "a", 1e300);
+	sb_json_dbl(&j, "b", -1e300);
+	sb_json_dbl(&j, "c", 9.3e18);
+	sb_json_dbl(&j, "d", 1e15);
+	sb_json_dbl(&j, "e", 999999999999999.0);
+	sb_json_obj_end(&j);
+	fclose(fp);
+	ck_assert_str_eq(buf, "{\"a\":1e+300,\"b\":-1e+300,\"c\":9.3e+18,\"d\":1e+15,"
+			      "\"e\":999999999999999}\n");
+	free(buf);
+}
+END_TEST
+
 START_TEST(list_columns_names_every_column)
 {
 	struct sb_out_opts o = { .mode = SB_OUT_RAW };
@@ -206,6 +230,7 @@ int main(void)
 	tcase_add_test(tc, table_mode_titles_and_notes);
 	tcase_add_test(tc, json_strings_are_always_valid);
 	tcase_add_test(tc, json_numbers);
+	tcase_add_test(tc, json_doubles_beyond_int64);
 	tcase_add_test(tc, list_columns_names_every_column);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
