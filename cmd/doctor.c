@@ -137,6 +137,12 @@ static int check_required(const struct sb_ctx *c, const char *list, const struct
 
 	if (!copy)
 		return SB_EXIT_FAIL;
+	if (!strtok_r(copy, ",", &save)) {
+		free(copy);
+		return sb_usage_error(c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
+	}
+	strcpy(copy, list);
+	save = NULL;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		int i = sb_doctor_index(name);
 		if (i < 0 || rep->subs[i].status == SB_HEALTH_OK)
@@ -156,6 +162,12 @@ static int validate_required(const struct sb_ctx *c, const char *list)
 
 	if (!copy)
 		return SB_EXIT_FAIL;
+	if (!strtok_r(copy, ",", &save)) {
+		free(copy);
+		return sb_usage_error(c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
+	}
+	strcpy(copy, list);
+	save = NULL;
 	for (char *name = strtok_r(copy, ",", &save); name && !rc; name = strtok_r(NULL, ",", &save))
 		if (sb_doctor_index(name) < 0)
 			rc = sb_usage_error(c, "--require: unknown subsystem '%s' (rpmsg, dmabuf, iommu, netdev)", name);

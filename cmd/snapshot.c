@@ -15,7 +15,7 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 
 	if (rc)
 		return rc;
-	if (c->nargs != 1)
+	if (c->nargs != 1 || !*c->args[0])
 		return sb_usage_error(c, "needs exactly one output directory or .tar file");
 	if (!sb_root_is_live(c->root))
 		return sb_usage_error(c, "a snapshot is taken from the live system; --sysroot does not apply");

@@ -168,8 +168,10 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	rc = output_mode(c);
 	if (rc)
 		return rc;
-	if (sb_opt.interval < 0)
-		return sb_usage_error(c, "--interval must not be negative");
+	if (!(sb_opt.interval >= 0) || sb_opt.interval > SB_INTERVAL_MAX)
+		return sb_usage_error(c, "--interval must be a number of seconds from 0 to %d", SB_INTERVAL_MAX);
+	if (sb_opt.sysroot && !*sb_opt.sysroot)
+		return sb_usage_error(c, "--sysroot needs a directory (without --sysroot the live system is read)");
 	if (sb_opt.count < 0)
 		return sb_usage_error(c, "--count must not be negative");
 	if (cols) {

@@ -34,6 +34,9 @@ extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
 #define SB_POPT_LIVE { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live, 0, "Sampling options:", NULL }
 #define SB_POPT_COMMON { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL }
 
+/* -i above a day is a typo, not a sampling plan (and NaN or infinity never is one). */
+#define SB_INTERVAL_MAX 86400
+
 /* What a command gets. */
 struct sb_ctx {
 	const char *applet;   /* "rpmsgctl" */
