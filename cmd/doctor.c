@@ -137,12 +137,6 @@ static int check_required(const struct sb_ctx *c, const char *list, const struct
 
 	if (!copy)
 		return SB_EXIT_FAIL;
-	if (!strtok_r(copy, ",", &save)) {
-		free(copy);
-		return sb_usage_error(c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
-	}
-	strcpy(copy, list);
-	save = NULL;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		int i = sb_doctor_index(name);
 		if (i < 0 || rep->subs[i].status == SB_HEALTH_OK)
@@ -157,17 +151,14 @@ static int check_required(const struct sb_ctx *c, const char *list, const struct
 
 static int validate_required(const struct sb_ctx *c, const char *list)
 {
-	char *copy = strdup(list), *save = NULL;
+	char *copy, *save = NULL;
 	int rc = 0;
 
+	if (!list[strspn(list, ",")])
+		return sb_usage_error(c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
+	copy = strdup(list);
 	if (!copy)
 		return SB_EXIT_FAIL;
-	if (!strtok_r(copy, ",", &save)) {
-		free(copy);
-		return sb_usage_error(c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
-	}
-	strcpy(copy, list);
-	save = NULL;
 	for (char *name = strtok_r(copy, ",", &save); name && !rc; name = strtok_r(NULL, ",", &save))
 		if (sb_doctor_index(name) < 0)
 			rc = sb_usage_error(c, "--require: unknown subsystem '%s' (rpmsg, dmabuf, iommu, netdev)", name);
