@@ -203,28 +203,14 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 	memset(st, 0, sizeof(*st));
 	if (dm_load_netlink) {
 		char *buf = NULL;
-		size_t n = 0;
-		/* A user's file (not sysfs): read as given, relative paths included. */
-		FILE *fp = fopen(dm_load_netlink, "re");
-		struct stat sst;
-		int err = errno;
-		if (fp && fstat(fileno(fp), &sst) != 0) {
-			err = errno;
-		} else if (fp && sst.st_size > (256 << 20)) {
-			err = EFBIG;
-		} else if (fp) {
-			buf = malloc((size_t)sst.st_size + 1);
-			n = buf ? fread(buf, 1, (size_t)sst.st_size, fp) : 0;
-			err = buf ? 0 : ENOMEM;
-		}
-		if (fp)
-			fclose(fp);
-		if (!buf) {
-			sb_err_set(&e, err, dm_load_netlink, "read netlink capture",
-				   err == EFBIG ? "over 256 MiB" : NULL);
+		ssize_t n = sb_read_user_file(dm_load_netlink, &buf, SB_READ_CAPTURE_MAX);
+
+		if (n < 0) {
+			sb_err_set(&e, (int)-n, dm_load_netlink, "read netlink capture",
+				   n == -EFBIG ? "over %u MiB" : NULL, SB_READ_CAPTURE_MAX >> 20);
 			return sb_report(c->applet, &e);
 		}
-		int rc = sb_nd_state_from_buf(buf, n, st);
+		int rc = sb_nd_state_from_buf(buf, (size_t)n, st);
 		size_t parsed = st->ndevs + st->nqueues + st->nnapis + st->npools + st->npool_stats +
 				st->nqstats + st->ndev_qstats;
 

@@ -367,7 +367,7 @@ static double read_uptime(const struct sb_root *root)
 	char *buf = NULL;
 	double up = 0;
 
-	if (sb_read_file(root, &buf, 4096, "/proc/uptime") > 0)
+	if (sb_read_file(root, &buf, SB_READ_ATTR_MAX, "/proc/uptime") > 0)
 		up = strtod(buf, NULL);
 	free(buf);
 	return up;

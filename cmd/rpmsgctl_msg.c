@@ -10,7 +10,6 @@
 
 #include "rpmsgctl.h"
 
-#define MAX_INPUT (16u << 20)
 
 static int read_all(int fd, char **buf, size_t *len)
 {
@@ -25,7 +24,7 @@ static int read_all(int fd, char **buf, size_t *len)
 		if (n == cap) {
 			char *nb;
 
-			if (cap >= MAX_INPUT) {
+			if (cap >= SB_READ_INPUT_MAX) {
 				free(b);
 				return -EFBIG;
 			}

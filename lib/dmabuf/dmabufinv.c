@@ -10,8 +10,6 @@
 
 #include "socbox/dmabufinfo.h"
 
-#define MAX_FDINFO 4096
-#define MAX_MAPS (16u << 20)
 
 static struct sb_dmabuf_obj *find_obj(struct sb_dmabuf_inventory *inv, uint64_t ino, bool create)
 {
@@ -59,7 +57,7 @@ static int load_bufinfo(const struct sb_root *r, struct sb_dmabuf_inventory *inv
 	char *text;
 	int rc;
 
-	if (sb_read_file(r, &text, 64u << 20, "/sys/kernel/debug/dma_buf/bufinfo") < 0)
+	if (sb_read_file(r, &text, SB_READ_LOG_MAX, "/sys/kernel/debug/dma_buf/bufinfo") < 0)
 		return 0;
 	rc = sb_bufinfo_parse(text, &bi, &skipped);
 	free(text);
@@ -115,7 +113,7 @@ static int scan_fds(const struct sb_root *r, struct sb_dmabuf_inventory *inv, co
 
 		if (!fd_may_be_dmabuf(r, pid, fds.names[i]))
 			continue;
-		if (sb_read_file(r, &text, MAX_FDINFO, "/proc/%s/fdinfo/%s", pid, fds.names[i]) < 0)
+		if (sb_read_file(r, &text, SB_READ_ATTR_MAX, "/proc/%s/fdinfo/%s", pid, fds.names[i]) < 0)
 			continue;
 		sb_dmabuf_parse_fdinfo(text, &fi);
 		free(text);
@@ -147,7 +145,7 @@ static int scan_maps(const struct sb_root *r, struct sb_dmabuf_inventory *inv, c
 	char *text, *save = NULL;
 	int rc = 0;
 
-	if (sb_read_file(r, &text, MAX_MAPS, "/proc/%s/maps", pid) < 0)
+	if (sb_read_file(r, &text, SB_READ_PROC_MAX, "/proc/%s/maps", pid) < 0)
 		return -EACCES;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct sb_dmabuf_map m;

@@ -30,7 +30,7 @@ static void boot_policy(const struct sb_root *r, struct sb_doctor_sub *s)
 	static const char *const params[] = { "iommu.strict", "iommu.passthrough", "iommu", "intel_iommu", "amd_iommu" };
 	char *cmdline = NULL, val[64], key[48];
 
-	if (sb_read_file(r, &cmdline, 65536, "/proc/cmdline") < 0)
+	if (sb_read_file(r, &cmdline, SB_READ_ATTR_MAX, "/proc/cmdline") < 0)
 		return;
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
 		if (!cmdline_param(cmdline, params[i], val, sizeof(val)))

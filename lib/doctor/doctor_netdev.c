@@ -78,7 +78,7 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		doctor_num(s, "family_version", g.version, true);
 		s->status = SB_HEALTH_PARTIAL;
 		doctor_summary(s, "netdev family v%u, but dumping it failed: %s", g.version,
-			       e.reason[0] ? e.reason : strerror(e.errnum));
+			       e.reason[0] ? e.reason : sb_strerror(e.errnum));
 		if (e.hint[0])
 			doctor_hint(s, "%s", e.hint);
 		sb_nd_state_free(&st);

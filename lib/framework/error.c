@@ -6,6 +6,13 @@
 
 #include "socbox/error.h"
 
+const char *sb_strerror(int errnum)
+{
+	if (errnum < 0)
+		errnum = -errnum;
+	return errnum == SB_ENOTREG ? "not a regular file" : strerror(errnum);
+}
+
 void sb_err_clear(struct sb_err *e)
 {
 	if (e)
@@ -97,7 +104,7 @@ int sb_err_exit_code(const struct sb_err *e)
 
 void sb_err_format(const struct sb_err *e, char *buf, unsigned long len)
 {
-	const char *reason = e->reason[0] ? e->reason : e->errnum ? strerror(e->errnum) : "";
+	const char *reason = e->reason[0] ? e->reason : e->errnum ? sb_strerror(e->errnum) : "";
 	size_t off = 0;
 
 	buf[0] = '\0';

@@ -11,7 +11,6 @@
 
 #include "socbox/iommu.h"
 
-#define RESV_FILE_MAX (1u << 20)
 
 const char *const sb_iommu_group_types[6] = { "DMA", "DMA-FQ", "identity", "blocked", "unmanaged", "unknown" };
 
@@ -200,7 +199,7 @@ static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
 		snprintf(g->type, sizeof(g->type), "unknown");
 	if (sb_attr_str(r, g->name, sizeof(g->name), "/sys/kernel/iommu_groups/%u/name", g->id) < 0)
 		g->name[0] = '\0';
-	if (sb_read_file(r, &text, RESV_FILE_MAX, "/sys/kernel/iommu_groups/%u/reserved_regions", g->id) >= 0) {
+	if (sb_read_file(r, &text, SB_READ_TEXT_MAX, "/sys/kernel/iommu_groups/%u/reserved_regions", g->id) >= 0) {
 		int rc = sb_iommu_parse_resv(text, &g->resv, &g->nresv, NULL);
 
 		free(text);

@@ -8,7 +8,6 @@
 
 #include "socbox/iommu_irq.h"
 
-#define IRQ_FILE_MAX (16u << 20)
 
 static int parse_header(const char *line, size_t len, struct sb_irq_table *t)
 {
@@ -162,7 +161,7 @@ int sb_irq_parse(const char *text, struct sb_irq_table *t)
 int sb_irq_read(const struct sb_root *r, struct sb_irq_table *t, struct sb_err *e)
 {
 	char *buf = NULL;
-	ssize_t n = sb_read_file(r, &buf, IRQ_FILE_MAX, "/proc/interrupts");
+	ssize_t n = sb_read_file(r, &buf, SB_READ_PROC_MAX, "/proc/interrupts");
 	int rc;
 
 	memset(t, 0, sizeof(*t));

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "socbox/iommu_stress_baseline.h"
+#include "socbox/sys.h"
 
 #define HINT "give the --json output of an earlier 'smmustat stress'"
-#define MAX_DEPTH 32
 
 struct rd {
 	const char *s;
@@ -221,7 +221,7 @@ static int skip_members(struct rd *r, int depth, char open, char close)
 {
 	int rc;
 
-	if (depth > MAX_DEPTH)
+	if (depth > SB_PARSE_MAX_DEPTH)
 		return fail(r, "nested too deeply", NULL);
 	if ((rc = expect(r, open)))
 		return rc;
@@ -426,37 +426,13 @@ int sb_stress_baseline_parse(const char *text, size_t len, const char *name, str
 int sb_stress_baseline_load(const char *file, struct sb_stress_baseline *b, struct sb_err *e)
 {
 	char *text = NULL;
-	size_t cap = 0, len = 0;
-	FILE *fp = fopen(file, "r");
+	ssize_t len = sb_read_user_file(file, &text, SB_READ_INPUT_MAX);
 	int rc;
 
-	if (!fp)
-		return sb_err_set(e, errno, file, "read baseline", HINT);
-	/* read it all; a NUL byte inside is just an invalid character to the parser */
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 > cap) {
-			char *t = realloc(text, cap = cap ? cap * 2 : 8192);
-
-			if (!t) {
-				free(text);
-				fclose(fp);
-				return sb_err_set(e, ENOMEM, file, "read baseline", NULL);
-			}
-			text = t;
-		}
-		n = fread(text + len, 1, cap - len, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		rc = sb_err_set(e, EIO, file, "read baseline", HINT);
-	} else {
-		rc = sb_stress_baseline_parse(text ? text : "", len, file, b, e);
-	}
+	if (len < 0)
+		return sb_err_set(e, (int)-len, file, "read baseline", HINT);
+	/* a NUL byte inside is just an invalid character to the parser */
+	rc = sb_stress_baseline_parse(text, (size_t)len, file, b, e);
 	free(text);
-	fclose(fp);
 	return rc;
 }

@@ -6,7 +6,6 @@
 
 #include "socbox/cpustat.h"
 
-#define SB_PROC_MAX (4u << 20)
 
 static const char *next_line(const char *p)
 {
@@ -186,7 +185,7 @@ int sb_cpustat_parse_softirqs(const char *text, struct sb_cpustat *st)
 int sb_cpustat_read(const struct sb_root *root, struct sb_cpustat *st, struct sb_err *e)
 {
 	char *buf = NULL;
-	ssize_t n = sb_read_file(root, &buf, SB_PROC_MAX, "/proc/stat");
+	ssize_t n = sb_read_file(root, &buf, SB_READ_PROC_MAX, "/proc/stat");
 	int rc;
 
 	if (n < 0)
@@ -199,7 +198,7 @@ int sb_cpustat_read(const struct sb_root *root, struct sb_cpustat *st, struct sb
 		return rc;
 	}
 	buf = NULL;
-	if (sb_read_file(root, &buf, SB_PROC_MAX, "/proc/softirqs") >= 0)
+	if (sb_read_file(root, &buf, SB_READ_PROC_MAX, "/proc/softirqs") >= 0)
 		sb_cpustat_parse_softirqs(buf, st);
 	free(buf);
 	return 0;

@@ -52,7 +52,7 @@ static int in_modules_file(const struct sb_root *r, const char *release, const c
 			   const char *name)
 {
 	char *text = NULL;
-	ssize_t n = sb_read_file(r, &text, 64u << 20, "/lib/modules/%s/%s", release, file);
+	ssize_t n = sb_read_file(r, &text, SB_READ_LOG_MAX, "/lib/modules/%s/%s", release, file);
 	int found;
 
 	if (n < 0)

@@ -11,7 +11,6 @@
 
 #include "socbox/kmsg.h"
 
-#define KMSG_MAX (64u << 20)
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
@@ -154,7 +153,7 @@ static int read_devkmsg(char **out, size_t *len)
 		if (cap - used < 8192 + 2) {
 			char *nb;
 
-			if (cap >= KMSG_MAX)
+			if (cap >= SB_READ_LOG_MAX)
 				break;
 			nb = realloc(buf, cap * 2);
 			if (!nb)
@@ -209,7 +208,7 @@ int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e)
 
 	memset(k, 0, sizeof(*k));
 	if (!sb_root_is_live(r)) {
-		ssize_t n = sb_read_file(r, &buf, KMSG_MAX, "/dev/kmsg");
+		ssize_t n = sb_read_file(r, &buf, SB_READ_LOG_MAX, "/dev/kmsg");
 
 		if (n < 0)
 			return sb_err_set(e, (int)-n, "/dev/kmsg", "read the kernel log of the sysroot",

@@ -67,15 +67,13 @@ const char *sb_root_path(const struct sb_root *r)
 }
 
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
-static int root_openat(const struct sb_root *r, const char *path, int flags)
+static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	static int have_openat2 = 1;
 	int fd;
 
-	if (r->live)
-		return open(path, flags | O_CLOEXEC);
 	while (*path == '/')
 		path++;
 	if (!*path)
@@ -101,6 +99,40 @@ static int root_openat(const struct sb_root *r, const char *path, int flags)
 			errno = EXDEV;
 			return -1;
 		}
+	}
+	return fd;
+}
+
+/* What a snapshot holds is text: a FIFO would block open() or read() forever, and a device
+ * node would open a device of this machine (a watchdog, a tape, a serial line) instead of
+ * reading the snapshot. So inside a sysroot the file type is looked at through an O_PATH
+ * descriptor, which opens nothing, before the file is opened for reading. That open is
+ * non-blocking and must reach the same inode, so a file swapped in between cannot block
+ * either. On the live system the kernel's own files are read as they are. */
+static int root_openat(const struct sb_root *r, const char *path, int flags)
+{
+	struct stat st, st2;
+	int fd;
+
+	if (r->live)
+		return open(path, flags | O_CLOEXEC);
+	if ((flags & (O_PATH | O_DIRECTORY)) || (flags & O_ACCMODE) != O_RDONLY)
+		return root_openat_raw(r, path, flags);
+	fd = root_openat_raw(r, path, O_PATH);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		st.st_mode = 0;
+	close(fd);
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		errno = SB_ENOTREG;
+		return -1;
+	}
+	fd = root_openat_raw(r, path, flags | O_NONBLOCK | O_NOCTTY);
+	if (fd >= 0 && (fstat(fd, &st2) || st2.st_ino != st.st_ino || st2.st_dev != st.st_dev)) {
+		close(fd);
+		errno = SB_ENOTREG;
+		return -1;
 	}
 	return fd;
 }
@@ -210,15 +242,14 @@ static ssize_t read_all(int fd, char *buf, size_t len)
 	}
 }
 
-static ssize_t read_path(const struct sb_root *r, const char *path, char **out, size_t max)
+/* Read fd to EOF (at most max bytes) into a NUL-terminated malloc'ed buffer; closes fd. */
+static ssize_t read_fd(int fd, char **out, size_t max)
 {
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
-	int fd = root_openat(r, path, O_RDONLY);
+	int err = 0;
 
 	*out = NULL;
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t got;
 
@@ -228,42 +259,80 @@ static ssize_t read_path(const struct sb_root *r, const char *path, char **out, 
 			char *nb;
 
 			if (cap > max) {
-				free(buf);
-				close(fd);
-				return -EFBIG;
+				err = EFBIG;
+				break;
 			}
 			if (ncap > max + 1)
 				ncap = max + 1;
 			nb = realloc(buf, ncap + 1);
 			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
+				err = ENOMEM;
+				break;
 			}
 			buf = nb;
 			cap = ncap;
 		}
 		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
 		if (got < 0) {
-			int err = errno;
-			if (err == EINTR)
-				continue;
-			free(buf);
-			close(fd);
-			return -err;
+			err = errno;
+			break;
 		}
 		if (got == 0)
 			break;
 		n += (size_t)got;
 	}
 	close(fd);
-	if (n > max) {
+	if (!err && n > max)
+		err = EFBIG;
+	if (err) {
 		free(buf);
-		return -EFBIG;
+		return -err;
 	}
 	buf[n] = '\0';
 	*out = buf;
 	return (ssize_t)n;
+}
+
+static ssize_t read_path(const struct sb_root *r, const char *path, char **out, size_t max)
+{
+	int fd = root_openat(r, path, O_RDONLY);
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, out, max);
+}
+
+ssize_t sb_read_user_file(const char *path, char **buf, size_t max)
+{
+	struct stat st;
+	int fd;
+
+	*buf = NULL;
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return -SB_ENOTREG;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+		return -EFBIG;
+	/* non-blocking open: a FIFO nobody writes to reads as empty instead of waiting */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))) {
+		close(fd);
+		return -SB_ENOTREG;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		int err = errno;
+		close(fd);
+		return -err;
+	}
+	return read_fd(fd, buf, max);
 }
 
 ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
@@ -485,8 +554,10 @@ const char *sb_attr_strerror(int rc)
 		return "outside root";
 	case EFBIG:
 		return "too large";
+	case SB_ENOTREG:
+		return "not a regular file";
 	default:
-		return strerror(rc < 0 ? -rc : rc);
+		return sb_strerror(rc < 0 ? -rc : rc);
 	}
 }
 
@@ -517,6 +588,11 @@ int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt
 			off += de->d_reclen;
 			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 				continue;
+			if (out->n == SB_DIR_MAX_ENTRIES) {
+				close(fd);
+				sb_dirlist_free(out);
+				return -EFBIG;
+			}
 			if (out->n == cap) {
 				char **nn = realloc(out->names, (cap ? cap * 2 : 16) * sizeof(*nn));
 				if (!nn)

@@ -74,7 +74,7 @@ static bool udev_api_load(void)
 int sb_devnode(const struct sb_root *r, const char *syspath, char *buf, size_t len)
 {
 	char *text = NULL;
-	ssize_t n = sb_read_file(r, &text, 65536, "%s/uevent", syspath);
+	ssize_t n = sb_read_file(r, &text, SB_READ_ATTR_MAX, "%s/uevent", syspath);
 	int rc = -ENOENT;
 
 	if (n < 0)

@@ -76,7 +76,7 @@ int sb_nd_read_if_counters(const struct sb_root *root, struct sb_if_counters **o
 			   struct sb_err *e)
 {
 	char *buf = NULL;
-	ssize_t len = sb_read_file(root, &buf, 4u << 20, "/proc/net/dev");
+	ssize_t len = sb_read_file(root, &buf, SB_READ_PROC_MAX, "/proc/net/dev");
 	int rc;
 
 	*out = NULL;

@@ -12,8 +12,6 @@
 #include "socbox/netdev.h"
 
 /* Enough for the meta lines; the messages of thousands of queues stay far below. */
-#define PARTS_MAX (64u << 10)
-#define MSGS_MAX (256u << 20)
 
 void sb_nd_capture_free(struct sb_nd_capture *cap)
 {
@@ -182,7 +180,7 @@ int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_
 	memset(st, 0, sizeof(*st));
 	if (sb_root_is_live(r))
 		return from_live(parts, st, e);
-	n = sb_read_file(r, &meta_text, PARTS_MAX, SB_ND_SNAP_PARTS);
+	n = sb_read_file(r, &meta_text, SB_READ_ATTR_MAX, SB_ND_SNAP_PARTS);
 	if (n == -ENOENT) {
 		sb_err_set(e, ENOENT, sb_root_path(r), "read the netdev state",
 			   "take the snapshot again with this socbox, or run devmemstat --save-netlink FILE "
@@ -201,7 +199,7 @@ int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_
 		return sb_err_set(e, EINVAL, SB_ND_SNAP_PARTS, "read netdev capture",
 				  "the snapshot is damaged: take it again");
 	}
-	n = sb_read_file(r, &msgs, MSGS_MAX, SB_ND_SNAP_MSGS);
+	n = sb_read_file(r, &msgs, SB_READ_CAPTURE_MAX, SB_ND_SNAP_MSGS);
 	if (n < 0) {
 		sb_nd_state_free(st);
 		rc = sb_err_set(e, n == -ENOENT ? EINVAL : (int)-n, SB_ND_SNAP_MSGS, "read netdev capture",

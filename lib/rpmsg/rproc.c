@@ -168,7 +168,7 @@ int sb_rproc_trace(const struct sb_root *r, const struct sb_rproc *p, unsigned i
 	ssize_t n;
 
 	snprintf(path, sizeof(path), DEBUGFS "/%s/trace%u", p->id, idx);
-	n = sb_read_file(r, text, 1 << 20, "%s", path);
+	n = sb_read_file(r, text, SB_READ_TEXT_MAX, "%s", path);
 	if (n >= 0)
 		return 0;
 	sb_err_set(e, (int)-n, path, "read trace", NULL);

@@ -15,10 +15,9 @@
 #include <unistd.h>
 
 #include "socbox/config.h"
+#include "socbox/limits.h"
 #include "socbox/snapshot.h"
 
-#define SNAP_MAX_FILE (1u << 20) /* larger files are blobs, not attributes */
-#define SNAP_MAX_HOPS 2          /* symlinks followed from a listed path */
 
 extern char **environ;
 
@@ -127,13 +126,13 @@ static int copy_regular(struct sb_snap *s, const char *path, const struct stat *
 	in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0)
 		goto skip;
-	buf = malloc(SNAP_MAX_FILE + 1);
+	buf = malloc(SB_SNAPSHOT_FILE_MAX + 1);
 	if (!buf) {
 		close(in);
 		return -ENOMEM;
 	}
 	for (;;) {
-		ssize_t got = read(in, buf + n, SNAP_MAX_FILE + 1 - n);
+		ssize_t got = read(in, buf + n, SB_SNAPSHOT_FILE_MAX + 1 - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
@@ -145,7 +144,7 @@ static int copy_regular(struct sb_snap *s, const char *path, const struct stat *
 			break;
 		}
 		n += (size_t)got;
-		if (n > SNAP_MAX_FILE) {
+		if (n > SB_SNAPSHOT_FILE_MAX) {
 			close(in);
 			free(buf);
 			goto skip;
@@ -186,7 +185,7 @@ static int follow(struct sb_snap *s, const char *link, const char *name, int dep
 	char real[PATH_MAX];
 	struct stat st;
 
-	if (!(flags & SB_SNAP_FOLLOW) || hops >= SNAP_MAX_HOPS || link_not_followed(name))
+	if (!(flags & SB_SNAP_FOLLOW) || hops >= SB_SNAPSHOT_LINK_HOPS || link_not_followed(name))
 		return 0;
 	if (!realpath(link, real) || strncmp(real, "/sys/", 5) || stat(real, &st) || !S_ISDIR(st.st_mode))
 		return 0;

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "socbox/sys.h"
@@ -205,6 +208,42 @@ START_TEST(reads_whole_files_with_a_limit)
 }
 END_TEST
 
+/* Before the type check, each of these reads blocked forever in open(). */
+START_TEST(refuses_fifos_and_sockets_without_blocking)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char path[4096], buf[64], *text = NULL;
+	struct sb_dirlist l;
+	uint64_t v;
+	int s;
+
+	snprintf(path, sizeof(path), "%s/proc/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/proc/fifo"), -SB_ENOTREG);
+	ck_assert_int_eq(sb_attr_u64(root, &v, "/proc/fifo"), -SB_ENOTREG);
+	ck_assert_int_eq(sb_read_file(root, &text, 4096, "/proc/fifo"), -SB_ENOTREG);
+	ck_assert_ptr_null(text);
+	ck_assert_int_eq(sb_dir_list(root, &l, "/proc/fifo"), -ENOTDIR);
+	ck_assert_str_eq(sb_attr_strerror(-SB_ENOTREG), "not a regular file");
+	ck_assert(sb_exists(root, "/proc/fifo"));
+
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(s, 0);
+	ck_assert_int_lt(snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/proc/sock", dir), (int)sizeof(sun.sun_path));
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/proc/sock"), -SB_ENOTREG);
+	close(s);
+
+	/* a link to a FIFO is the FIFO */
+	tu_symlink(dir, "sys/class/thing/fifo", "/proc/fifo");
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/fifo"), -SB_ENOTREG);
+	/* regular files and directories still open */
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/thing/a/name"), 9);
+	ck_assert_int_eq(sb_dir_list(root, &l, "/sys/class/thing/a"), 0);
+	sb_dirlist_free(&l);
+}
+END_TEST
+
 START_TEST(knows_the_kernel_version)
 {
 	ck_assert_uint_eq(sb_kernel_version_code(root), 61234);
@@ -259,6 +298,7 @@ int main(void)
 	tcase_add_test(tc, parses_numbers_strictly);
 	tcase_add_test(tc, lists_directories_larger_than_one_read);
 	tcase_add_test(tc, link_names_of_an_open_directory);
+	tcase_add_test(tc, refuses_fifos_and_sockets_without_blocking);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -4,6 +4,8 @@
 #ifndef SOCBOX_ERROR_H
 #define SOCBOX_ERROR_H
 
+#include <errno.h>
+
 enum sb_exit {
 	SB_EXIT_OK = 0,          /* success */
 	SB_EXIT_FAIL = 1,        /* operation or check failed */
@@ -20,6 +22,13 @@ struct sb_err {
 	char reason[256];  /* why; empty means strerror(errnum) */
 	char hint[256];    /* how to fix: module, kernel config, permission */
 };
+
+/* A path that should name a regular file or directory names a FIFO, socket or device node
+ * (see sys.h). Linux has no EFTYPE; ENOSTR ("not a stream") is never returned by open(). */
+#define SB_ENOTREG ENOSTR
+
+/* strerror() that also knows socbox's own codes ("not a regular file"). */
+const char *sb_strerror(int errnum);
 
 /* Clear an error record. */
 void sb_err_clear(struct sb_err *e);

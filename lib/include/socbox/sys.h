@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "socbox/error.h"
+#include "socbox/limits.h"
 
 struct sb_root;
 
@@ -29,7 +30,8 @@ const char *sb_root_path(const struct sb_root *r);
 /* All path arguments below are printf formats producing an absolute path as seen on a live
  * system. Return values are >= 0 on success or -errno:
  *   -ENOENT missing, -EACCES/-EPERM unreadable, -EXDEV resolution left the root,
- *   -EINVAL malformed content (typed readers), -EFBIG content larger than allowed. */
+ *   -EINVAL malformed content (typed readers), -EFBIG content larger than allowed,
+ *   -SB_ENOTREG a FIFO, socket or device node inside a sysroot (never opened, never blocks). */
 int sb_open(const struct sb_root *r, int flags, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
@@ -41,6 +43,12 @@ bool sb_is_dir(const struct sb_root *r, const char *fmt, ...) __attribute__((for
  * length. Files of pseudo file systems report size 0, so this reads until EOF. */
 ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* A file the user named on the command line (not below the root: relative paths are
+ * relative to the working directory): a regular file, or a pipe (`<(...)`), read whole up
+ * to max bytes. A directory gives -EISDIR, a device node or socket -SB_ENOTREG; a FIFO
+ * nobody writes to reads as empty rather than blocking. */
+ssize_t sb_read_user_file(const char *path, char **buf, size_t max);
 
 /* The text of a symlink, and the last component of its target ("../../devices/x/y" -> "y"). */
 int sb_readlink(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
@@ -66,7 +74,8 @@ int sb_attr_hex(const struct sb_root *r, uint64_t *v, const char *fmt, ...)
 /* 1/0, Y/N, y/n, yes/no, true/false, on/off, enabled/disabled. */
 int sb_attr_bool(const struct sb_root *r, bool *v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* "missing", "unreadable", "malformed", "outside root", "too large" or strerror. */
+/* "missing", "unreadable", "malformed", "outside root", "too large", "not a regular file"
+ * or strerror. */
 const char *sb_attr_strerror(int rc);
 
 /* Parse helpers used by the readers, exposed for parsers of multi-value files. */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* How much socbox reads from one file, one directory or one nesting before it stops. A
+ * running kernel's files are far below these; a snapshot may come from anyone and hold
+ * anything, and the tool must neither hang nor run out of memory on it. Past a limit a
+ * read fails with -EFBIG ("too large") and the command goes on with the rest.
+ * Every limit is chosen here and documented in HACKING.md ("Limits"). */
+#ifndef SOCBOX_LIMITS_H
+#define SOCBOX_LIMITS_H
+
+/* One-value attributes and small records: uevent, /proc/cmdline, /proc/uptime, fdinfo. */
+#define SB_READ_ATTR_MAX (64u << 10)
+/* Small multi-line files: reserved_regions, remoteproc attributes and traces. */
+#define SB_READ_TEXT_MAX (1u << 20)
+/* /proc tables that grow with CPUs, interrupts, devices or mappings: interrupts, stat,
+ * softirqs, net/dev, a process's maps. 16 MiB is /proc/interrupts of ~4096 CPUs. */
+#define SB_READ_PROC_MAX (16u << 20)
+/* Logs and lists: the kernel log (/dev/kmsg of a snapshot), dma-buf bufinfo, modules.*. */
+#define SB_READ_LOG_MAX (64u << 20)
+/* A netdev netlink capture (a snapshot's or --load-netlink's). */
+#define SB_READ_CAPTURE_MAX (256u << 20)
+/* Files named on the command line: rpmsgctl send input, smmustat stress baselines. */
+#define SB_READ_INPUT_MAX (16u << 20)
+
+/* Entries of one directory (a snapshot's /proc, the IOMMU groups). */
+#define SB_DIR_MAX_ENTRIES (1u << 20)
+/* Nesting of the JSON documents socbox reads (stress baselines). */
+#define SB_PARSE_MAX_DEPTH 32
+
+/* socbox snapshot: files larger than this are blobs, not attributes, and are left out; at
+ * most this many symlinks are followed from a listed path. */
+#define SB_SNAPSHOT_FILE_MAX (1u << 20)
+#define SB_SNAPSHOT_LINK_HOPS 2
+
+/* Characters of a bad command-line argument quoted in an error line. */
+#define SB_ARG_QUOTE_MAX 64
+
+#endif

@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A snapshot may come from anyone: a FIFO, socket or device node where a file should be
+# must neither block the command (every command used to hang in open()) nor be opened;
+# the command says "not a regular file" where it reports errors and goes on with the rest.
+. "$SOCBOX_TESTLIB"
+fx=$SOCBOX_FIXTURES
+
+# fifo_case NAME FIXTURE FILE WANT_EXIT CMD...: FILE of a copy of FIXTURE becomes a FIFO
+fifo_case() {
+	_n=$1 _fx=$2 _file=$3 _want=$4
+	shift 4
+	rm -rf "$T_TMP/root"
+	cp -a "$fx/$_fx" "$T_TMP/root"
+	rm -f "$T_TMP/root/$_file"
+	mkfifo "$T_TMP/root/$_file"
+	t_run "$_n: FIFO at $_file does not block" "$_want" timeout 20 "$@" --sysroot "$T_TMP/root"
+}
+
+fifo_case "doctor" x86-vtd proc/sys/kernel/osrelease 0 "$SOCBOX" doctor
+t_grep "doctor: goes on with the IOMMU" '^iommu +ok' "$T_TMP/out"
+fifo_case "smmustat" x86-vtd proc/sys/kernel/osrelease 0 "$SOCBOX" smmustat
+fifo_case "smmustat irq" arm64-soc proc/interrupts 1 "$SOCBOX" smmustat irq
+t_grep "smmustat irq: says what is wrong" 'proc/interrupts.*not a regular file' "$T_TMP/err"
+t_eq "smmustat irq: one line on stderr" "$(wc -l <"$T_TMP/err")" 1
+fifo_case "smmustat events" arm64-soc dev/kmsg 1 "$SOCBOX" smmustat events
+t_grep "smmustat events: says what is wrong" 'kmsg.*not a regular file' "$T_TMP/err"
+fifo_case "rpmsgctl list" am62x \
+	"sys/devices/platform/bus@f0000/78000000.r5f/remoteproc/remoteproc1/state" 0 "$SOCBOX" rpmsgctl list
+t_grep "rpmsgctl list: other remoteprocs still listed" 'remoteproc0' "$T_TMP/out"
+fifo_case "dmabufcp heaps" am62x-dmabuf sys/module/udmabuf/initstate 0 "$SOCBOX" dmabufcp heaps
+fifo_case "dmabufcp ls" am62x-dmabuf proc/1022/fdinfo/5 0 "$SOCBOX" dmabufcp ls
+fifo_case "devmemstat top" devmem-nic proc/net/dev 1 "$SOCBOX" devmemstat top -c 1
+t_grep "devmemstat top: says what is wrong" "proc/net/dev.*not a regular file" "$T_TMP/err"
+
+# a socket and a device node are refused the same way (mknod needs root: the suite runs as root)
+rm -rf "$T_TMP/root"
+cp -a "$fx/x86-vtd" "$T_TMP/root"
+rm -f "$T_TMP/root/proc/sys/kernel/osrelease"
+if mknod "$T_TMP/root/proc/sys/kernel/osrelease" c 1 5 2>"$T_TMP/mknod.err"; then
+	t_run "doctor: a device node (/dev/zero's numbers) is not opened" 0 \
+		timeout 20 "$SOCBOX" doctor -J --sysroot "$T_TMP/root"
+	t_jq "doctor: the kernel release is unknown, not read from the device" '.kernel == "unknown"' "$T_TMP/out"
+else
+	t_fail "mknod: $(cat "$T_TMP/mknod.err") (the cli tier runs as root)"
+fi
+
+# files named on the command line: a directory is an error, a pipe is read
+t_run "devmemstat --load-netlink DIR fails" 1 "$SOCBOX" devmemstat --load-netlink "$T_TMP"
+t_grep "--load-netlink DIR: says so" 'read netlink capture: Is a directory' "$T_TMP/err"
+mkfifo "$T_TMP/capture"
+(cat "$fx/netlink/devmem-nic.nl" >"$T_TMP/capture") &
+t_run "devmemstat --load-netlink FIFO with a writer is read" 0 \
+	timeout 20 "$SOCBOX" devmemstat -J --load-netlink "$T_TMP/capture"
+wait
+t_jq "--load-netlink FIFO: the capture's devices" '.devices | length > 0' "$T_TMP/out"
+t_done
