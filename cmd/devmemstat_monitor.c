@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "socbox/escape.h"
 #include "devmemstat.h"
 #include "socbox/stats.h"
 
@@ -190,7 +191,7 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 		}
 	}
 	if (m.malformed)
-		fprintf(stderr, "%s: %u event messages could not be parsed\n", c->applet, m.malformed);
+		sb_eprintf("%s: %u event messages could not be parsed", c->applet, m.malformed);
 out:
 	sb_genl_close(&g);
 	return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "socbox/escape.h"
 #include "devmemstat.h"
 #include "socbox/cpustat.h"
 #include "socbox/stats.h"
@@ -207,12 +208,15 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 {
 	unsigned long long usec = (unsigned long long)(dt * 1e6);
 
+	char esc[4 * IF_NAMESIZE + 1];
+
 	printf("== Devices\n");
 	for (size_t i = 0; i < nr; i++) {
-		printf("%s: Rx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", r[i].name,
+		sb_escape(esc, sizeof(esc), r[i].name, 0); /* read from /proc/net/dev */
+		printf("%s: Rx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", esc,
 		       gbps(r[i].rx_bytes, dt), (unsigned long long)r[i].rx_bytes, usec,
 		       dt > 0 ? (double)r[i].rx_packets / dt : 0, r[i].qstats ? "qstats" : "netdev");
-		printf("%s: Tx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", r[i].name,
+		printf("%s: Tx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", esc,
 		       gbps(r[i].tx_bytes, dt), (unsigned long long)r[i].tx_bytes, usec,
 		       dt > 0 ? (double)r[i].tx_packets / dt : 0, r[i].qstats ? "qstats" : "netdev");
 	}
@@ -225,7 +229,7 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 									       : SB_NETDEV_A_QSTATS_TX_BYTES;
 			uint64_t bytes = d64(p ? p->v[battr] : 0, q->v[battr]);
 			printf("%s %s-%u: %s%7.3f Gbps (%llu bytes in %llu usec)\n",
-			       dm_ifname(q->ifindex, name), sb_nd_queue_type_name(q->queue_type), q->queue_id,
+			       sb_escape(esc, sizeof(esc), dm_ifname(q->ifindex, name), 0), sb_nd_queue_type_name(q->queue_type), q->queue_id,
 			       q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? "Rx" : "Tx", gbps(bytes, dt),
 			       (unsigned long long)bytes, usec);
 		}
@@ -255,7 +259,7 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 			const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id) : NULL;
 			double rate = pool_recycle_delta(sa, sb);
 			printf("pool %llu %s: inflight %llu (%llu bytes)", (unsigned long long)p->id,
-			       dm_ifname(p->ifindex, name), (unsigned long long)p->inflight,
+			       sb_escape(esc, sizeof(esc), dm_ifname(p->ifindex, name), 0), (unsigned long long)p->inflight,
 			       (unsigned long long)p->inflight_mem);
 			if (sb && dt > 0)
 				printf(" alloc:%.0f/s",

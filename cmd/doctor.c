@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/escape.h"
 #include "builtins.h"
 #include "socbox/cli.h"
 #include "socbox/doctor.h"
@@ -141,7 +142,7 @@ static int check_required(const struct sb_ctx *c, const char *list, const struct
 		int i = sb_doctor_index(name);
 		if (i < 0 || rep->subs[i].status == SB_HEALTH_OK)
 			continue;
-		fprintf(stderr, "%s: %s: required subsystem is %s: %s\n", c->applet, name,
+		sb_eprintf("%s: %s: required subsystem is %s: %s", c->applet, name,
 			sb_health_name(rep->subs[i].status), rep->subs[i].summary);
 		rc = SB_EXIT_FAIL;
 	}

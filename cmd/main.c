@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "socbox/escape.h"
 #include "socbox/cli.h"
 #include "socbox/config.h"
 #include "builtins.h"
@@ -89,11 +90,11 @@ static int install_links(const char *dir)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n < 0 || stat(self, (self[n] = '\0', &self_st))) {
-		fprintf(stderr, "socbox: /proc/self/exe: cannot find own binary: %s (mount /proc)\n", strerror(errno));
+		sb_eprintf("socbox: /proc/self/exe: cannot find own binary: %s (mount /proc)", strerror(errno));
 		return SB_EXIT_FAIL;
 	}
 	if (!realpath(dir, realdir)) {
-		fprintf(stderr, "socbox: %s: install links: %s\n", dir, strerror(errno));
+		sb_eprintf("socbox: %s: install links: %s", dir, strerror(errno));
 		return SB_EXIT_FAIL;
 	}
 	snprintf(selfdir, sizeof(selfdir), "%s", self);
@@ -104,24 +105,24 @@ static int install_links(const char *dir)
 		struct stat st;
 
 		if ((size_t)snprintf(link, sizeof(link), "%s/%s", realdir, a->name) >= sizeof(link)) {
-			fprintf(stderr, "socbox: %s: install link: path too long\n", realdir);
+			sb_eprintf("socbox: %s: install link: path too long", realdir);
 			rc = SB_EXIT_FAIL;
 			continue;
 		}
 		if (lstat(link, &st) == 0) {
 			if (!S_ISLNK(st.st_mode) || !is_socbox_link(link, &self_st)) {
-				fprintf(stderr, "socbox: %s: install link: file exists and is not a socbox link (remove it first)\n", link);
+				sb_eprintf("socbox: %s: install link: file exists and is not a socbox link (remove it first)", link);
 				rc = SB_EXIT_FAIL;
 				continue;
 			}
 			if (unlink(link)) {
-				fprintf(stderr, "socbox: %s: replace link: %s\n", link, strerror(errno));
+				sb_eprintf("socbox: %s: replace link: %s", link, strerror(errno));
 				rc = SB_EXIT_FAIL;
 				continue;
 			}
 		}
 		if (symlink(target, link)) {
-			fprintf(stderr, "socbox: %s: install link: %s\n", link, strerror(errno));
+			sb_eprintf("socbox: %s: install link: %s", link, strerror(errno));
 			rc = errno == EACCES || errno == EPERM ? SB_EXIT_PERM : SB_EXIT_FAIL;
 		}
 	}
@@ -141,7 +142,7 @@ static int socbox_main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "--install")) {
 		if (argc != 3) {
-			fprintf(stderr, "socbox: --install needs exactly one directory (see 'socbox --help')\n");
+			sb_eprintf("socbox: --install needs exactly one directory (see 'socbox --help')");
 			return SB_EXIT_USAGE;
 		}
 		return install_links(argv[2]);
@@ -162,7 +163,7 @@ static int socbox_main(int argc, const char **argv)
 		return a->main(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return doctor_main(argc, argv);
-	fprintf(stderr, "socbox: unknown applet or command '%s' (see 'socbox --list')\n", argv[1]);
+	sb_eprintf("socbox: unknown applet or command '%s' (see 'socbox --list')", argv[1]);
 	return SB_EXIT_USAGE;
 }
 

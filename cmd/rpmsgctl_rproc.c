@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/escape.h"
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
 
@@ -149,7 +150,8 @@ static int rproc_firmware(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (c->nargs == 1) {
-		printf("%s\n", p.firmware);
+		sb_fputs_escaped(stdout, p.firmware, 0);
+		putchar('\n');
 		return 0;
 	}
 	sb_err_clear(&e);
@@ -166,7 +168,8 @@ static int rproc_recovery(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (c->nargs == 1) {
-		printf("%s\n", p.recovery);
+		sb_fputs_escaped(stdout, p.recovery, 0);
+		putchar('\n');
 		return 0;
 	}
 	if (!strcmp(c->args[1], "on"))
@@ -202,7 +205,7 @@ static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
 	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 ||
 	    sb_rproc_trace(c->root, &p, (unsigned)index, &text, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
-	fputs(text, stdout);
+	sb_fputs_escaped(stdout, text, SB_ESC_KEEP_LINES); /* the remote core's log */
 	if (text[0] && text[strlen(text) - 1] != '\n')
 		putchar('\n');
 	free(text);

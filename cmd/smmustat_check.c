@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "socbox/escape.h"
 #include "smmustat.h"
 
 enum { K_CHECK, K_RESULT, K_DETAIL };
@@ -56,7 +57,7 @@ static void verdict(struct verdict *v, const char *check, bool ok, const char *f
 	sb_row_str(row, K_DETAIL, detail);
 	if (!ok) {
 		v->failed++;
-		fprintf(stderr, "%s check: %s: %s\n", v->applet, check, detail);
+		sb_eprintf("%s check: %s: %s", v->applet, check, detail);
 	}
 }
 

@@ -2,6 +2,7 @@
 /* socbox snapshot OUT: the files socbox reads, for offline analysis with --sysroot. */
 #include <stdio.h>
 
+#include "socbox/escape.h"
 #include "builtins.h"
 #include "socbox/cli.h"
 #include "socbox/snapshot.h"
@@ -23,7 +24,7 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 	if (sb_snapshot_write(c->args[0], &st, &e))
 		return sb_report(c->applet, &e);
 	if (!sb_opt.quiet)
-		fprintf(stderr, "socbox: snapshot %s: %zu files, %zu links, %zu directories, %llu bytes; %zu unreadable skipped\n",
+		sb_eprintf("socbox: snapshot %s: %zu files, %zu links, %zu directories, %llu bytes; %zu unreadable skipped",
 			c->args[0], st.files, st.links, st.dirs, st.bytes, st.skipped);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "socbox/cli.h"
 #include "socbox/config.h"
+#include "socbox/escape.h"
 
 struct sb_common_opts sb_opt;
 
@@ -53,13 +54,18 @@ static const char exit_codes_help[] =
 
 int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 {
+	const char *sp = c->cmd ? " " : "", *cmd = c->cmd ? c->cmd : "";
 	va_list ap;
+	char *msg;
+	int n;
 
-	fprintf(stderr, "%s%s%s: ", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see '%s%s%s --help')\n", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	sb_eprintf("%s%s%s: %s (see '%s%s%s --help')", c->applet, sp, cmd, n < 0 ? "bad usage" : msg,
+		   c->applet, sp, cmd);
+	if (n >= 0)
+		free(msg);
 	return SB_EXIT_USAGE;
 }
 
@@ -68,21 +74,25 @@ int sb_report(const char *applet, const struct sb_err *e)
 	char buf[1024];
 
 	sb_err_format(e, buf, sizeof(buf));
-	fprintf(stderr, "%s: %s\n", applet, buf);
+	sb_eprintf("%s: %s", applet, buf);
 	return sb_err_exit_code(e);
 }
 
 void sb_verbose(const char *applet, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
+	int n;
 
 	if (!sb_opt.verbose || sb_opt.quiet)
 		return;
-	fprintf(stderr, "%s: ", applet);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (n < 0)
+		return;
+	sb_eprintf("%s: %s", applet, msg);
+	free(msg);
 }
 
 static int output_mode(struct sb_ctx *c)
@@ -230,7 +240,7 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 			argc--;
 			argv++;
 		} else if (!def || !def->args) {
-			fprintf(stderr, "%s: unknown command '%s' (see '%s --help')\n", applet, argv[1], applet);
+			sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, argv[1], applet);
 			return SB_EXIT_USAGE;
 		}
 	} else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -243,7 +253,7 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	if (!cmd)
 		cmd = def;
 	if (!cmd) {
-		fprintf(stderr, "%s: no command given (see '%s --help')\n", applet, applet);
+		sb_eprintf("%s: no command given (see '%s --help')", applet, applet);
 		return SB_EXIT_USAGE;
 	}
 	memset(&c, 0, sizeof(c));

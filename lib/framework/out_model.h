@@ -55,6 +55,11 @@ struct sb_out {
 	size_t nnotes;
 };
 
+/* The text of a cell for the text modes, escaped with enum sb_esc_flags (malloc'ed). */
+char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned esc_flags);
+/* One table in the text modes (table, raw, pairs): lib/framework/out_table.c. */
+int sb_out_print_table(struct sb_out *o, struct sb_table *tb);
+
 int sb_out_render_json(struct sb_out *o);
 int sb_out_render_openmetrics(struct sb_out *o);
 int sb_out_render_text(struct sb_out *o);

@@ -45,6 +45,36 @@ else
 	t_fail "mknod: $(cat "$T_TMP/mknod.err") (the cli tier runs as root)"
 fi
 
+# control bytes read from a snapshot never reach the terminal: ESC ] 0 ; ... BEL would
+# retitle it (doctor's and smmustat's "kernel:" line printed osrelease as it was)
+rm -rf "$T_TMP/root"
+cp -a "$fx/am62x" "$T_TMP/root"
+printf 'm4\033]0;PWNED\007f \377\n' \
+	>"$T_TMP/root/sys/devices/platform/bus@f0000/bus@f0000:bus@4000000/5000000.m4fss/remoteproc/remoteproc0/name"
+printf '6.6\033[2J\n' >"$T_TMP/root/proc/sys/kernel/osrelease"
+no_raw_controls() {
+	if tr -d '\n' <"$T_TMP/out" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+		t_fail "$1: a control byte reached stdout: $(od -c "$T_TMP/out" | grep -m1 '\\033\|\\a')"
+	elif LC_ALL=C grep -q "$(printf '\377')" "$T_TMP/out"; then
+		t_fail "$1: a byte that is not UTF-8 reached stdout"
+	else
+		t_ok "$1: no control byte on stdout"
+	fi
+}
+for mode in "" -r -P; do
+	t_run "rpmsgctl list $mode on a hostile name" 0 "$SOCBOX" rpmsgctl list $mode --sysroot "$T_TMP/root"
+	no_raw_controls "rpmsgctl list $mode"
+	t_grep "rpmsgctl list $mode: shows the bytes as \\xHH" 'm4\\x1b\]0;PWNED\\x07f' "$T_TMP/out"
+	t_run "doctor $mode on a hostile osrelease" 0 "$SOCBOX" doctor $mode --sysroot "$T_TMP/root"
+	no_raw_controls "doctor $mode"
+	t_grep "doctor $mode: the release escaped" '6\.6\\x1b\[2J' "$T_TMP/out"
+done
+rm -rf "$T_TMP/root"
+cp -a "$fx/x86-vtd" "$T_TMP/root"
+printf '6.6\033[2J\n' >"$T_TMP/root/proc/sys/kernel/osrelease"
+t_run "smmustat on a hostile osrelease" 0 "$SOCBOX" smmustat --sysroot "$T_TMP/root"
+no_raw_controls "smmustat"
+
 # files named on the command line: a directory is an error, a pipe is read
 t_run "devmemstat --load-netlink DIR fails" 1 "$SOCBOX" devmemstat --load-netlink "$T_TMP"
 t_grep "--load-netlink DIR: says so" 'read netlink capture: Is a directory' "$T_TMP/err"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/escape.h"
 #include "socbox/json.h"
 #include "socbox/out.h"
 #include "testutil.h"
@@ -202,6 +203,88 @@ START_TEST(json_doubles_beyond_int64)
 }
 END_TEST
 
+/* Before: libsmartcols escaped table cells, but fields ("kernel: ...") and notes went to
+ * the terminal as they were read. */
+START_TEST(text_modes_escape_control_bytes_everywhere)
+{
+	const char *evil = "a\033]0;PWNED\007b \xff\xc2\x85z";
+	enum sb_out_mode modes[] = { SB_OUT_TABLE, SB_OUT_RAW, SB_OUT_PAIRS };
+
+	for (size_t m = 0; m < 3; m++) {
+		struct sb_out_opts o = { .mode = modes[m] };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+		struct sb_out *out = sb_out_new(&o, fp);
+		struct sb_table *t = sb_out_table(out, "things", "Things", cols, 6, true);
+
+		sb_row_str(sb_table_row(t), C_NAME, evil);
+		sb_out_field_str(out, "kernel", evil);
+		sb_out_note(out, "%s", evil);
+		ck_assert_int_eq(sb_out_print(out), 0);
+		sb_out_free(out);
+		fclose(fp);
+		for (size_t i = 0; i < len; i++)
+			ck_assert_msg((unsigned char)buf[i] >= 0x20 || buf[i] == '\n', "mode %zu: byte 0x%02x at %zu", m,
+				      (unsigned char)buf[i], i);
+		ck_assert_ptr_null(memchr(buf, 0xff, len)); /* invalid UTF-8 */
+		ck_assert_ptr_null(memchr(buf, 0xc2, len)); /* C1 control U+0085 */
+		ck_assert_ptr_nonnull(strstr(buf, "\\x1b]0;PWNED\\x07b"));
+		ck_assert_ptr_nonnull(strstr(buf, "\\xff\\xc2\\x85z"));
+		free(buf);
+	}
+}
+END_TEST
+
+START_TEST(escape_keeps_valid_utf8_and_cuts_whole_characters)
+{
+	char b[16];
+
+	ck_assert_str_eq(sb_escape(b, sizeof(b), "caf\xc3\xa9", 0), "caf\xc3\xa9");
+	ck_assert_str_eq(sb_escape(b, sizeof(b), "a\tb\nc", 0), "a\\x09b\\x0ac");
+	ck_assert_str_eq(sb_escape(b, sizeof(b), "a\tb\nc", SB_ESC_KEEP_LINES), "a\tb\nc");
+	ck_assert_str_eq(sb_escape(b, sizeof(b), "a b\\", SB_ESC_RAW), "a\\x20b\\x5c");
+	ck_assert_str_eq(sb_escape(b, sizeof(b), "\"$`", SB_ESC_SHELL), "\\x22\\x24\\x60");
+	/* overlong "/" and a UTF-16 surrogate are not UTF-8 */
+	ck_assert_str_eq(sb_escape(b, sizeof(b), "\xc0\xaf", 0), "\\xc0\\xaf");
+	ck_assert_str_eq(sb_escape(b, 8, "\xed\xa0\x80", 0), "\\xed");
+	ck_assert_str_eq(sb_escape(b, 6, "\x01\x02", 0), "\\x01");
+}
+END_TEST
+
+START_TEST(tables_wrap_at_words_to_columns)
+{
+	static const struct sb_col wcols[] = {
+		{ "NAME", SB_T_STR, 0, 0, "name", 0 },
+		{ "FEATURES", SB_T_STRV, 0, SB_COL_WRAP, "features", 0 },
+	};
+	static const char *feats[] = { "2_LVL_STRTAB", "TT_LE", "MSI", "COHERENCY", "TRANS_S1", "TRANS_S2" };
+	struct sb_out_opts o = { .mode = SB_OUT_TABLE };
+	char *buf = NULL, *save = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct sb_out *out = sb_out_new(&o, fp);
+	struct sb_table *t = sb_out_table(out, "smmu", NULL, wcols, 2, true);
+	struct sb_row *r = sb_table_row(t);
+	int lines = 0;
+
+	sb_row_str(r, 0, "smmu3.0x0000000049000000");
+	for (size_t i = 0; i < 6; i++)
+		sb_row_strv_add(r, 1, feats[i]);
+	setenv("COLUMNS", "40", 1);
+	ck_assert_int_eq(sb_out_print(out), 0);
+	unsetenv("COLUMNS");
+	sb_out_free(out);
+	fclose(fp);
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save), lines++) {
+		ck_assert_msg(strlen(l) <= 40, "line wider than 40: '%s'", l);
+		ck_assert_msg(strstr(l, "2_LVL_ST") == NULL || strstr(l, "2_LVL_STRTAB"), "word broken: '%s'", l);
+	}
+	ck_assert_int_ge(lines, 3);
+	free(buf);
+}
+END_TEST
+
 START_TEST(list_columns_names_every_column)
 {
 	struct sb_out_opts o = { .mode = SB_OUT_RAW };
@@ -232,6 +315,9 @@ int main(void)
 	tcase_add_test(tc, json_numbers);
 	tcase_add_test(tc, json_doubles_beyond_int64);
 	tcase_add_test(tc, list_columns_names_every_column);
+	tcase_add_test(tc, text_modes_escape_control_bytes_everywhere);
+	tcase_add_test(tc, escape_keeps_valid_utf8_and_cuts_whole_characters);
+	tcase_add_test(tc, tables_wrap_at_words_to_columns);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -31,7 +31,8 @@
 #define SB_SNAPSHOT_FILE_MAX (1u << 20)
 #define SB_SNAPSHOT_LINK_HOPS 2
 
-/* Characters of a bad command-line argument quoted in an error line. */
-#define SB_ARG_QUOTE_MAX 64
+/* Bytes of one error line: a longer one (a 100 kB argument quoted in it) is cut in the
+ * middle, keeping what failed and why. */
+#define SB_ERR_LINE_MAX 1024
 
 #endif

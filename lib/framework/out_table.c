@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Column tables (-r raw, -P pairs, and the default aligned table), in the layout util-linux
+ * tools print: one space between columns, right-aligned numbers, the last column unpadded.
+ * On a terminal narrower than the table, columns marked SB_COL_WRAP wrap at word boundaries
+ * (after a space or ',') and SB_COL_TRUNC columns are cut; elsewhere (a pipe, a file)
+ * nothing is cut unless $COLUMNS asks for a width. Every cell is escaped (socbox/escape.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "out_model.h"
+#include "socbox/escape.h"
+
+#define MIN_FLEX_WIDTH 8 /* a wrapped or cut column keeps at least this (or its heading) */
+
+/* Display width of UTF-8 text: code points (escaped text has no controls; wide East Asian
+ * characters are rare in kernel attributes and counted as one). */
+static size_t text_width(const char *s, size_t bytes)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < bytes && s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Bytes of the first ncp code points of s. */
+static size_t prefix_bytes(const char *s, size_t ncp)
+{
+	size_t i = 0;
+
+	while (s[i] && ncp) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		ncp--;
+	}
+	return i;
+}
+
+/* The width a table may take: $COLUMNS when set, else the terminal's (80 when a serial
+ * console reports none), 0 (unlimited) when not writing to a terminal. */
+static size_t output_width(FILE *fp)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+
+	if (env && *env) {
+		unsigned long v = strtoul(env, &end, 10);
+		if (!*end && v > 0 && v < 100000)
+			return v;
+	}
+	if (!isatty(fileno(fp)))
+		return 0;
+	if (ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The raw text of a cell (malloc'ed): what JSON would show, joined and formatted. */
+static char *cell_string(const struct cell *c, const struct sb_col *col)
+{
+	char *s = NULL;
+	int n = -1;
+
+	if (!c->set && col->type != SB_T_STRV)
+		return strdup("-");
+	switch (col->type) {
+	case SB_T_STR:
+		return strdup(c->s);
+	case SB_T_U64:
+		n = asprintf(&s, "%" PRIu64, c->u);
+		break;
+	case SB_T_S64:
+		n = asprintf(&s, "%" PRId64, c->i);
+		break;
+	case SB_T_DBL:
+		if (!isfinite(c->d))
+			return strdup("-");
+		n = asprintf(&s, "%.*f", col->precision ? col->precision : 2, c->d);
+		break;
+	case SB_T_BOOL:
+		return strdup(c->b ? "yes" : "no");
+	case SB_T_STRV: {
+		size_t len = 1, off = 0;
+
+		for (size_t i = 0; i < c->nv; i++)
+			len += strlen(c->v[i]) + 1;
+		s = malloc(len);
+		if (!s)
+			return NULL;
+		s[0] = '\0';
+		for (size_t i = 0; i < c->nv; i++)
+			off += (size_t)sprintf(s + off, "%s%s", i ? "," : "", c->v[i]);
+		return s;
+	}
+	}
+	return n < 0 ? NULL : s;
+}
+
+char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned esc_flags)
+{
+	char *raw = cell_string(c, col), *esc;
+	size_t len;
+
+	if (!raw)
+		return NULL;
+	len = strlen(raw) * 4 + 1;
+	esc = malloc(len);
+	if (esc)
+		sb_escape(esc, len, raw, esc_flags);
+	free(raw);
+	return esc;
+}
+
+/* Length in bytes of the next line of text wrapped at width code points; *skip is the
+ * number of spaces after it that start no line. */
+static size_t wrap_line(const char *s, size_t width, size_t *skip)
+{
+	size_t take = prefix_bytes(s, width), brk = 0;
+
+	*skip = 0;
+	if (!s[take])
+		return take;
+	for (size_t i = 0; i < take; i++)
+		if (s[i] == ' ' || s[i] == ',')
+			brk = i + 1;
+	if (s[take] == ' ')
+		brk = take;
+	if (!brk)
+		return take; /* one word wider than the column: cut it */
+	while (s[brk + *skip] == ' ')
+		(*skip)++;
+	return brk;
+}
+
+static size_t rtrim_len(const char *s, size_t n)
+{
+	while (n && s[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+struct layout {
+	size_t *width; /* per selected column */
+	char **text;   /* nrows * nsel escaped cells */
+};
+
+/* Width of the longest piece of s that wrapping keeps on one line: a word with the ','
+ * after it. */
+static size_t longest_word(const char *s)
+{
+	size_t best = 0, cur = 0;
+
+	for (; *s; s++) {
+		if (*s == ' ') {
+			cur = 0;
+			continue;
+		}
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			cur++;
+		if (cur > best)
+			best = cur;
+		if (*s == ',')
+			cur = 0;
+	}
+	return best;
+}
+
+/* Narrow wrap and cut columns, widest first, until the table fits in max. A wrapped column
+ * keeps its longest word whole: breaking "2_LVL_STRTAB" helps nobody. */
+static void fit_width(const struct sb_table *tb, char **text, size_t *width, size_t max)
+{
+	size_t total = 0, floor[tb->nsel + 1];
+
+	for (size_t s = 0; s < tb->nsel; s++) {
+		const struct sb_col *col = &tb->cols[tb->sel[s]];
+
+		floor[s] = strlen(col->name) > MIN_FLEX_WIDTH ? strlen(col->name) : MIN_FLEX_WIDTH;
+		for (size_t r = 0; r < tb->nrows && (col->flags & SB_COL_WRAP); r++) {
+			size_t w = longest_word(text[r * tb->nsel + s]);
+			if (w > floor[s])
+				floor[s] = w;
+		}
+	}
+
+	for (size_t s = 0; s < tb->nsel; s++)
+		total += width[s] + (s ? 1 : 0);
+	while (total > max) {
+		size_t best = tb->nsel;
+
+		for (size_t s = 0; s < tb->nsel; s++) {
+			const struct sb_col *col = &tb->cols[tb->sel[s]];
+
+			if (!(col->flags & (SB_COL_WRAP | SB_COL_TRUNC)) || width[s] <= floor[s])
+				continue;
+			if (best == tb->nsel || width[s] > width[best])
+				best = s;
+		}
+		if (best == tb->nsel)
+			return; /* nothing more to give: the terminal wraps the line */
+		width[best]--;
+		total--;
+	}
+}
+
+static void put_padded(FILE *fp, const char *s, size_t bytes, size_t width, bool right, bool last)
+{
+	size_t w = text_width(s, bytes);
+
+	if (right)
+		for (; w < width; w++)
+			fputc(' ', fp);
+	fwrite(s, 1, bytes, fp);
+	if (!right && !last)
+		for (; w < width; w++)
+			fputc(' ', fp);
+}
+
+/* One row of the aligned table, wrapped into as many lines as its widest cell needs. */
+static void put_row(FILE *fp, const struct sb_table *tb, char **cells, const size_t *width)
+{
+	const char *pos[tb->nsel];
+	bool more = true;
+
+	for (size_t s = 0; s < tb->nsel; s++)
+		pos[s] = cells[s];
+	while (more) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *lf = open_memstream(&line, &len);
+
+		if (!lf)
+			return;
+		more = false;
+		for (size_t s = 0; s < tb->nsel; s++) {
+			const struct sb_col *col = &tb->cols[tb->sel[s]];
+			size_t n = strlen(pos[s]), skip = 0;
+
+			if (s)
+				fputc(' ', lf);
+			if (text_width(pos[s], n) > width[s]) {
+				if (col->flags & SB_COL_WRAP)
+					n = wrap_line(pos[s], width[s], &skip);
+				else
+					n = prefix_bytes(pos[s], width[s]);
+			}
+			put_padded(lf, pos[s], n, width[s], col->flags & SB_COL_RIGHT, s + 1 == tb->nsel);
+			pos[s] = (col->flags & SB_COL_WRAP) ? pos[s] + n + skip : pos[s] + strlen(pos[s]);
+			if (*pos[s])
+				more = true;
+		}
+		fclose(lf);
+		fwrite(line, 1, rtrim_len(line, len), fp);
+		fputc('\n', fp);
+		free(line);
+	}
+}
+
+int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
+{
+	enum sb_out_mode mode = o->opts.mode;
+	unsigned esc = mode == SB_OUT_PAIRS ? SB_ESC_SHELL : mode == SB_OUT_RAW ? SB_ESC_RAW : 0;
+	char **text = calloc(tb->nrows * tb->nsel + 1, sizeof(*text));
+	size_t *width = calloc(tb->nsel + 1, sizeof(*width));
+	int rc = 0;
+
+	if (!text || !width) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < tb->nrows; r++)
+		for (size_t s = 0; s < tb->nsel; s++) {
+			int c = tb->sel[s];
+			char *t = sb_out_cell_text(&tb->rows[r]->cells[c], &tb->cols[c], esc);
+
+			if (!t) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			text[r * tb->nsel + s] = t;
+		}
+	if (mode == SB_OUT_PAIRS) {
+		for (size_t r = 0; r < tb->nrows; r++) {
+			for (size_t s = 0; s < tb->nsel; s++)
+				fprintf(o->fp, "%s%s=\"%s\"", s ? " " : "", tb->cols[tb->sel[s]].name,
+					text[r * tb->nsel + s]);
+			fputc('\n', o->fp);
+		}
+		goto out;
+	}
+	if (mode == SB_OUT_RAW) {
+		for (size_t s = 0; s < tb->nsel && !o->opts.noheadings; s++)
+			fprintf(o->fp, "%s%s%s", s ? " " : "", tb->cols[tb->sel[s]].name, s + 1 == tb->nsel ? "\n" : "");
+		for (size_t r = 0; r < tb->nrows; r++)
+			for (size_t s = 0; s < tb->nsel; s++)
+				fprintf(o->fp, "%s%s%s", s ? " " : "", text[r * tb->nsel + s], s + 1 == tb->nsel ? "\n" : "");
+		goto out;
+	}
+	for (size_t s = 0; s < tb->nsel; s++) {
+		width[s] = o->opts.noheadings ? 0 : strlen(tb->cols[tb->sel[s]].name);
+		for (size_t r = 0; r < tb->nrows; r++) {
+			const char *t = text[r * tb->nsel + s];
+			size_t w = text_width(t, strlen(t));
+			if (w > width[s])
+				width[s] = w;
+		}
+	}
+	{
+		size_t max = output_width(o->fp);
+		if (max)
+			fit_width(tb, text, width, max);
+	}
+	if (!o->opts.noheadings) {
+		char *names[tb->nsel + 1];
+		for (size_t s = 0; s < tb->nsel; s++)
+			names[s] = (char *)tb->cols[tb->sel[s]].name;
+		put_row(o->fp, tb, names, width);
+	}
+	for (size_t r = 0; r < tb->nrows; r++)
+		put_row(o->fp, tb, &text[r * tb->nsel], width);
+out:
+	if (text)
+		for (size_t i = 0; i < tb->nrows * tb->nsel; i++)
+			free(text[i]);
+	free(text);
+	free(width);
+	return rc;
+}
