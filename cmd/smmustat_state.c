@@ -16,8 +16,10 @@ int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_ov
 	memset(s, 0, sizeof(*s));
 	sb_err_clear(&e);
 	if (sb_iommu_list(c->root, &s->inst, &s->ninst, &e) ||
-	    sb_iommu_groups(c->root, &s->groups, &s->ngroups, &e))
+	    sb_iommu_groups(c->root, &s->groups, &s->ngroups, &e)) {
+		smmu_state_free(s); /* the instances when the groups failed */
 		return sb_report(c->applet, &e);
+	}
 	sb_iommu_count_groups(s->inst, s->ninst, s->groups, s->ngroups);
 	sb_err_clear(&s->log_err);
 	s->have_log = sb_kmsg_read(c->root, &s->log, &s->log_err) == 0;

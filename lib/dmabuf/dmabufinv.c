@@ -50,6 +50,15 @@ static struct sb_dmabuf_holder *add_holder(struct sb_dmabuf_obj *o, pid_t pid, c
 	return &nv[o->nholders++];
 }
 
+static void free_attached(struct sb_dmabuf_obj *o)
+{
+	for (size_t k = 0; k < o->nattached; k++)
+		free(o->attached[k]);
+	free(o->attached);
+	o->attached = NULL;
+	o->nattached = 0;
+}
+
 static int load_bufinfo(const struct sb_root *r, struct sb_dmabuf_inventory *inv)
 {
 	struct sb_bufinfo bi;
@@ -76,7 +85,9 @@ static int load_bufinfo(const struct sb_root *r, struct sb_dmabuf_inventory *inv
 		o->in_bufinfo = true;
 		snprintf(o->exp_name, sizeof(o->exp_name), "%s", bi.v[i].exp_name);
 		snprintf(o->name, sizeof(o->name), "%s", bi.v[i].name);
-		/* hand the device list over */
+		/* hand the device list over; bufinfo listing an inode twice (only a made-up file
+		 * does) keeps the last list */
+		free_attached(o);
 		o->attached = bi.v[i].attached;
 		o->nattached = bi.v[i].nattached;
 		bi.v[i].attached = NULL;
@@ -178,9 +189,7 @@ static bool holds(const struct sb_dmabuf_obj *o, pid_t pid)
 
 static void free_obj(struct sb_dmabuf_obj *o)
 {
-	for (size_t k = 0; k < o->nattached; k++)
-		free(o->attached[k]);
-	free(o->attached);
+	free_attached(o);
 	free(o->holders);
 }
 
@@ -192,11 +201,15 @@ int sb_dmabuf_inventory(const struct sb_root *r, pid_t pid, struct sb_dmabuf_inv
 
 	memset(inv, 0, sizeof(*inv));
 	rc = load_bufinfo(r, inv);
-	if (rc)
+	if (rc) {
+		sb_dmabuf_inventory_free(inv);
 		return sb_err_set(e, -rc, "bufinfo", "read", NULL);
+	}
 	rc = sb_dir_list(r, &procs, "/proc");
-	if (rc < 0)
+	if (rc < 0) {
+		sb_dmabuf_inventory_free(inv);
 		return sb_err_set(e, -rc, "/proc", "list processes", "mount procfs");
+	}
 	for (size_t i = 0; i < procs.n; i++) {
 		const char *p = procs.names[i];
 		char comm[32] = "?";

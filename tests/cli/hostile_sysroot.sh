@@ -75,6 +75,26 @@ printf '6.6\033[2J\n' >"$T_TMP/root/proc/sys/kernel/osrelease"
 t_run "smmustat on a hostile osrelease" 0 "$SOCBOX" smmustat --sysroot "$T_TMP/root"
 no_raw_controls "smmustat"
 
+# error paths free what they hold (the ASan+UBSan run of this script has leak detection on)
+rm -rf "$T_TMP/root"
+cp -a "$fx/x86-vtd" "$T_TMP/root"
+rm -rf "$T_TMP/root/sys/kernel/iommu_groups"
+echo x >"$T_TMP/root/sys/kernel/iommu_groups"
+t_run "smmustat: iommu_groups not a directory fails without a leak" 1 "$SOCBOX" smmustat --sysroot "$T_TMP/root"
+t_grep "smmustat: says which" 'iommu_groups' "$T_TMP/err"
+rm -rf "$T_TMP/root"
+cp -a "$fx/am62x-dmabuf" "$T_TMP/root"
+rm -rf "$T_TMP/root/proc"
+echo x >"$T_TMP/root/proc"
+t_run "dmabufcp ls: /proc not a directory fails without a leak" 1 "$SOCBOX" dmabufcp ls --sysroot "$T_TMP/root"
+t_grep "dmabufcp ls: says which" '/proc: list processes' "$T_TMP/err"
+rm -rf "$T_TMP/root"
+cp -a "$fx/am62x-dmabuf" "$T_TMP/root"
+bi=$T_TMP/root/sys/kernel/debug/dma_buf/bufinfo
+sed -n '3,7p' "$bi" >>"$bi"
+t_run "dmabufcp ls: bufinfo listing an inode twice, no leak" 0 "$SOCBOX" dmabufcp ls -J --sysroot "$T_TMP/root"
+t_jq "dmabufcp ls: the inode once" '[.buffers[] | select(.inode == 31)] | length == 1' "$T_TMP/out"
+
 # files named on the command line: a directory is an error, a pipe is read
 t_run "devmemstat --load-netlink DIR fails" 1 "$SOCBOX" devmemstat --load-netlink "$T_TMP"
 t_grep "--load-netlink DIR: says so" 'read netlink capture: Is a directory' "$T_TMP/err"
