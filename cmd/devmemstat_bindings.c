@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "socbox/escape.h"
 #include "devmemstat_views.h"
 
 enum { B_ID, B_IFINDEX, B_IFNAME, B_RXQ, B_POOLS, B_INFLIGHT, B_MEM, B_LEAKED };
@@ -144,7 +145,13 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_note(o, "%zu page pool(s) detached from their device still hold memory: "
 			       "something (a socket, an skb, a devmem token) did not return it", nleaked);
 	dm_note_unsupported(o, &st);
-	rc = sb_out_print(o) ? SB_EXIT_FAIL : (nleaked ? SB_EXIT_FAIL : 0);
+	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
+	if (!rc && nleaked) {
+		/* exit 1 is a finding: say it where scripts and people look, not only in the notes */
+		sb_eprintf("%s bindings: %zu detached page pool(s) still hold memory (see the leaked pools)",
+			   c->applet, nleaked);
+		rc = SB_EXIT_FAIL;
+	}
 	sb_out_free(o);
 	sb_nd_state_free(&st);
 	return rc;

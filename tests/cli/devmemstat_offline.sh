@@ -62,6 +62,8 @@ t_jq "recycle rate of pool 10" '.pools[] | select(.pool_id == 10) | (.recycle_ra
 t_jq "devmem pools carry the binding" '[.pools[] | select(.dmabuf == 1) | .pool_id] == [12,13]' "$T_TMP/out"
 t_run "bindings finds the leak (exit 1)" 1 "$SOCBOX" devmemstat bindings --load-netlink "$NL" -J
 t_json "bindings" "$T_TMP/out"
+t_grep "bindings -J: exit 1 says why on stderr" '^devmemstat bindings: 1 detached page pool\(s\) still hold memory' "$T_TMP/err"
+t_eq "bindings -J: one line on stderr" "$(wc -l <"$T_TMP/err")" 1
 t_jq "binding joins queues, pools, memory" \
 	'.bindings[0] | .binding_id == 1 and .ifindex == 3 and .rx_queues == ["2","3"] and .pools == ["12","13"] and .inflight_mem_bytes == 33554432' "$T_TMP/out"
 t_jq "leaked pool listed" '.leaked_pools_count == 1 and .leaked_pools[0].pool_id == 9 and .leaked_pools[0].inflight == 12' "$T_TMP/out"
