@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "socbox/uapi/dma-buf.h"
 #include "dmabufcp.h"
 
 enum { COL_CHUNK, COL_DIRECTION, COL_FILE_OFFSET, COL_SIZE_BYTES, COL_METHOD, COL_REQUESTED,
@@ -362,6 +363,10 @@ static int parse_options(struct job *j)
 		return sb_usage_error(j->c, "bad --chunk-size '%s'", opt_chunk);
 	if (opt_hold < 0)
 		return sb_usage_error(j->c, "--hold must not be negative");
+	/* before anything is opened: a long name used to fail only after the allocation */
+	if (opt_name && (!*opt_name || strlen(opt_name) >= SB_DMA_BUF_NAME_LEN))
+		return sb_usage_error(j->c, "--name needs 1 to %d characters (DMA_BUF_SET_NAME), not %zu",
+				      SB_DMA_BUF_NAME_LEN - 1, strlen(opt_name));
 	if (j->c->nargs < 2 || j->c->nargs > 3)
 		return sb_usage_error(j->c, "needs two or three arguments");
 	return classify(j);

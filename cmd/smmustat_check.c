@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static const struct sb_col check_cols[] = {
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
-static int opt_instances = -1, opt_no_faults;
+static int opt_instances = INT_MIN, opt_no_faults; /* INT_MIN: not given */
 static char *opt_type, *opt_table;
 static const char **opt_features;
 
@@ -126,13 +127,15 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	char check[128];
 	int rc;
 
-	opt_instances = -1;
+	opt_instances = INT_MIN; /* not given */
 	opt_no_faults = 0;
 	opt_type = opt_table = NULL;
 	opt_features = NULL;
 	rc = sb_cli_parse(c, check_opts, NULL, argc, argv, check_cols, NCOLS(check_cols));
 	if (rc)
 		return rc;
+	if (opt_instances != INT_MIN && opt_instances < 0)
+		return sb_usage_error(c, "--expect-instances needs a count (0 or more), not %d", opt_instances);
 	if (opt_instances < 0 && !opt_type && !opt_no_faults && !opt_features)
 		return sb_usage_error(c, "no predicate given");
 	if (opt_type && strcmp(opt_type, "DMA") && strcmp(opt_type, "DMA-FQ") && strcmp(opt_type, "identity") &&

@@ -3,6 +3,7 @@
  * reserved regions. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ static const struct sb_col resv_cols[] = {
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
-static int opt_group = -1, opt_regions;
+static int opt_group = INT_MIN, opt_regions; /* INT_MIN: not given */
 static char *opt_device;
 
 static struct poptOption group_opts[] = {
@@ -94,12 +95,14 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 	bool found = false;
 	int rc;
 
-	opt_group = -1;
+	opt_group = INT_MIN;
 	opt_regions = 0;
 	opt_device = NULL;
 	rc = sb_cli_parse(c, group_opts, NULL, argc, argv, group_cols, NCOLS(group_cols));
 	if (rc)
 		return rc;
+	if (opt_group != INT_MIN && opt_group < 0)
+		return sb_usage_error(c, "--group needs a group number (0 or more), not %d", opt_group);
 	if (opt_group >= 0 && opt_device)
 		return sb_usage_error(c, "--group and --device exclude each other");
 	sb_err_clear(&e);

@@ -4,6 +4,7 @@
  * rates. --list (and any sysroot) shows what was discovered instead of counting. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,9 @@ static const struct sb_col count_cols[] = {
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static char *opt_pmu, *opt_stream_id;
+static uint64_t opt_sid; /* --stream-id, parsed */
 static const char **opt_events;
-static int opt_span, opt_list, opt_cpu = -1;
+static int opt_span, opt_list, opt_cpu = INT_MIN; /* INT_MIN: not given */
 
 static struct poptOption pmu_opts[] = {
 	{ "pmu", '\0', POPT_ARG_STRING, &opt_pmu, 0, "one PMU by name (default: every smmuv3_pmcg_*; any event_source PMU is accepted)", "NAME" },
@@ -97,16 +99,10 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 	struct sb_err e;
 
 	if (opt_stream_id) {
-		uint64_t sid;
-
-		if (sb_parse_u64(opt_stream_id, 0, &sid) || sid > 0xffffffffull)
-			return sb_usage_error(c, "--stream-id: not a 32-bit number: '%s'", opt_stream_id);
 		if (!has_format(&r->pmu, "filter_stream_id") || !has_format(&r->pmu, "filter_enable"))
 			return sb_usage_error(c, "%s has no StreamID filter (format/filter_stream_id)", r->pmu.name);
 		snprintf(filter, sizeof(filter), ",filter_enable=1,filter_stream_id=0x%llx,filter_span=%d",
-			 (unsigned long long)sid, opt_span ? 1 : 0);
-	} else if (opt_span) {
-		return sb_usage_error(c, "--span needs --stream-id");
+			 (unsigned long long)opt_sid, opt_span ? 1 : 0);
 	}
 	for (size_t i = 0; opt_events && opt_events[i]; i++) {
 		if (r->n == MAX_EVENTS)
@@ -215,10 +211,19 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	opt_pmu = opt_stream_id = NULL;
 	opt_events = NULL;
 	opt_span = opt_list = 0;
-	opt_cpu = -1;
+	opt_cpu = INT_MIN;
 	rc = sb_cli_parse(c, pmu_opts, NULL, argc, argv, NULL, 0);
 	if (rc)
 		return rc;
+	/* checked before anything is read, so a sysroot does not let a bad value pass */
+	if (opt_cpu != INT_MIN && opt_cpu < 0)
+		return sb_usage_error(c, "--cpu needs a CPU number (0 or more), not %d", opt_cpu);
+	if (opt_stream_id) {
+		if (sb_parse_u64(opt_stream_id, 0, &opt_sid) || opt_sid > 0xffffffffull)
+			return sb_usage_error(c, "--stream-id: not a 32-bit number: '%s'", opt_stream_id);
+	} else if (opt_span) {
+		return sb_usage_error(c, "--span needs --stream-id");
+	}
 	if (c->out.list_columns) {
 		sb_out_list_columns(&c->out, stdout, opt_list ? disc_cols : count_cols,
 				    opt_list ? NCOLS(disc_cols) : NCOLS(count_cols));

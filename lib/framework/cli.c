@@ -13,7 +13,7 @@
 
 struct sb_common_opts sb_opt;
 
-enum { OPT_HELP = 0x1001, OPT_VERSION };
+enum { OPT_HELP = 0x1001, OPT_VERSION, OPT_INTERVAL };
 
 struct poptOption sb_popt_output[] = {
 	{ "json", 'J', POPT_ARG_NONE, &sb_opt.json, 0, "JSON output (one object)", NULL },
@@ -29,7 +29,7 @@ struct poptOption sb_popt_output[] = {
 };
 
 struct poptOption sb_popt_live[] = {
-	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, 0, "sample every SEC seconds", "SEC" },
+	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL, "sample every SEC seconds", "SEC" },
 	{ "count", 'c', POPT_ARG_INT, &sb_opt.count, 0, "stop after N samples or messages", "N" },
 	POPT_TABLEEND
 };
@@ -137,23 +137,78 @@ static void free_common_strings(void)
 	sb_opt.output = sb_opt.format = sb_opt.sysroot = NULL;
 }
 
+/* popt reads an empty string as the number 0: "--pid ''" would mean "no filter" and
+ * "--count ''" "no limit". Numeric options given an empty value are found here, before
+ * popt parses (the forms "--long ''", "--long=" and "-x ''"). */
+static const struct poptOption *numeric_option(const struct poptOption *t, const char *arg)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
+		unsigned type = t->argInfo & POPT_ARG_MASK;
+
+		if (type == POPT_ARG_INCLUDE_TABLE) {
+			const struct poptOption *o = numeric_option(t->arg, arg);
+			if (o)
+				return o;
+			continue;
+		}
+		if (type != POPT_ARG_INT && type != POPT_ARG_LONG && type != POPT_ARG_DOUBLE &&
+		    type != POPT_ARG_LONGLONG && type != POPT_ARG_SHORT && type != POPT_ARG_FLOAT)
+			continue;
+		if (arg[1] == '-' ? t->longName && !strcmp(arg + 2, t->longName)
+				  : t->shortName && arg[1] == t->shortName && !arg[2])
+			return t;
+	}
+	return NULL;
+}
+
+static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *table, int argc,
+			       const char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const struct poptOption *o;
+		const char *eq = strchr(argv[i], '=');
+		char name[128];
+
+		if (argv[i][0] != '-' || !argv[i][1])
+			continue;
+		if (argv[i][1] == '-' && eq && !eq[1]) {
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
+			o = numeric_option(table, name);
+		} else {
+			o = i + 1 < argc && !argv[i + 1][0] ? numeric_option(table, argv[i]) : NULL;
+		}
+		if (o) {
+			if (o->longName)
+				return sb_usage_error(c, "--%s needs a number, not an empty string", o->longName);
+			return sb_usage_error(c, "-%c needs a number, not an empty string", o->shortName);
+		}
+	}
+	return 0;
+}
+
 int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
 		 const char **argv, const struct sb_col *cols, size_t ncols)
 {
 	char name[128], other[256];
 	const char *fake_argv0;
 	struct sb_err e;
+	bool interval_given = false;
 	int rc;
 
 	free_common_strings();
 	memset(&sb_opt, 0, sizeof(sb_opt));
 	snprintf(name, sizeof(name), "%s%s%s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	snprintf(other, sizeof(other), "[OPTION...]%s%s", args_help ? " " : "", args_help ? args_help : "");
+	rc = empty_numeric_value(c, table, argc, argv);
+	if (rc)
+		return rc;
 	fake_argv0 = argv[0];
 	argv[0] = name;
 	c->popt = poptGetContext(name, argc, argv, table, 0);
 	poptSetOtherOptionHelp(c->popt, other);
 	while ((rc = poptGetNextOpt(c->popt)) > 0) {
+		if (rc == OPT_INTERVAL)
+			interval_given = true;
 		if (rc == OPT_HELP) {
 			poptPrintHelp(c->popt, stdout, 0);
 			fputs(exit_codes_help, stdout);
@@ -178,8 +233,10 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	rc = output_mode(c);
 	if (rc)
 		return rc;
-	if (!(sb_opt.interval >= 0) || sb_opt.interval > SB_INTERVAL_MAX)
-		return sb_usage_error(c, "--interval must be a number of seconds from 0 to %d", SB_INTERVAL_MAX);
+	/* -i 0 would mean "one sample" to one command and "1 s" to another: not a value */
+	if (interval_given && (!(sb_opt.interval > 0) || sb_opt.interval > SB_INTERVAL_MAX))
+		return sb_usage_error(c, "--interval must be a number of seconds above 0, at most %d",
+				      SB_INTERVAL_MAX);
 	if (sb_opt.sysroot && !*sb_opt.sysroot)
 		return sb_usage_error(c, "--sysroot needs a directory (without --sysroot the live system is read)");
 	if (sb_opt.count < 0)

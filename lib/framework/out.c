@@ -119,6 +119,14 @@ static int select_columns(const char *spec, const struct sb_col *cols, size_t nc
 {
 	size_t n = 0;
 
+	/* "-o +" or "-o a,,b" is a typo, not a request for the default set */
+	if (spec && (!spec[spec[0] == '+'] || strstr(spec, ",,") || spec[strlen(spec) - 1] == ',' ||
+		     spec[spec[0] == '+'] == ',')) {
+		sb_err_set(e, EINVAL, NULL, NULL, "see --list-columns");
+		sb_err_reason(e, "-o needs a comma-separated list of columns, not '%s'", spec);
+		sb_err_exit(e, SB_EXIT_USAGE);
+		return -EINVAL;
+	}
 	if (!spec || *spec == '+') {
 		for (size_t i = 0; i < ncols; i++)
 			if (!(cols[i].flags & SB_COL_HIDDEN))
