@@ -383,16 +383,16 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools" },
-	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats" },
-	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning" },
-	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate" },
-	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)" },
-	{ "bindings", dm_bindings, NULL, "devmem bindings: device, queues, pools, memory; leaked pools" },
-	{ "top", dm_top, NULL, "live Gbps, packets/s, per-CPU usage and NET_RX softirqs (kperf layout)" },
-	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen" },
-	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it" },
-	{ NULL, NULL, NULL, NULL },
+	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools", 0 },
+	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats", 0 },
+	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning", 0 },
+	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate", 0 },
+	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)", 0 },
+	{ "bindings", dm_bindings, NULL, "devmem bindings: device, queues, pools, memory; leaked pools", 0 },
+	{ "top", dm_top, NULL, "live Gbps, packets/s, per-CPU usage and NET_RX softirqs (kperf layout)", SB_CMD_STREAMS },
+	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen", SB_CMD_STREAMS },
+	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it", 0 },
+	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int devmemstat_main(int argc, const char **argv)

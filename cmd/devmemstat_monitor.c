@@ -139,7 +139,6 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (mon_timeout < 0)
 		return sb_usage_error(c, "--timeout must not be negative");
-	c->out.pretty = false; /* JSON Lines */
 	rc = dm_open(c, &g, &ifindex);
 	if (rc)
 		return rc;

@@ -415,7 +415,6 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "bad CPU list '%s'", top_cpus);
 	interval = sb_opt.interval > 0 ? sb_opt.interval : 1.0;
 	count = sb_opt.count;
-	c->out.pretty = false; /* JSON Lines */
 	live = sb_root_is_live(c->root);
 	sb_err_clear(&e);
 	if (live) {

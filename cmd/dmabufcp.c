@@ -96,11 +96,11 @@ void dmabufcp_set_free(struct dmabufcp_set *set)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "copy", dmabufcp_copy, "SRC [BUF] DST", "copy a file into dma-bufs, out of one, or both (round trip)" },
-	{ "bench", dmabufcp_bench, "FILE", "read FILE into dma-bufs by every method and buffer kind, timed" },
-	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits" },
-	{ "ls", dmabufcp_ls, NULL, "every dma-buf in the system and the processes holding it" },
-	{ NULL, NULL, NULL, NULL },
+	{ "copy", dmabufcp_copy, "SRC [BUF] DST", "copy a file into dma-bufs, out of one, or both (round trip)", 0 },
+	{ "bench", dmabufcp_bench, "FILE", "read FILE into dma-bufs by every method and buffer kind, timed", 0 },
+	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits", 0 },
+	{ "ls", dmabufcp_ls, NULL, "every dma-buf in the system and the processes holding it", 0 },
+	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int dmabufcp_main(int argc, const char **argv)

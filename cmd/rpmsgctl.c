@@ -257,16 +257,16 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "list", rpmsgctl_list, NULL, "remote processors, channels, control and endpoint devices" },
-	{ "ept", rpmsgctl_ept, "create|destroy ...", "create or destroy an endpoint (/dev/rpmsgN or fd)" },
-	{ "dev", rpmsgctl_dev, "create|release ...", "create or release a channel device on the remote" },
-	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint" },
-	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)" },
-	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout" },
-	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics" },
-	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace ...", "remote processor control" },
-	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path" },
-	{ NULL, NULL, NULL, NULL },
+	{ "list", rpmsgctl_list, NULL, "remote processors, channels, control and endpoint devices", 0 },
+	{ "ept", rpmsgctl_ept, "create|destroy ...", "create or destroy an endpoint (/dev/rpmsgN or fd)", 0 },
+	{ "dev", rpmsgctl_dev, "create|release ...", "create or release a channel device on the remote", 0 },
+	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint", 0 },
+	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)", 0 },
+	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", 0 },
+	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", 0 },
+	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace ...", "remote processor control", 0 },
+	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path", 0 },
+	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int rpmsgctl_main(int argc, const char **argv)

@@ -273,9 +273,9 @@ static int ept_destroy(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_ept(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "create", ept_create, "NAME", "create an endpoint on a control device" },
-		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices" },
-		{ NULL, NULL, NULL, NULL },
+		{ "create", ept_create, "NAME", "create an endpoint on a control device", 0 },
+		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices", 0 },
+		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " ept", "Create or destroy rpmsg endpoints.", sub, NULL, argc, argv);
 }
@@ -322,9 +322,9 @@ static int dev_release(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_dev(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "create", dev_create, "NAME", "RPMSG_CREATE_DEV_IOCTL: create a channel device" },
-		{ "release", dev_release, "NAME", "RPMSG_RELEASE_DEV_IOCTL: release a channel device" },
-		{ NULL, NULL, NULL, NULL },
+		{ "create", dev_create, "NAME", "RPMSG_CREATE_DEV_IOCTL: create a channel device", 0 },
+		{ "release", dev_release, "NAME", "RPMSG_RELEASE_DEV_IOCTL: release a channel device", 0 },
+		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " dev", "Create or release rpmsg channel devices.", sub, NULL, argc, argv);
 }
@@ -388,9 +388,9 @@ static int flow_set(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_flow(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "get", flow_get, "rpmsgN", "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?" },
-		{ "set", flow_set, "rpmsgN pause|resume", "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote" },
-		{ NULL, NULL, NULL, NULL },
+		{ "get", flow_get, "rpmsgN", "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", 0 },
+		{ "set", flow_set, "rpmsgN pause|resume", "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", 0 },
+		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " flow", "rpmsg endpoint flow control.", sub, NULL, argc, argv);
 }

@@ -215,14 +215,14 @@ static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "status", rproc_status, "[NAME]", "state, firmware, recovery and channels" },
-		{ "start", rproc_start, "NAME", "boot the firmware" },
-		{ "stop", rproc_stop, "NAME", "stop a running processor" },
-		{ "detach", rproc_detach, "NAME", "detach from a processor the kernel attached to" },
-		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file" },
-		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery" },
-		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer" },
-		{ NULL, NULL, NULL, NULL },
+		{ "status", rproc_status, "[NAME]", "state, firmware, recovery and channels", 0 },
+		{ "start", rproc_start, "NAME", "boot the firmware", 0 },
+		{ "stop", rproc_stop, "NAME", "stop a running processor", 0 },
+		{ "detach", rproc_detach, "NAME", "detach from a processor the kernel attached to", 0 },
+		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file", 0 },
+		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery", 0 },
+		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer", 0 },
+		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc, argv);
 }

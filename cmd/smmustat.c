@@ -147,14 +147,14 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd smmustat_cmds[] = {
-	{ "overview", smmustat_overview, NULL, "one row per IOMMU instance: kind, groups, domain, features" },
-	{ "groups", smmustat_groups, NULL, "IOMMU groups: type, devices, reserved regions" },
-	{ "irq", smmustat_irq, NULL, "IOMMU interrupt lines per CPU, -i for rates" },
-	{ "events", smmustat_events, NULL, "IOMMU faults and events from the kernel log" },
-	{ "pmu", smmustat_pmu, NULL, "SMMUv3 PMCG counters through perf_event_open" },
-	{ "stress", smmustat_stress, NULL, "per-CPU map/unmap stress (iommufd or dma_map_benchmark)" },
-	{ "check", smmustat_check, NULL, "predicates for scripts; exit 1 naming the failed one" },
-	{ NULL, NULL, NULL, NULL },
+	{ "overview", smmustat_overview, NULL, "one row per IOMMU instance: kind, groups, domain, features", 0 },
+	{ "groups", smmustat_groups, NULL, "IOMMU groups: type, devices, reserved regions", 0 },
+	{ "irq", smmustat_irq, NULL, "IOMMU interrupt lines per CPU, -i for rates", 0 },
+	{ "events", smmustat_events, NULL, "IOMMU faults and events from the kernel log", 0 },
+	{ "pmu", smmustat_pmu, NULL, "SMMUv3 PMCG counters through perf_event_open", 0 },
+	{ "stress", smmustat_stress, NULL, "per-CPU map/unmap stress (iommufd or dma_map_benchmark)", 0 },
+	{ "check", smmustat_check, NULL, "predicates for scripts; exit 1 naming the failed one", 0 },
+	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int smmustat_main(int argc, const char **argv)

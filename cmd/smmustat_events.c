@@ -34,11 +34,11 @@ static const struct sb_col list_cols[] = {
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
-static int opt_list, opt_follow;
+static int opt_list;
 
 static struct poptOption event_opts[] = {
 	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "one row per record instead of the summary", NULL },
-	{ "follow", 'f', POPT_ARG_NONE, &opt_follow, 0, "wait for new records and print each (live; -c N stops after N)", NULL },
+	SB_POPT_FOLLOW("wait for new records and print each (live; -c N stops after N)"),
 	SB_POPT_LIVE,
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
@@ -158,23 +158,23 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	size_t n;
 	int rc;
 
-	opt_list = opt_follow = 0;
+	opt_list = 0;
 	rc = sb_cli_parse(c, event_opts, NULL, argc, argv, NULL, 0);
 	if (rc)
 		return rc;
 	/* The column set depends on --list, known only now. */
 	if (c->out.list_columns) {
-		if (opt_list || opt_follow)
+		if (opt_list || sb_opt.follow)
 			sb_out_list_columns(&c->out, stdout, list_cols, NCOLS(list_cols));
 		else
 			sb_out_list_columns(&c->out, stdout, summary_cols, NCOLS(summary_cols));
 		return -1;
 	}
 	sb_err_clear(&e);
-	if ((opt_list || opt_follow ? sb_out_check_columns(c->out.columns, list_cols, NCOLS(list_cols), &e)
+	if ((opt_list || sb_opt.follow ? sb_out_check_columns(c->out.columns, list_cols, NCOLS(list_cols), &e)
 				    : sb_out_check_columns(c->out.columns, summary_cols, NCOLS(summary_cols), &e)))
 		return sb_usage_error(c, "%s", e.reason);
-	if (opt_follow) {
+	if (sb_opt.follow) {
 		if (!sb_root_is_live(c->root))
 			return sb_usage_error(c, "--follow needs the live kernel, not a sysroot");
 		return follow(c);

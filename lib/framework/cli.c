@@ -124,7 +124,6 @@ static int output_mode(struct sb_ctx *c)
 	c->out.noheadings = sb_opt.noheadings;
 	c->out.columns = sb_opt.output;
 	c->out.list_columns = sb_opt.list_columns;
-	c->out.pretty = true;
 	return 0;
 }
 
@@ -233,6 +232,10 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	rc = output_mode(c);
 	if (rc)
 		return rc;
+	/* The one place that decides the JSON shape: a command that repeats (-i, -c, --follow,
+	 * or one that streams by nature) prints one compact object per line (JSON Lines), so a
+	 * line-by-line reader can follow it; anything else prints one indented object. */
+	c->out.pretty = !(c->streams || interval_given || sb_opt.count > 0 || sb_opt.follow);
 	/* -i 0 would mean "one sample" to one command and "1 s" to another: not a value */
 	if (interval_given && (!(sb_opt.interval > 0) || sb_opt.interval > SB_INTERVAL_MAX))
 		return sb_usage_error(c, "--interval must be a number of seconds above 0, at most %d",
@@ -316,6 +319,7 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	memset(&c, 0, sizeof(c));
 	c.applet = applet;
 	c.cmd = cmd->name;
+	c.streams = cmd->flags & SB_CMD_STREAMS;
 	rc = cmd->run(&c, argc, argv);
 	sb_ctx_done(&c);
 	return rc < 0 ? 0 : rc;

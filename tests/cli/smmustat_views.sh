@@ -31,7 +31,11 @@ t_run "unknown group: exit 1" 1 "$SOCBOX" smmustat groups --sysroot "$SOC" --gro
 t_run "--group with --device: usage" 2 "$SOCBOX" smmustat groups --sysroot "$SOC" --group 1 --device x
 
 # irq
+t_run "server: irq -c 1 -J is one compact line (JSON Lines)" 0 "$SOCBOX" smmustat irq --sysroot "$SRV" -c 1 -J
+t_eq "server: irq -c 1 -J: one line" "$(wc -l <"$T_TMP/out")" 1
+t_json "server: irq -c 1" "$T_TMP/out"
 t_run "server: irq --json" 0 "$SOCBOX" smmustat irq --sysroot "$SRV" -J
+t_eq "server: irq -J without -i/-c: one indented object" "$(head -c1 "$T_TMP/out"; sed -n 2p "$T_TMP/out" | cut -c1-2)" "{  "
 cp "$T_TMP/out" "$T_TMP/i.json"
 t_json "server: irq" "$T_TMP/i.json"
 t_jq "server: evtq/gerror/priq for both SMMUs" '[.irqs[].kind] == ["evtq","gerror","priq","evtq","gerror","priq"]' "$T_TMP/i.json"

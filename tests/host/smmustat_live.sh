@@ -25,7 +25,12 @@ t_run "irq --all on the live /proc/interrupts" 0 "$SOCBOX" smmustat irq --all -J
 t_json "irq --all" "$T_TMP/out"
 t_jq "irq: CPU count matches the kernel" ".cpus == $(head -n1 /proc/interrupts | wc -w)" "$T_TMP/out"
 t_run "irq -i 0.2 -c 2: two samples with rates" 0 "$SOCBOX" smmustat irq --all -i 0.2 -c 2 -J
-t_eq "two samples" "$(grep -c '"interval_s"' "$T_TMP/out")" 2
+t_eq "two samples, one JSON object per line" "$(wc -l <"$T_TMP/out")" 2
+if python3 -c 'import json, sys; [json.loads(l)["interval_s"] for l in open(sys.argv[1])]' "$T_TMP/out" 2>"$T_TMP/jl.err"; then
+	t_ok "irq -i -c -J: every line is a JSON object with interval_s (JSON Lines)"
+else
+	t_fail "irq -i -c -J is not JSON Lines: $(cat "$T_TMP/jl.err")"
+fi
 t_run "events reads the live log" 0 "$SOCBOX" smmustat events -J
 t_json "events" "$T_TMP/out"
 t_jq "events: from /dev/kmsg or klogctl" '.log_source == "/dev/kmsg" or .log_source == "klogctl"' "$T_TMP/out"

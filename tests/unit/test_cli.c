@@ -33,9 +33,9 @@ static int run_show(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "list", run_list, NULL, "list things" },
-	{ "listen", run_show, "NAME", "a verb that shares a prefix" },
-	{ NULL, NULL, NULL, NULL },
+	{ "list", run_list, NULL, "list things", 0 },
+	{ "listen", run_show, "NAME", "a verb that shares a prefix", 0 },
+	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 static int dispatch(int argc, const char **argv)

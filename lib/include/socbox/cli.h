@@ -21,6 +21,7 @@ struct sb_common_opts {
 	char *sysroot;
 	double interval;  /* -i SEC; 0 = not given */
 	int count;        /* -c N; 0 = not given */
+	int follow;       /* -f of the commands that have it (SB_POPT_FOLLOW) */
 	int quiet, verbose;
 };
 extern struct sb_common_opts sb_opt;
@@ -34,6 +35,9 @@ extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
 #define SB_POPT_LIVE { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live, 0, "Sampling options:", NULL }
 #define SB_POPT_COMMON { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL }
 
+/* --follow, for commands that wait for new records; its help names what is followed. */
+#define SB_POPT_FOLLOW(help) { "follow", 'f', POPT_ARG_NONE, &sb_opt.follow, 0, help, NULL }
+
 /* -i above a day is a typo, not a sampling plan (and NaN or infinity never is one). */
 #define SB_INTERVAL_MAX 86400
 
@@ -46,6 +50,11 @@ struct sb_ctx {
 	poptContext popt;     /* kept until sb_ctx_done() so argument strings stay valid */
 	const char **args;    /* positional arguments after the options */
 	int nargs;
+	bool streams;         /* the command's SB_CMD_STREAMS */
+};
+
+enum sb_cmd_flags {
+	SB_CMD_STREAMS = 1 << 0, /* prints record after record until stopped (monitor, top) */
 };
 
 struct sb_cmd {
@@ -53,6 +62,7 @@ struct sb_cmd {
 	int (*run)(struct sb_ctx *c, int argc, const char **argv);
 	const char *args;    /* positional arguments for usage ("NAME"), NULL when none */
 	const char *summary;
+	unsigned flags;      /* enum sb_cmd_flags */
 };
 
 struct sb_applet {
