@@ -191,9 +191,10 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_doctor_run(c->root, &rep);
 	rc = c->out.mode == SB_OUT_JSON ? print_json(c, &rep) : print_text(c, &rep);
-	if (rc)
-		return rc;
-	return require ? check_required(c, require, &rep) : 0;
+	if (!rc && require)
+		rc = check_required(c, require, &rep);
+	sb_doctor_report_free(&rep);
+	return rc;
 }
 
 int doctor_main(int argc, const char **argv)

@@ -28,8 +28,15 @@ static struct sb_fact *fact(struct sb_doctor_sub *s, const char *key, enum sb_fa
 {
 	struct sb_fact *f;
 
-	if (s->nfacts >= SB_DOCTOR_MAX_FACTS)
-		abort(); /* a programming error: raise SB_DOCTOR_MAX_FACTS */
+	if (s->nfacts == s->capfacts) {
+		int cap = s->capfacts ? s->capfacts * 2 : 16;
+		struct sb_fact *nf = realloc(s->facts, (size_t)cap * sizeof(*nf));
+
+		if (!nf)
+			abort(); /* out of memory: the OOM rule of the output layer (HACKING.md) */
+		s->facts = nf;
+		s->capfacts = cap;
+	}
 	f = &s->facts[s->nfacts++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->key, sizeof(f->key), "%s", key);
@@ -50,7 +57,9 @@ void doctor_bool(struct sb_doctor_sub *s, const char *key, bool v, bool live)
 
 void doctor_str(struct sb_doctor_sub *s, const char *key, const char *v, bool live)
 {
-	snprintf(fact(s, key, SB_FACT_STR, live)->str, sizeof(s->facts[0].str), "%s", v);
+	struct sb_fact *f = fact(s, key, SB_FACT_STR, live);
+
+	snprintf(f->str, sizeof(f->str), "%s", v);
 }
 
 void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...)
@@ -117,4 +126,11 @@ void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep)
 	doctor_probe_dmabuf(r, &rep->subs[SB_DOCTOR_DMABUF]);
 	doctor_probe_iommu(r, &rep->subs[SB_DOCTOR_IOMMU]);
 	doctor_probe_netdev(r, &rep->subs[SB_DOCTOR_NETDEV]);
+}
+
+void sb_doctor_report_free(struct sb_doctor_report *rep)
+{
+	for (int i = 0; i < SB_DOCTOR_NSUBS; i++)
+		free(rep->subs[i].facts);
+	memset(rep, 0, sizeof(*rep));
 }

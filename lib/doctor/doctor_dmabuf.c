@@ -44,7 +44,7 @@ void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
 		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "", a.v[i].name);
 	doctor_num(s, "heaps", (int64_t)nheaps, false);
 	doctor_str(s, "heap_names", names, false);
-	for (size_t i = 0; i < nheaps && i < 8; /* facts are bounded; eight heaps is plenty */ i++) {
+	for (size_t i = 0; i < nheaps; i++) {
 		snprintf(key, sizeof(key), "access_%.56s", a.v[i].name);
 		node_access(s, &a.v[i], key, &denied);
 	}

@@ -1,39 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* doctor's IOMMU probe: a view of what lib/iommu reads (instances, groups, the policy). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/cmdline.h"
+#include "socbox/iommu.h"
 
-/* Value of a kernel command-line parameter ("iommu.strict"), or NULL. */
-static const char *cmdline_param(const char *cmdline, const char *name, char *buf, size_t len)
-{
-	size_t nlen = strlen(name);
-
-	for (const char *p = cmdline; p && *p;) {
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, name, nlen) && (p[nlen] == '=' || p[nlen] == ' ' || !p[nlen])) {
-			const char *v = p[nlen] == '=' ? p + nlen + 1 : "";
-			size_t vl = strcspn(v, " \n");
-			snprintf(buf, len, "%.*s", (int)vl, v);
-			return buf;
-		}
-		p = strchr(p, ' ');
-	}
-	return NULL;
-}
-
-static void boot_policy(const struct sb_root *r, struct sb_doctor_sub *s)
+/* The command-line parameters that set the IOMMU's behaviour, as facts "cmdline_<name>". */
+static void boot_params(const struct sb_root *r, struct sb_doctor_sub *s)
 {
 	static const char *const params[] = { "iommu.strict", "iommu.passthrough", "iommu", "intel_iommu", "amd_iommu" };
-	char *cmdline = NULL, val[64], key[48];
+	char *cmdline = sb_cmdline_read(r), val[64], key[48];
 
-	if (sb_read_file(r, &cmdline, SB_READ_ATTR_MAX, "/proc/cmdline") < 0)
-		return;
-	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
-		if (!cmdline_param(cmdline, params[i], val, sizeof(val)))
+	for (size_t i = 0; cmdline && i < sizeof(params) / sizeof(params[0]); i++) {
+		if (!sb_cmdline_param(cmdline, params[i], val, sizeof(val)))
 			continue;
 		snprintf(key, sizeof(key), "cmdline_%s", params[i]);
 		for (char *k = key; *k; k++)
@@ -44,55 +28,77 @@ static void boot_policy(const struct sb_root *r, struct sb_doctor_sub *s)
 	free(cmdline);
 }
 
+/* "groups_DMA_FQ" was the first spelling (kept: the schema only grows); "groups_dma_fq"
+ * is the snake_case one. */
+static void group_type_facts(struct sb_doctor_sub *s, const char *type, size_t count)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "groups_%s", type);
+	for (char *k = key; *k; k++)
+		if (*k == '-')
+			*k = '_';
+	doctor_num(s, key, (int64_t)count, false);
+	for (char *k = key; *k; k++)
+		*k = (char)tolower((unsigned char)*k);
+	if (strcmp(key + 7, type))
+		doctor_num(s, key, (int64_t)count, false);
+}
+
 void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 {
-	static const char *const types[] = { "DMA", "DMA-FQ", "identity", "blocked", "unmanaged", "unknown" };
-	struct sb_dirlist inst = { 0 }, groups = { 0 };
-	size_t count[sizeof(types) / sizeof(types[0])] = { 0 };
-	char names[128] = "", type[32], key[48];
-	size_t off = 0, best = 0;
+	const char *const *types = sb_iommu_group_types;
+	struct sb_iommu *inst = NULL;
+	struct sb_iommu_group *g = NULL;
+	struct sb_iommu_policy pol;
+	struct sb_kmsg log = { 0 };
+	bool have_log;
+	size_t ninst = 0, ng = 0, count[6] = { 0 }, off = 0, best = 0;
+	char names[128] = "";
 
-	sb_dir_list(r, &inst, "/sys/class/iommu");
-	sb_dir_list(r, &groups, "/sys/kernel/iommu_groups");
-	for (size_t i = 0; i < inst.n && off < sizeof(names); i++)
-		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "", inst.names[i]);
-	for (size_t g = 0; g < groups.n; g++) {
-		if (sb_attr_str(r, type, sizeof(type), "/sys/kernel/iommu_groups/%s/type", groups.names[g]) < 0)
-			snprintf(type, sizeof(type), "unknown");
-		for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
-			if (!strcmp(type, types[t]))
-				count[t]++;
-	}
-	doctor_num(s, "instances", (int64_t)inst.n, false);
+	if (sb_iommu_list(r, &inst, &ninst, NULL))
+		ninst = 0;
+	if (sb_iommu_groups(r, &g, &ng, NULL))
+		ng = 0;
+	for (size_t i = 0; i < ninst && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "", inst[i].name);
+	for (size_t k = 0; k < ng; k++)
+		count[sb_iommu_type_index(g[k].type)]++;
+	doctor_num(s, "instances", (int64_t)ninst, false);
 	doctor_str(s, "instance_names", names, false);
-	doctor_num(s, "groups", (int64_t)groups.n, false);
-	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+	doctor_num(s, "groups", (int64_t)ng, false);
+	for (size_t t = 0; t < 6; t++) {
 		if (!count[t])
 			continue;
-		snprintf(key, sizeof(key), "groups_%s", types[t]);
-		for (char *k = key; *k; k++)
-			if (*k == '-')
-				*k = '_';
-		doctor_num(s, key, (int64_t)count[t], false);
+		group_type_facts(s, types[t], count[t]);
 		if (count[t] > count[best])
 			best = t;
 	}
-	if (groups.n)
+	if (ng)
 		doctor_str(s, "default_domain_type", types[best], false);
-	boot_policy(r, s);
+	boot_params(r, s);
+	/* the same answer as smmustat's: the command line, the kernel log, the group types */
+	have_log = ng && sb_kmsg_read(r, &log, NULL) == 0;
+	sb_iommu_policy(r, have_log ? &log : NULL, g, ng, &pol);
+	if (have_log)
+		sb_kmsg_free(&log);
+	if (pol.mode[0]) {
+		doctor_str(s, "invalidation", pol.mode, false);
+		doctor_str(s, "invalidation_source", pol.source, false);
+	}
 
-	if (inst.n && groups.n) {
+	if (ninst && ng) {
 		s->status = SB_HEALTH_OK;
-		doctor_summary(s, "%zu instance%s (%s), %zu group%s, mostly %s%s", inst.n, inst.n == 1 ? "" : "s",
-			       names, groups.n, groups.n == 1 ? "" : "s", types[best],
-			       !strcmp(types[best], "DMA-FQ") ? " (lazy invalidation)" :
-			       !strcmp(types[best], "DMA") ? " (strict invalidation)" :
-			       !strcmp(types[best], "identity") ? " (passthrough)" : "");
-	} else if (inst.n || groups.n) {
+		doctor_summary(s, "%zu instance%s (%s), %zu group%s, mostly %s%s%s%s", ninst, ninst == 1 ? "" : "s",
+			       names, ng, ng == 1 ? "" : "s", types[best], pol.mode[0] ? " (" : "",
+			       !strcmp(pol.mode, "passthrough") ? "passthrough" :
+			       !strcmp(pol.mode, "lazy") ? "lazy invalidation" :
+			       !strcmp(pol.mode, "strict") ? "strict invalidation" : "",
+			       pol.mode[0] ? ")" : "");
+	} else if (ninst || ng) {
 		s->status = SB_HEALTH_PARTIAL;
-		doctor_summary(s, "%zu instance%s, %zu group%s", inst.n, inst.n == 1 ? "" : "s", groups.n,
-			       groups.n == 1 ? "" : "s");
-		if (!groups.n)
+		doctor_summary(s, "%zu instance%s, %zu group%s", ninst, ninst == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
+		if (!ng)
 			doctor_hint(s, "IOMMU present but no device is attached to it: check the iommus/iommu-map "
 				       "properties in the device tree or the DMAR/IORT tables");
 	} else {
@@ -101,6 +107,6 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 		doctor_hint(s, "no IOMMU: enable it in firmware (VT-d / AMD-Vi) or the device tree, build "
 			       "CONFIG_ARM_SMMU_V3, CONFIG_INTEL_IOMMU or CONFIG_AMD_IOMMU, and on x86 boot with intel_iommu=on");
 	}
-	sb_dirlist_free(&inst);
-	sb_dirlist_free(&groups);
+	free(inst);
+	sb_iommu_groups_free(g, ng);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/cmdline.h"
 #include "socbox/iommu.h"
 
 
@@ -285,7 +286,7 @@ void sb_iommu_groups_free(struct sb_iommu_group *g, size_t n)
 	free(g);
 }
 
-static int type_index(const char *type)
+int sb_iommu_type_index(const char *type)
 {
 	for (int i = 0; i < 5; i++)
 		if (!strcmp(type, sb_iommu_group_types[i]))
@@ -310,7 +311,7 @@ void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iomm
 		for (size_t i = 0; i < n; i++)
 			if ((*iommu && !strcmp(iommu, list[i].name)) || (!*iommu && n == 1)) {
 				list[i].ngroups++;
-				list[i].ntypes[type_index(g[k].type)]++;
+				list[i].ntypes[sb_iommu_type_index(g[k].type)]++;
 			}
 	}
 }
@@ -338,36 +339,38 @@ int sb_iommu_find_device(const struct sb_iommu_group *g, size_t ng, const char *
 	return -ENOENT;
 }
 
-/* Value of "key=" in the kernel command line, copied into val; false when absent. */
-static bool cmdline_param(const char *cmdline, const char *key, char *val, size_t len)
+/* The kernel's order: iommu.strict (last one wins) sets the default; the VT-d and AMD
+ * drivers force strict mode at init for intel_iommu=strict and amd_iommu=fullflush, after
+ * the early parameters; iommu.passthrough=1 puts the default domain in passthrough. */
+bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len)
 {
-	size_t kl = strlen(key);
-	const char *p = cmdline;
-	bool found = false;
+	char v[64];
+	bool set = false;
 
-	while (*p) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t vl = strcspn(p + kl + 1, " \t\n");
-
-			snprintf(val, len, "%.*s", (int)vl, p + kl + 1);
-			found = true; /* the last occurrence wins, as in the kernel */
-		}
-		p += strcspn(p, " \t\n");
+	if (sb_cmdline_param(cmdline, "iommu.strict", v, sizeof(v))) {
+		snprintf(mode, len, "%s", !strcmp(v, "0") ? "lazy" : "strict");
+		set = true;
 	}
-	return found;
+	if ((sb_cmdline_param(cmdline, "intel_iommu", v, sizeof(v)) && sb_cmdline_has_option(v, "strict")) ||
+	    (sb_cmdline_param(cmdline, "amd_iommu", v, sizeof(v)) && sb_cmdline_has_option(v, "fullflush"))) {
+		snprintf(mode, len, "strict");
+		set = true;
+	}
+	if (sb_cmdline_param(cmdline, "iommu.passthrough", v, sizeof(v)) &&
+	    (!strcmp(v, "1") || !strcmp(v, "on") || !strcmp(v, "y"))) {
+		snprintf(mode, len, "passthrough");
+		set = true;
+	}
+	return set;
 }
 
 void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p)
 {
-	char cmdline[4096] = "", v[32];
+	char *cmdline = sb_cmdline_read(r);
 	unsigned counts[6] = { 0 };
 
 	memset(p, 0, sizeof(*p));
-	if (sb_attr_str(r, cmdline, sizeof(cmdline), "/proc/cmdline") < 0)
-		cmdline[0] = '\0';
 	for (size_t i = 0; log && i < log->n; i++) {
 		const char *t = log->lines[i].text, *q;
 
@@ -385,19 +388,13 @@ void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 		snprintf(p->mode, sizeof(p->mode), "passthrough");
 		snprintf(p->source, sizeof(p->source), "log");
 	}
-	if (cmdline_param(cmdline, "iommu.strict", v, sizeof(v))) {
-		snprintf(p->mode, sizeof(p->mode), "%s", !strcmp(v, "0") ? "lazy" : "strict");
+	if (cmdline && *cmdline && sb_iommu_cmdline_policy(cmdline, p->mode, sizeof(p->mode)))
 		snprintf(p->source, sizeof(p->source), "cmdline");
-	}
-	if (cmdline_param(cmdline, "iommu.passthrough", v, sizeof(v)) &&
-	    (!strcmp(v, "1") || !strcmp(v, "on") || !strcmp(v, "y"))) {
-		snprintf(p->mode, sizeof(p->mode), "passthrough");
-		snprintf(p->source, sizeof(p->source), "cmdline");
-	}
+	free(cmdline);
 	if (p->mode[0])
 		return;
 	for (size_t k = 0; k < ng; k++)
-		counts[type_index(g[k].type)]++;
+		counts[sb_iommu_type_index(g[k].type)]++;
 	if (counts[1] || counts[0]) {
 		snprintf(p->mode, sizeof(p->mode), "%s", counts[1] >= counts[0] ? "lazy" : "strict");
 		snprintf(p->source, sizeof(p->source), "groups");

@@ -61,4 +61,33 @@ t_grep "openmetrics ends" '^# EOF$' "$T_TMP/out"
 # SOCBOX_SYSROOT works like --sysroot
 SOCBOX_SYSROOT=$X86 "$SOCBOX" doctor -J >"$T_TMP/env.json" 2>&1
 t_jq "SOCBOX_SYSROOT" '.kernel=="6.1.0-28-amd64"' "$T_TMP/env.json"
+
+# a board with many heaps
+rm -rf "$T_TMP/heaps"
+cp -a "$SOCBOX_FIXTURES/stm32mp157-dk2" "$T_TMP/heaps"
+i=0
+while [ $i -lt 20 ]; do
+	mkdir -p "$T_TMP/heaps/sys/devices/virtual/dma_heap/cma$i"
+	echo "245:$((i + 2))" >"$T_TMP/heaps/sys/devices/virtual/dma_heap/cma$i/dev"
+	ln -s "../../devices/virtual/dma_heap/cma$i" "$T_TMP/heaps/sys/class/dma_heap/cma$i"
+	i=$((i + 1))
+done
+t_run "doctor with 22 heaps" 0 "$SOCBOX" doctor -J --sysroot "$T_TMP/heaps"
+t_jq "doctor: every heap counted" '.subsystems[] | select(.subsystem == "dmabuf") | .facts.heaps == 22' "$T_TMP/out"
+
+# doctor and smmustat read the command line with one parser: the last iommu.strict wins
+rm -rf "$T_TMP/vtd"
+cp -a "$SOCBOX_FIXTURES/x86-vtd" "$T_TMP/vtd"
+echo "ro iommu.strict=0 quiet iommu.strict=1" >"$T_TMP/vtd/proc/cmdline"
+t_run "doctor: iommu.strict given twice" 0 "$SOCBOX" doctor -J --sysroot "$T_TMP/vtd"
+t_jq "doctor: the last iommu.strict wins" \
+	'.subsystems[] | select(.subsystem == "iommu") | .facts.invalidation == "strict" and .facts.cmdline_iommu_strict == "1"' "$T_TMP/out"
+t_run "smmustat: iommu.strict given twice" 0 "$SOCBOX" smmustat -J --sysroot "$T_TMP/vtd"
+t_jq "smmustat says the same" '.invalidation == "strict" and .invalidation_source == "cmdline"' "$T_TMP/out"
+echo "ro intel_iommu=on,strict iommu.strict=0" >"$T_TMP/vtd/proc/cmdline"
+t_run "doctor: intel_iommu=strict" 0 "$SOCBOX" doctor -J --sysroot "$T_TMP/vtd"
+t_jq "doctor: the driver's strict flag wins over iommu.strict=0" \
+	'.subsystems[] | select(.subsystem == "iommu") | .facts.invalidation == "strict"' "$T_TMP/out"
+t_jq "doctor: snake_case group type keys" \
+	'.subsystems[] | select(.subsystem == "iommu") | .facts.groups_dma_fq == 7 and .facts.groups_DMA_FQ == 7' "$T_TMP/out"
 t_done

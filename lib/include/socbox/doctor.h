@@ -24,7 +24,6 @@ struct sb_fact {
 	int64_t num;
 };
 
-#define SB_DOCTOR_MAX_FACTS 16
 #define SB_DOCTOR_MAX_HINTS 8
 
 struct sb_doctor_sub {
@@ -32,8 +31,8 @@ struct sb_doctor_sub {
 	enum sb_health status;
 	bool live_only;   /* the subsystem can only be inspected on the live kernel */
 	char summary[256];
-	struct sb_fact facts[SB_DOCTOR_MAX_FACTS];
-	int nfacts;
+	struct sb_fact *facts; /* as many as the probe finds */
+	int nfacts, capfacts;
 	char hints[SB_DOCTOR_MAX_HINTS][256];
 	int nhints;
 };
@@ -46,6 +45,7 @@ struct sb_doctor_report {
 };
 
 void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep);
+void sb_doctor_report_free(struct sb_doctor_report *rep);
 const char *sb_health_name(enum sb_health h);
 /* Index of a subsystem by name, -1 when unknown. */
 int sb_doctor_index(const char *name);

@@ -44,6 +44,8 @@ struct sb_iommu {
 
 /* Default domain types in the order of sb_iommu.ntypes[]. */
 extern const char *const sb_iommu_group_types[6]; /* DMA, DMA-FQ, identity, blocked, unmanaged, unknown */
+/* Index of a group type in sb_iommu_group_types (5, "unknown", when not one of them). */
+int sb_iommu_type_index(const char *type);
 
 struct sb_iommu_resv {
 	uint64_t start, end; /* end inclusive */
@@ -97,6 +99,9 @@ struct sb_iommu_policy {
 	char source[16];
 	char domain_default[16]; /* "Translated", "Passthrough" or empty (from the log) */
 };
+/* The policy the kernel command line sets into mode ("strict", "lazy", "passthrough");
+ * false when it sets none. */
+bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len);
 void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p);
 
