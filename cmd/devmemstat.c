@@ -255,9 +255,9 @@ static const struct sb_col overview_cols[] = {
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	{ "RX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "RX queues", 0 },
 	{ "TX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "TX queues", 0 },
-	{ "NAPI_IDS", SB_T_STRV, 0, SB_COL_WRAP, "NAPI instance ids", 0 },
-	{ "IRQS", SB_T_STRV, 0, SB_COL_WRAP, "IRQs of the NAPIs", 0 },
-	{ "DMABUFS", SB_T_STRV, 0, 0, "devmem binding ids bound to its queues", 0 },
+	{ "NAPI_IDS", SB_T_U64V, 0, SB_COL_WRAP, "NAPI instance ids", 0 },
+	{ "IRQS", SB_T_U64V, 0, SB_COL_WRAP, "IRQs of the NAPIs", 0 },
+	{ "DMABUFS", SB_T_U64V, 0, 0, "devmem binding ids bound to its queues", 0 },
 	{ "POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "page pools", 0 },
 	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all pools", 0 },
 	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight, all pools", 0 },
@@ -300,14 +300,10 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 		const struct sb_nd_napi *n = &st->napis[i];
 		if (n->ifindex != d->ifindex || nnapis >= 256)
 			continue;
-		char b[16];
 		nnapis++;
-		snprintf(b, sizeof(b), "%u", n->id);
-		sb_row_strv_add(r, OV_NAPI_IDS, b);
-		if (n->has & SB_ND_NAPI_IRQ) {
-			snprintf(b, sizeof(b), "%u", n->irq);
-			sb_row_strv_add(r, OV_IRQS, b);
-		}
+		sb_row_u64v_add(r, OV_NAPI_IDS, n->id);
+		if (n->has & SB_ND_NAPI_IRQ)
+			sb_row_u64v_add(r, OV_IRQS, n->irq);
 	}
 	for (size_t i = 0; i < st->npools; i++) {
 		const struct sb_nd_pool *p = &st->pools[i];
@@ -341,11 +337,8 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 	}
 	if (returned > 0)
 		sb_row_dbl(r, OV_RECYCLE, recycled / returned);
-	for (size_t i = 0; i < ndmabufs; i++) {
-		char b[16];
-		snprintf(b, sizeof(b), "%u", dmabufs[i]);
-		sb_row_strv_add(r, OV_DMABUFS, b);
-	}
+	for (size_t i = 0; i < ndmabufs; i++)
+		sb_row_u64v_add(r, OV_DMABUFS, dmabufs[i]);
 	sb_row_u64(r, OV_XDP, d->xdp_features);
 }
 

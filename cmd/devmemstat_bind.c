@@ -20,7 +20,7 @@ static const struct sb_col bind_cols[] = {
 	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
 	{ "IFNAME", SB_T_STR, 0, 0, "interface name", 0 },
-	{ "QUEUES", SB_T_STRV, 0, 0, "RX queues bound", 0 },
+	{ "QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
 	{ "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "udmabuf size", 0 },
 };
 
@@ -39,7 +39,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_out *o;
 	struct sb_row *r;
 	struct sb_err e;
-	char name[IF_NAMESIZE], b[16];
+	char name[IF_NAMESIZE];
 	int rc, buf = -1;
 
 	bind_queues = bind_size = NULL;
@@ -101,10 +101,8 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	sb_row_u64(r, BD_ID, id);
 	sb_row_u64(r, BD_IFINDEX, ifindex);
 	sb_row_str(r, BD_IFNAME, dm_ifname(ifindex, name));
-	for (unsigned i = 0; i < nqueues; i++) {
-		snprintf(b, sizeof(b), "%u", queues[i]);
-		sb_row_strv_add(r, BD_QUEUES, b);
-	}
+	for (unsigned i = 0; i < nqueues; i++)
+		sb_row_u64v_add(r, BD_QUEUES, queues[i]);
 	sb_row_u64(r, BD_SIZE, size);
 	sb_out_note(o, "holding the binding %s; it ends with this process",
 		    bind_duration > 0 ? "for --duration" : "until Ctrl-C");

@@ -13,8 +13,8 @@ static const struct sb_col binding_cols[] = {
 	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "devmem dma-buf binding id", 0 },
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index (0: device gone)", 0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "RX_QUEUES", SB_T_STRV, 0, 0, "RX queues bound", 0 },
-	{ "POOLS", SB_T_STRV, 0, 0, "page pools fed by the binding", 0 },
+	{ "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
+	{ "POOLS", SB_T_U64V, 0, 0, "page pools fed by the binding", 0 },
 	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all its pools", 0 },
 	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight, all its pools", 0 },
 	{ "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "its pools detached but still holding memory", 0 },
@@ -53,7 +53,7 @@ static size_t binding_ids(const struct sb_nd_state *st, uint32_t *ids, size_t ma
 static void binding_row(struct sb_table *t, const struct sb_nd_state *st, uint32_t id, uint64_t now)
 {
 	struct sb_row *r = sb_table_row(t);
-	char name[IF_NAMESIZE], b[24];
+	char name[IF_NAMESIZE];
 	uint32_t ifindex = 0;
 	uint64_t inflight = 0, mem = 0, leaked = 0;
 
@@ -63,8 +63,7 @@ static void binding_row(struct sb_table *t, const struct sb_nd_state *st, uint32
 		if (q->dmabuf != id)
 			continue;
 		ifindex = q->ifindex;
-		snprintf(b, sizeof(b), "%u", q->id);
-		sb_row_strv_add(r, B_RXQ, b);
+		sb_row_u64v_add(r, B_RXQ, q->id);
 	}
 	for (size_t i = 0; i < st->npools; i++) {
 		const struct sb_nd_pool *p = &st->pools[i];
@@ -72,8 +71,7 @@ static void binding_row(struct sb_table *t, const struct sb_nd_state *st, uint32
 			continue;
 		if (!ifindex)
 			ifindex = p->ifindex;
-		snprintf(b, sizeof(b), "%llu", (unsigned long long)p->id);
-		sb_row_strv_add(r, B_POOLS, b);
+		sb_row_u64v_add(r, B_POOLS, p->id);
 		inflight += p->inflight;
 		mem += p->inflight_mem;
 		leaked += sb_nd_pool_leaked(p, now, NULL);

@@ -121,8 +121,8 @@ static const struct sb_col napi_cols[] = {
 	{ "DEFER_HARD_IRQS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "defer-hard-irqs", 0 },
 	{ "GRO_FLUSH_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "gro-flush-timeout", 0 },
 	{ "IRQ_SUSPEND_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "irq-suspend-timeout", 0 },
-	{ "RX_QUEUES", SB_T_STRV, 0, 0, "RX queues served", 0 },
-	{ "TX_QUEUES", SB_T_STRV, 0, 0, "TX queues served", 0 },
+	{ "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues served", 0 },
+	{ "TX_QUEUES", SB_T_U64V, 0, 0, "TX queues served", 0 },
 };
 
 static const char *threaded_name(uint32_t v)
@@ -135,7 +135,7 @@ static void render_napi(struct sb_out *o, const struct sb_nd_state *st, const st
 			size_t ncols, const char *key, const char *title)
 {
 	struct sb_table *t = sb_out_table(o, key, title, cols, ncols, true);
-	char name[IF_NAMESIZE], b[16];
+	char name[IF_NAMESIZE];
 
 	for (size_t i = 0; i < st->nnapis; i++) {
 		const struct sb_nd_napi *n = &st->napis[i];
@@ -160,8 +160,7 @@ static void render_napi(struct sb_out *o, const struct sb_nd_state *st, const st
 			const struct sb_nd_queue *q = &st->queues[k];
 			if (q->napi_id != n->id)
 				continue;
-			snprintf(b, sizeof(b), "%u", q->id);
-			sb_row_strv_add(r, q->type == SB_NETDEV_QUEUE_TYPE_RX ? N_RXQ : N_TXQ, b);
+			sb_row_u64v_add(r, q->type == SB_NETDEV_QUEUE_TYPE_RX ? N_RXQ : N_TXQ, q->id);
 		}
 	}
 }

@@ -227,6 +227,13 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	c->args = poptGetArgs(c->popt);
 	for (c->nargs = 0; c->args && c->args[c->nargs]; c->nargs++)
 		;
+	/* "devmemstat --netns X queues": only for commands without arguments, where a
+	 * command name cannot be a value */
+	for (int i = 0; c->cmds && !args_help && i < c->nargs; i++)
+		for (const struct sb_cmd *k = c->cmds; k->name; k++)
+			if (!strcmp(k->name, c->args[i]))
+				return sb_usage_error(c, "'%s' is a command: it comes first, before the options "
+						      "('%s %s ...')", k->name, c->applet, k->name);
 	if (!args_help && c->nargs)
 		return sb_usage_error(c, "unexpected argument '%s'", c->args[0]);
 	rc = output_mode(c);
@@ -320,6 +327,7 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	c.applet = applet;
 	c.cmd = cmd->name;
 	c.streams = cmd->flags & SB_CMD_STREAMS;
+	c.cmds = cmds;
 	rc = cmd->run(&c, argc, argv);
 	sb_ctx_done(&c);
 	return rc < 0 ? 0 : rc;

@@ -3,6 +3,7 @@
  * column selection (-o), and --list-columns. Rendering is in out_render.c. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,14 @@ void sb_row_bool(struct sb_row *r, int col, bool v)
 {
 	r->cells[col].b = v;
 	r->cells[col].set = true;
+}
+
+void sb_row_u64v_add(struct sb_row *r, int col, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	sb_row_strv_add(r, col, num);
 }
 
 void sb_row_strv_add(struct sb_row *r, int col, const char *s)

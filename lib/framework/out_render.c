@@ -16,7 +16,7 @@
 
 static void json_cell(struct sb_json *j, const char *key, const struct cell *c, enum sb_col_type t)
 {
-	if (!c->set && t != SB_T_STRV) {
+	if (!c->set && t != SB_T_STRV && t != SB_T_U64V) {
 		sb_json_null(j, key);
 		return;
 	}
@@ -40,6 +40,12 @@ static void json_cell(struct sb_json *j, const char *key, const struct cell *c, 
 		sb_json_arr_begin(j, key);
 		for (size_t i = 0; i < c->nv; i++)
 			sb_json_str(j, NULL, c->v[i]);
+		sb_json_arr_end(j);
+		break;
+	case SB_T_U64V: /* kept as decimal text (one list storage), written as numbers */
+		sb_json_arr_begin(j, key);
+		for (size_t i = 0; i < c->nv; i++)
+			sb_json_u64(j, NULL, strtoull(c->v[i], NULL, 10));
 		sb_json_arr_end(j);
 		break;
 	}

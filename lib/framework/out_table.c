@@ -71,7 +71,7 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 	char *s = NULL;
 	int n = -1;
 
-	if (!c->set && col->type != SB_T_STRV)
+	if (!c->set && col->type != SB_T_STRV && col->type != SB_T_U64V)
 		return strdup("-");
 	switch (col->type) {
 	case SB_T_STR:
@@ -89,7 +89,8 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 		break;
 	case SB_T_BOOL:
 		return strdup(c->b ? "yes" : "no");
-	case SB_T_STRV: {
+	case SB_T_STRV:
+	case SB_T_U64V: {
 		size_t len = 1, off = 0;
 
 		for (size_t i = 0; i < c->nv; i++)

@@ -48,8 +48,12 @@ t_grep "says it is damaged" 'netdev.parts: read netdev capture: .*damaged' "$T_T
 t_run "overview of the capture" 0 "$SOCBOX" devmemstat --load-netlink "$NL" -J
 t_json "overview" "$T_TMP/out"
 t_jq "eth2: 4 rx, 4 tx queues, binding 1, 4 pools" \
-	'.devices[] | select(.ifindex == 3) | .rx_queues == 4 and .tx_queues == 4 and .dmabufs == ["1"] and .pools == 4' "$T_TMP/out"
-t_jq "NAPI IRQs joined" '.devices[] | select(.ifindex == 3) | .irqs == ["120","121","122","123"]' "$T_TMP/out"
+	'.devices[] | select(.ifindex == 3) | .rx_queues == 4 and .tx_queues == 4 and .dmabufs == [1] and .pools == 4' "$T_TMP/out"
+t_jq "NAPI IRQs joined" '.devices[] | select(.ifindex == 3) | .irqs == [120,121,122,123]' "$T_TMP/out"
+# ids are numbers, as the README promises (they were strings: "napi_ids": ["280"])
+t_jq "NAPI ids are numbers" '[.devices[].napi_ids[]] | length > 0 and all(type == "number")' "$T_TMP/out"
+t_run "napi view" 0 "$SOCBOX" devmemstat napi --load-netlink "$NL" -J
+t_jq "napi: queue ids are numbers" '[.napis[] | (.rx_queues + .tx_queues)[]] | length > 0 and all(type == "number")' "$T_TMP/out"
 t_run "queues --dev 3" 0 "$SOCBOX" devmemstat queues --load-netlink "$NL" --dev 3 -J
 t_jq "bound queues carry the binding id" '[.queues[] | select(.dmabuf == 1) | .queue] == [2,3]' "$T_TMP/out"
 t_jq "queue qstats joined" '.queues[] | select(.type == "rx" and .queue == 0) | .rx_bytes == 40000000000' "$T_TMP/out"
@@ -65,7 +69,7 @@ t_json "bindings" "$T_TMP/out"
 t_grep "bindings -J: exit 1 says why on stderr" '^devmemstat bindings: 1 detached page pool\(s\) still hold memory' "$T_TMP/err"
 t_eq "bindings -J: one line on stderr" "$(wc -l <"$T_TMP/err")" 1
 t_jq "binding joins queues, pools, memory" \
-	'.bindings[0] | .binding_id == 1 and .ifindex == 3 and .rx_queues == ["2","3"] and .pools == ["12","13"] and .inflight_mem_bytes == 33554432' "$T_TMP/out"
+	'.bindings[0] | .binding_id == 1 and .ifindex == 3 and .rx_queues == [2,3] and .pools == [12,13] and .inflight_mem_bytes == 33554432' "$T_TMP/out"
 t_jq "leaked pool listed" '.leaked_pools_count == 1 and .leaked_pools[0].pool_id == 9 and .leaked_pools[0].inflight == 12' "$T_TMP/out"
 t_run "bindings text" 1 "$SOCBOX" devmemstat bindings --load-netlink "$NL"
 t_grep "text says what leaked" 'detached from their device still hold memory' "$T_TMP/out"

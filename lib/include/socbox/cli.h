@@ -51,6 +51,7 @@ struct sb_ctx {
 	const char **args;    /* positional arguments after the options */
 	int nargs;
 	bool streams;         /* the command's SB_CMD_STREAMS */
+	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
 };
 
 enum sb_cmd_flags {

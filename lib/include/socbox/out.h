@@ -25,6 +25,7 @@ enum sb_col_type {
 	SB_T_DBL,  /* floating point, printed with the column's precision */
 	SB_T_BOOL, /* true/false; "yes"/"no" in text modes */
 	SB_T_STRV, /* list of strings; JSON array, joined with "," in text modes */
+	SB_T_U64V, /* list of ids or counts; JSON array of numbers, joined with "," in text */
 };
 
 enum sb_col_flags {
@@ -86,6 +87,7 @@ void sb_row_s64(struct sb_row *r, int col, int64_t v);
 void sb_row_dbl(struct sb_row *r, int col, double v);
 void sb_row_bool(struct sb_row *r, int col, bool v);
 void sb_row_strv_add(struct sb_row *r, int col, const char *s);
+void sb_row_u64v_add(struct sb_row *r, int col, uint64_t v);
 
 /* Top-level fields (JSON members beside the tables; "Key: value" lines in table mode,
  * before the tables). Names are snake_case; units belong in the name ("size_bytes"). */
