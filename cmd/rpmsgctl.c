@@ -12,18 +12,6 @@
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
 
-enum { RP_ID, RP_NAME, RP_STATE, RP_FIRMWARE, RP_RECOVERY, RP_COREDUMP, RP_DEVICE, RP_TRACES };
-static const struct sb_col rproc_cols[] = {
-	[RP_ID] = { "ID", SB_T_STR, 0, 0, "remoteproc class device", 0 },
-	[RP_NAME] = { "NAME", SB_T_STR, 0, 0, "remote processor name", 0 },
-	[RP_STATE] = { "STATE", SB_T_STR, 0, 0, "offline, running, crashed, attached, ...", 0 },
-	[RP_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware", 0 },
-	[RP_RECOVERY] = { "RECOVERY", SB_T_STR, 0, 0, "automatic recovery after a crash", 0 },
-	[RP_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
-	[RP_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
-	[RP_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
-};
-
 enum { CH_DEVICE, CH_NAME, CH_SRC, CH_DST, CH_ANNOUNCE, CH_DRIVER, CH_REMOTEPROC };
 static const struct sb_col chan_cols[] = {
 	[CH_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "rpmsg bus device", 0 },
@@ -66,20 +54,10 @@ static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
 		   const struct sb_rpmsg_state *st)
 {
 	struct sb_table *t = sb_out_table(o, "remoteprocs", "Remote processors", rproc_cols,
-					  N(rproc_cols), false);
+					  rproc_ncols, false);
 
-	for (size_t i = 0; i < nrp; i++) {
-		struct sb_row *row = sb_table_row(t);
-
-		sb_row_str(row, RP_ID, rp[i].id);
-		sb_row_str(row, RP_NAME, rp[i].name[0] ? rp[i].name : NULL);
-		sb_row_str(row, RP_STATE, rp[i].state[0] ? rp[i].state : NULL);
-		sb_row_str(row, RP_FIRMWARE, rp[i].firmware[0] ? rp[i].firmware : NULL);
-		sb_row_str(row, RP_RECOVERY, rp[i].recovery[0] ? rp[i].recovery : NULL);
-		sb_row_str(row, RP_COREDUMP, rp[i].coredump[0] ? rp[i].coredump : NULL);
-		sb_row_str(row, RP_DEVICE, rp[i].device[0] ? rp[i].device : NULL);
-		sb_row_u64(row, RP_TRACES, rp[i].ntraces);
-	}
+	for (size_t i = 0; i < nrp; i++)
+		rproc_row(t, &rp[i], st);
 	t = sb_out_table(o, "channels", "rpmsg channels", chan_cols, N(chan_cols), true);
 	for (size_t i = 0; i < st->nchannels; i++) {
 		const struct sb_rpmsg_channel *ch = &st->channels[i];
@@ -135,14 +113,11 @@ static void module_note(struct sb_out *o, const struct sb_root *r, const char *m
 {
 	enum sb_mod_state ms;
 
+	char hint[256];
+
 	sb_kmod_state(r, mod, &ms);
-	if (ms == SB_MOD_AVAILABLE)
-		sb_out_note(o, "module %s is not loaded, so %s: modprobe %s, or 'rpmsgctl list --load-modules'",
-			    mod, effect, mod);
-	else if (ms == SB_MOD_MISSING)
-		sb_out_note(o, "%s is not built for this kernel (%s), so %s", mod, config, effect);
-	else if (!sb_kmod_present(ms))
-		sb_out_note(o, "%s: %s (module %s, %s)", mod, effect, mod, config);
+	if (sb_kmod_hint(hint, sizeof(hint), ms, mod, config, effect))
+		sb_out_note(o, "%s%s", hint, ms == SB_MOD_AVAILABLE ? ", or 'rpmsgctl list --load-modules'" : "");
 }
 
 /* Why something a user expects is not there. Returns true when rpmsg is absent entirely. */

@@ -8,6 +8,7 @@
 
 #include "socbox/cli.h"
 #include "socbox/rpmsg.h"
+#include "socbox/rproc.h"
 
 #define RPMSGCTL "rpmsgctl"
 
@@ -31,6 +32,12 @@ void ept_opts_reset(const char *default_name);
 int parse_addr(const char *s, uint32_t *addr);
 /* "rpmsg3", "/dev/rpmsg3" or "3" -> "/dev/rpmsg3". */
 void devnode_of(const char *arg, char *buf, size_t len);
+
+/* The remoteproc table of 'list' and 'rproc status' (cmd/rpmsgctl_rproc.c); st, when
+ * given, fills the channels each processor announced. */
+extern const struct sb_col rproc_cols[];
+extern const size_t rproc_ncols;
+void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpmsg_state *st);
 
 struct ept_session {
 	struct sb_rpmsg_ctl ctl;

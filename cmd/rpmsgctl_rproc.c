@@ -11,24 +11,43 @@
 #include "rpmsgctl.h"
 
 enum { S_ID, S_NAME, S_STATE, S_FIRMWARE, S_RECOVERY, S_COREDUMP, S_DEVICE, S_TRACES, S_CHANNELS };
-static const struct sb_col status_cols[] = {
+/* The one remoteproc table: 'rpmsgctl list' and 'rpmsgctl rproc status' both print it. */
+const struct sb_col rproc_cols[] = {
 	[S_ID] = { "ID", SB_T_STR, 0, 0, "remoteproc class device", 0 },
 	[S_NAME] = { "NAME", SB_T_STR, 0, 0, "remote processor name", 0 },
 	[S_STATE] = { "STATE", SB_T_STR, 0, 0, "offline, running, crashed, attached, ...", 0 },
 	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware", 0 },
 	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, 0, "automatic recovery after a crash", 0 },
-	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, 0, "coredump mode", 0 },
+	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
 	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
 	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
 	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP, "rpmsg channels it announced", 0 },
 };
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+const size_t rproc_ncols = sizeof(rproc_cols) / sizeof(rproc_cols[0]);
 
 static void opt_cell(struct sb_row *row, int col, const char *s)
 {
 	sb_row_str(row, col, s[0] ? s : NULL);
 }
+
+void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpmsg_state *st)
+{
+	struct sb_row *row = sb_table_row(t);
+
+	sb_row_str(row, S_ID, p->id);
+	opt_cell(row, S_NAME, p->name);
+	opt_cell(row, S_STATE, p->state);
+	opt_cell(row, S_FIRMWARE, p->firmware);
+	opt_cell(row, S_RECOVERY, p->recovery);
+	opt_cell(row, S_COREDUMP, p->coredump);
+	opt_cell(row, S_DEVICE, p->device);
+	sb_row_u64(row, S_TRACES, p->ntraces);
+	for (size_t k = 0; st && k < st->nchannels; k++)
+		if (!strcmp(st->channels[k].remoteproc, p->id))
+			sb_row_strv_add(row, S_CHANNELS, st->channels[k].name);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 {
@@ -39,7 +58,7 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_out *o;
 	struct sb_err e;
 	size_t n = 0;
-	int rc = sb_cli_parse(c, table, "[NAME]", argc, argv, status_cols, N(status_cols));
+	int rc = sb_cli_parse(c, table, "[NAME]", argc, argv, rproc_cols, rproc_ncols);
 
 	if (rc)
 		return rc;
@@ -62,22 +81,9 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 		return sb_report(RPMSGCTL, &e);
 	}
 	o = sb_out_new(&c->out, stdout);
-	t = sb_out_table(o, "remoteprocs", NULL, status_cols, N(status_cols), true);
-	for (size_t i = 0; i < n; i++) {
-		struct sb_row *row = sb_table_row(t);
-
-		sb_row_str(row, S_ID, all[i].id);
-		opt_cell(row, S_NAME, all[i].name);
-		opt_cell(row, S_STATE, all[i].state);
-		opt_cell(row, S_FIRMWARE, all[i].firmware);
-		opt_cell(row, S_RECOVERY, all[i].recovery);
-		opt_cell(row, S_COREDUMP, all[i].coredump);
-		opt_cell(row, S_DEVICE, all[i].device);
-		sb_row_u64(row, S_TRACES, all[i].ntraces);
-		for (size_t k = 0; k < st.nchannels; k++)
-			if (!strcmp(st.channels[k].remoteproc, all[i].id))
-				sb_row_strv_add(row, S_CHANNELS, st.channels[k].name);
-	}
+	t = sb_out_table(o, "remoteprocs", NULL, rproc_cols, rproc_ncols, true);
+	for (size_t i = 0; i < n; i++)
+		rproc_row(t, &all[i], &st);
 	if (!n)
 		sb_out_note(o, "no remote processor registered (CONFIG_REMOTEPROC and the SoC's remoteproc driver)");
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;

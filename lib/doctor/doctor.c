@@ -103,14 +103,12 @@ void doctor_module(const struct sb_root *r, struct sb_doctor_sub *s, const char 
 {
 	enum sb_mod_state st;
 
+	char hint[256];
+
 	sb_kmod_state(r, module, &st);
 	doctor_str(s, key, sb_kmod_state_name(st), false);
-	if (st == SB_MOD_AVAILABLE)
-		doctor_hint(s, "load module %s: modprobe %s", module, module);
-	else if (st == SB_MOD_MISSING)
-		doctor_hint(s, "module %s is not built for this kernel: enable %s", module, config);
-	else if (st == SB_MOD_UNKNOWN)
-		doctor_hint(s, "module %s not loaded and no module list found: enable %s (=m or =y)", module, config);
+	if (sb_kmod_hint(hint, sizeof(hint), st, module, config, NULL))
+		doctor_hint(s, "%s", hint);
 }
 
 void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep)

@@ -193,3 +193,20 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 	return -EOPNOTSUPP;
 }
 #endif
+
+bool sb_kmod_hint(char *buf, size_t len, enum sb_mod_state st, const char *module, const char *config,
+		  const char *effect)
+{
+	const char *so = effect ? ", so " : "", *eff = effect ? effect : "";
+
+	if (st == SB_MOD_AVAILABLE)
+		snprintf(buf, len, "module %s is not loaded%s%s: modprobe %s", module, so, eff, module);
+	else if (st == SB_MOD_MISSING)
+		snprintf(buf, len, "module %s is not built for this kernel%s%s: enable %s", module, so, eff, config);
+	else if (st == SB_MOD_UNKNOWN)
+		snprintf(buf, len, "module %s not loaded and no module list found%s%s: enable %s (=m or =y)", module,
+			 so, eff, config);
+	else if (len)
+		buf[0] = '\0';
+	return !sb_kmod_present(st);
+}

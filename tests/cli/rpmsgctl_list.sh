@@ -65,4 +65,20 @@ t_run "rproc trace without a trace buffer: exit 3" 3 "$SOCBOX" rpmsgctl rproc tr
 t_run "rproc start on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl rproc start 2 --sysroot "$AM"
 t_grep "needs the live kernel" 'start: needs the live kernel' "$T_TMP/err"
 t_run "rproc start without a name" 2 "$SOCBOX" rpmsgctl rproc start --sysroot "$AM"
+
+# one remoteproc table for list and rproc status (they had drifted: -o +COREDUMP worked in
+# one only, CHANNELS was in the other only)
+t_run "rproc status -o +COREDUMP" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$SOCBOX_FIXTURES/am62x" -o +COREDUMP
+t_grep "rproc status: COREDUMP on request" '^ID +NAME .* COREDUMP$' "$T_TMP/out"
+t_run "list -J" 0 "$SOCBOX" rpmsgctl list --sysroot "$SOCBOX_FIXTURES/am62x" -J
+t_jq "list: the channels each processor announced, as in rproc status" \
+	'.remoteprocs[0].channels == ["rpmsg_chrdev","rpmsg_ctrl","ti.ipc4.ping-pong"]' "$T_TMP/out"
+t_run "rproc status -J" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$SOCBOX_FIXTURES/am62x" -J
+cp "$T_TMP/out" "$T_TMP/status.json"
+t_run "list -J again" 0 "$SOCBOX" rpmsgctl list --sysroot "$SOCBOX_FIXTURES/am62x" -J
+if python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["remoteprocs"]; b=json.load(open(sys.argv[2]))["remoteprocs"]; sys.exit(a != b)' "$T_TMP/out" "$T_TMP/status.json"; then
+	t_ok "list and rproc status print the same remoteproc rows"
+else
+	t_fail "list and rproc status differ in their remoteproc rows"
+fi
 t_done

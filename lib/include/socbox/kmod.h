@@ -5,6 +5,9 @@
 #ifndef SOCBOX_KMOD_H
 #define SOCBOX_KMOD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "socbox/error.h"
 #include "socbox/sys.h"
 
@@ -24,6 +27,12 @@ static inline int sb_kmod_present(enum sb_mod_state st)
 {
 	return st == SB_MOD_LOADED || st == SB_MOD_BUILTIN;
 }
+/* The one hint for a module whose code is not in the kernel, into buf: "module M is not
+ * loaded[, so EFFECT]: modprobe M", "... is not built for this kernel...: enable CONFIG",
+ * "... not loaded and no module list found...: enable CONFIG (=m or =y)". Returns false
+ * (buf empty) when the module is loaded or built in. effect may be NULL. */
+bool sb_kmod_hint(char *buf, size_t len, enum sb_mod_state st, const char *module, const char *config,
+		  const char *effect);
 /* Load a module and its dependencies (live system only). -ENOTSUP with exit code 3 when
  * socbox was built without libkmod or libkmod cannot be loaded. */
 int sb_kmod_load(const char *name, struct sb_err *e);
