@@ -11,6 +11,7 @@
 
 #include "devmemstat.h"
 #include "devmemstat_views.h"
+#include "builtins.h"
 
 char *dm_netns;
 char *dm_dev;
@@ -390,7 +391,7 @@ static const struct sb_cmd cmds[] = {
 
 int devmemstat_main(int argc, const char **argv)
 {
-	int rc = sb_cli_dispatch(DM_APPLET, "devmem TCP, queues, NAPIs and page pools (netdev netlink)",
+	int rc = sb_cli_dispatch(DM_APPLET, applet_summary(DM_APPLET),
 				 cmds, "show", argc, argv);
 
 	free(snap_names);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dmabufcp.h"
+#include "builtins.h"
 
 double dmabufcp_now_ms(void)
 {
@@ -105,6 +106,6 @@ static const struct sb_cmd cmds[] = {
 
 int dmabufcp_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(DMABUFCP, "Copy files into and out of dma-bufs; list heaps and buffers.",
+	return sb_cli_dispatch(DMABUFCP, applet_summary(DMABUFCP),
 			       cmds, "copy", argc, argv);
 }

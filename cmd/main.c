@@ -16,10 +16,6 @@
 #include "socbox/config.h"
 #include "builtins.h"
 
-#define SB_APPLET(name, summary) int name##_main(int argc, const char **argv);
-#include "applets.def"
-#undef SB_APPLET
-
 static const struct sb_applet applets[] = {
 #define SB_APPLET(name, summary) { #name, name##_main, summary },
 #include "applets.def"
@@ -42,6 +38,13 @@ static const struct sb_applet *find_applet(const char *name)
 		if (!strcmp(a->name, name))
 			return a;
 	return NULL;
+}
+
+const char *applet_summary(const char *name)
+{
+	const struct sb_applet *a = find_applet(name);
+
+	return a ? a->summary : "";
 }
 
 static void usage(FILE *fp)

@@ -11,6 +11,7 @@
 #include "socbox/kmod.h"
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
+#include "builtins.h"
 
 enum { CH_DEVICE, CH_NAME, CH_SRC, CH_DST, CH_ANNOUNCE, CH_DRIVER, CH_REMOTEPROC };
 static const struct sb_col chan_cols[] = {
@@ -246,6 +247,6 @@ static const struct sb_cmd cmds[] = {
 
 int rpmsgctl_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(RPMSGCTL, "Remote processors and rpmsg: list, endpoints, messages, ping, bench.",
+	return sb_cli_dispatch(RPMSGCTL, applet_summary(RPMSGCTL),
 			       cmds, "list", argc, argv);
 }

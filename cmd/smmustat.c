@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "smmustat.h"
+#include "builtins.h"
 
 enum {
 	COL_NAME, COL_KIND, COL_BASE, COL_GROUPS, COL_DEVICES, COL_DOMAIN, COL_INVALIDATION,
@@ -159,6 +160,6 @@ static const struct sb_cmd smmustat_cmds[] = {
 
 int smmustat_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(SMMUSTAT, "IOMMU and Arm SMMUv3 state, features, interrupts, PMCG counters and map/unmap stress",
+	return sb_cli_dispatch(SMMUSTAT, applet_summary(SMMUSTAT),
 			       smmustat_cmds, "overview", argc, argv);
 }

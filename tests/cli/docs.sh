@@ -25,6 +25,11 @@ for name in socbox $("$SOCBOX" --list); do
 	fi
 	if [ "$name" != socbox ]; then
 		t_grep "README has a section for $name" "^## $name" "$top/README.md"
+		# the summary's one source is cmd/applets.def; --help and the man page show it
+		summary=$(sed -n "s/^SB_APPLET($name, \"\(.*\)\")\$/\1/p" "$top/cmd/applets.def")
+		t_eq "$name --help shows the applets.def summary" "$("$SOCBOX" "$name" --help | sed -n 2p)" "$summary"
+		t_eq "man/$name.1 NAME is the applets.def summary" \
+			"$(sed -n '/^\.SH NAME/{n;s/^[^ ]* \\- //;p;}' "$page")" "$summary"
 	fi
 done
 t_done
