@@ -10,8 +10,11 @@
 t_run "software PMU: one group of three, two 0.3 s intervals" 0 "$SOCBOX" smmustat pmu --pmu software \
 	-e config=0 -e config=1 -e config=3 --cpu 0 -i 0.3 -c 2 -J
 cp "$T_TMP/out" "$T_TMP/p.json"
-t_eq "two JSON objects, one per interval" "$(grep -c '"interval_s"' "$T_TMP/p.json")" 2
-head -n "$(grep -n '^}' "$T_TMP/p.json" | head -n1 | cut -d: -f1)" "$T_TMP/p.json" >"$T_TMP/first.json"
+t_eq "JSON Lines: two lines, one object per interval" "$(wc -l <"$T_TMP/p.json")" 2
+t_eq "each line has its interval" "$(grep -c '^{.*"interval_s".*}$' "$T_TMP/p.json")" 2
+head -n 1 "$T_TMP/p.json" >"$T_TMP/first.json"
+sed -n 2p "$T_TMP/p.json" >"$T_TMP/second.json"
+t_json "second interval" "$T_TMP/second.json"
 t_json "first interval" "$T_TMP/first.json"
 t_jq "three counters in the group" '(.counters | length) == 3' "$T_TMP/first.json"
 t_jq "cpu-clock counted about the interval (0.2-0.6 s of ns)" '.counters[0].count > 200000000 and .counters[0].count < 600000000' "$T_TMP/first.json"
