@@ -26,7 +26,7 @@ struct xfer {
 	struct sb_dmabuf *b;
 	uint64_t buf_off;
 	uint64_t len;
-	volatile int *stop;
+	volatile sig_atomic_t *stop;
 	struct sb_copy_result *res;
 	struct sb_err *e;
 };
@@ -433,7 +433,7 @@ static int run_method(enum sb_copy_method m, struct xfer *x)
 
 int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char *path,
 		uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		bool allow_fallback, volatile int *stop, struct sb_copy_result *res,
+		bool allow_fallback, volatile sig_atomic_t *stop, struct sb_copy_result *res,
 		struct sb_err *e)
 {
 	struct xfer x = { dir, fd, path, file_off, b, buf_off, len, stop, res, e };
@@ -473,7 +473,7 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 
 int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path,
 		     uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		     volatile int *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
+		     volatile sig_atomic_t *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
 		     struct sb_err *e)
 {
 	const enum sb_copy_method *order = sb_copy_auto_order(b->kind == SB_DMABUF_PIDFD ? SB_DMABUF_HEAP : b->kind, dir, cached);

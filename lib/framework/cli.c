@@ -333,25 +333,6 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	return rc < 0 ? 0 : rc;
 }
 
-volatile int sb_stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	sb_stop_signal = sig;
-}
-
-void sb_catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 int sb_parse_size(const char *s, uint64_t *out)
 {
 	static const struct { const char *suffix; unsigned shift; } units[] = {

@@ -10,6 +10,7 @@
 
 #include "socbox/error.h"
 #include "socbox/out.h"
+#include "socbox/stop.h"
 #include "socbox/sys.h"
 
 /* Values of the common options. One instance per process (popt tables need fixed
@@ -98,12 +99,6 @@ int sb_report(const char *applet, const struct sb_err *e);
 /* Progress and --verbose messages on stderr (suppressed by -q). */
 void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* SIGINT, SIGTERM and SIGHUP set sb_stop_signal (to the signal number) instead of ending the
- * process, so long commands can clean up (temporary files, buffers, bindings) and exit with
- * their own code. No SA_RESTART: a blocked read, poll or sleep returns EINTR and the loop
- * sees the flag. */
-extern volatile int sb_stop_signal;
-void sb_catch_stop_signals(void);
 
 /* Parse helpers for option values: sizes with K/M/G suffixes (powers of 1024) and CPU or
  * queue lists ("0-3,8"). Return 0 or -EINVAL. */

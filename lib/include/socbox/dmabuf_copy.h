@@ -4,6 +4,7 @@
 #ifndef SOCBOX_COPY_H
 #define SOCBOX_COPY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,14 +78,14 @@ struct sb_copy_result {
  * copy is interrupted (-EINTR) when *stop becomes non-zero. */
 int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char *path,
 		uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		bool allow_fallback, volatile int *stop, struct sb_copy_result *res,
+		bool allow_fallback, volatile sig_atomic_t *stop, struct sb_copy_result *res,
 		struct sb_err *e);
 
 /* 'auto': try the methods of sb_copy_auto_order() that apply, fastest first, until one works.
  * tried receives "method: why" for each one the kernel or the buffer refused. */
 int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path,
 		     uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		     volatile int *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
+		     volatile sig_atomic_t *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
 		     struct sb_err *e);
 
 /* Whether m can work at all for this buffer kind (udmabuf methods need the memfd). */
