@@ -44,8 +44,9 @@ void sb_nl_nest_end(struct sb_nl_msg *m, struct nlattr *nest);
  * After the walk, left is 0 exactly when the buffer ended on a message boundary. */
 static inline bool sb_nl_msg_ok(const struct nlmsghdr *nlh, ptrdiff_t left)
 {
+	/* Unsigned: on 32-bit a length above 2 GiB must not pass as a negative number. */
 	return left >= (ptrdiff_t)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       (ptrdiff_t)nlh->nlmsg_len <= left;
+	       nlh->nlmsg_len <= (size_t)left;
 }
 
 const struct nlmsghdr *sb_nl_msg_next(const struct nlmsghdr *nlh, ptrdiff_t *left);
