@@ -18,7 +18,7 @@ static const struct sb_col summary_cols[] = {
 	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
 	[E_FIRST] = { "FIRST_S", SB_T_DBL, 0, SB_COL_RIGHT, "first record, seconds since boot", 3 },
-	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT, "last record, seconds since boot", 3 },
+	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "last record, seconds since boot", 3 },
 	[E_ADDR] = { "LAST_ADDR", SB_T_STR, 0, 0, "address of the last record", 0 },
 	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_WRAP, "reason or qualifier of the last record", 0 },
 };
