@@ -187,7 +187,8 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 #else
 int sb_kmod_load(const char *name, struct sb_err *e)
 {
-	sb_err_set(e, EOPNOTSUPP, name, "load module", "socbox was built without libkmod (SOCBOX_WITH_KMOD=OFF); use modprobe");
+	sb_err_set(e, EOPNOTSUPP, name, "load module", "socbox was built without libkmod (%s); use modprobe",
+		   SOCBOX_STATIC ? "a static build" : "SOCBOX_WITH_KMOD=OFF");
 	sb_err_reason(e, "not built in");
 	sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 	return -EOPNOTSUPP;
