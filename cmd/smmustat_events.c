@@ -113,6 +113,8 @@ static int follow(struct sb_ctx *c)
 	if (sb_kmsg_follow_open(&fd, &e))
 		return sb_report(c->applet, &e);
 	o = sb_out_new(&c->out, stdout);
+	sb_catch_stop_signals();
+	sb_verbose(c->applet, "following /dev/kmsg");
 	while (!sb_opt.count || printed < sb_opt.count) {
 		struct sb_kmsg_line l;
 		struct sb_iommu_event next;
@@ -133,6 +135,8 @@ static int follow(struct sb_ctx *c)
 		}
 		if (r == -ETIMEDOUT)
 			continue;
+		if (r == -EINTR && sb_stop_signal)
+			break;
 		if (r) {
 			sb_err_set(&e, -r, "/dev/kmsg", "read", NULL);
 			rc = sb_report(c->applet, &e);
@@ -146,7 +150,7 @@ static int follow(struct sb_ctx *c)
 	}
 	sb_out_free(o);
 	close(fd);
-	return rc;
+	return sb_stop_status(rc);
 }
 
 int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
