@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The output layer. A view collects typed tables and top-level fields, then prints them in
  * one of the modes every applet shares:
- *   table (default, libsmartcols), -r raw, -P KEY="value" pairs, -J one JSON object per
+ *   table (default), -r raw, -P KEY="value" pairs, -J one JSON object per
  *   print, --format openmetrics (node_exporter textfile style, metrics prefixed socbox_).
  * JSON: one object per sb_out_print(); each table is an array under its plural key; numbers
  * are numbers, unset cells are null. Calling sb_out_print() repeatedly gives JSON Lines
@@ -26,6 +26,8 @@ enum sb_col_type {
 	SB_T_BOOL, /* true/false; "yes"/"no" in text modes */
 	SB_T_STRV, /* list of strings; JSON array, joined with "," in text modes */
 	SB_T_U64V, /* list of ids or counts; JSON array of numbers, joined with "," in text */
+	SB_T_OBJ,  /* named values of their own types (doctor's facts); JSON object, "key=value"
+		    * joined with "," in text */
 };
 
 enum sb_col_flags {
@@ -36,6 +38,8 @@ enum sb_col_flags {
 	SB_COL_LABEL = 1 << 4,  /* openmetrics: becomes a label of every metric of the row */
 	SB_COL_METRIC = 1 << 5, /* openmetrics: numeric column exported as a gauge */
 	SB_COL_COUNTER = 1 << 6,/* openmetrics: numeric column exported as a counter */
+	SB_COL_JSON = 1 << 7,   /* JSON: in the default set even when SB_COL_HIDDEN (a value too
+				 * long or nested for a table row) */
 };
 
 struct sb_col {
@@ -88,6 +92,12 @@ void sb_row_dbl(struct sb_row *r, int col, double v);
 void sb_row_bool(struct sb_row *r, int col, bool v);
 void sb_row_strv_add(struct sb_row *r, int col, const char *s);
 void sb_row_u64v_add(struct sb_row *r, int col, uint64_t v);
+/* SB_T_OBJ: sb_row_obj() makes the cell an object (JSON {} while it has no member); the
+ * others add a member (and make it an object too). */
+void sb_row_obj(struct sb_row *r, int col);
+void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v);
+void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v);
+void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v);
 
 /* Top-level fields (JSON members beside the tables; "Key: value" lines in table mode,
  * before the tables). Names are snake_case; units belong in the name ("size_bytes"). */
