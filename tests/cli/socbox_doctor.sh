@@ -108,4 +108,13 @@ t_run "doctor -H" 0 "$SOCBOX" doctor -H -r -n
 t_eq "doctor -H: every column with its JSON type and whether tables show it" \
 	"$(cut -d' ' -f1-3 "$T_TMP/out" | tr '\n' ' ')" \
 	"SUBSYSTEM string yes STATUS string yes SUMMARY string yes LIVE_ONLY boolean no FACTS object no LIVE object no HINTS array no "
+# one module-hint generator: doctor and rpmsgctl list say the same words (rpmsgctl adds what
+# the missing module costs), where doctor used to say "load module X: modprobe X"
+IMX=$F/imx8mp
+t_run "imx8mp: doctor -J" 0 "$SOCBOX" doctor -J --sysroot "$IMX"
+t_jq "doctor's hint for a module that is not loaded" \
+	'.subsystems[] | select(.subsystem == "rpmsg") | .hints | index("module rpmsg_char is not loaded: modprobe rpmsg_char") != null' "$T_TMP/out"
+t_run "imx8mp: rpmsgctl list" 0 "$SOCBOX" rpmsgctl list --sysroot "$IMX"
+t_grep "rpmsgctl's hint is the same sentence with the effect" \
+	'^note: module rpmsg_char is not loaded, so raw channels have no /dev/rpmsgN: modprobe rpmsg_char' "$T_TMP/out"
 t_done
