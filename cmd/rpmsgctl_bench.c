@@ -207,6 +207,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_err e, fd_err;
 	struct sb_table *t, *ops;
 	struct sb_out *o = NULL;
+	const char *ept_name;
 	int rc;
 
 	loops = 1000, runs = 1, require_fd = 0, ctrl = 0, wait_ms = 5000;
@@ -220,8 +221,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "--method must be legacy, fd or both");
 	do_legacy = !method || strcmp(method, "fd");
 	do_fd = !method || strcmp(method, "legacy");
-	if (!name)
-		name = "epx";
+	ept_name = name ? name : "epx";
 	sb_err_clear(&e);
 	/* a stop signal ends the runs between two iterations; the completed runs are printed */
 	sb_catch_stop_signals();
@@ -230,7 +230,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	ctl.timeout_ms = wait_ms;
 	sb_err_clear(&fd_err);
 	if (do_fd) {
-		fd_ok = probe_fd(&ctl, name, &fd_err) == 0;
+		fd_ok = probe_fd(&ctl, ept_name, &fd_err) == 0;
 		if (!fd_ok && (require_fd || !do_legacy || sb_err_exit_code(&fd_err) != SB_EXIT_UNSUPPORTED)) {
 			rc = sb_report(RPMSGCTL, &fd_err);
 			goto out;
@@ -260,10 +260,10 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		if (do_legacy)
 			progress("legacy", r + 1, runs);
 		if (do_legacy)
-			ran = run_legacy(&ctl, name, (unsigned)loops, &leg, &legacy_us, &e);
+			ran = run_legacy(&ctl, ept_name, (unsigned)loops, &leg, &legacy_us, &e);
 		if (fd_ok && !ran) {
 			progress("fd", r + 1, runs);
-			ran = run_fd(&ctl, name, (unsigned)loops, &fds, &fd_us, &e);
+			ran = run_fd(&ctl, ept_name, (unsigned)loops, &fds, &fd_us, &e);
 		}
 		if (ran == -EINTR) {
 			progress(NULL, 0, 0);
