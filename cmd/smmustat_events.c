@@ -147,6 +147,7 @@ static int follow(struct sb_ctx *c)
 	if (sb_kmsg_follow_open(&kf, &e))
 		return sb_report(c->applet, &e);
 	sb_iommu_evasm_init(&a);
+	sb_catch_stop_signals();
 	sb_verbose(c->applet, "events: following /dev/kmsg from its end");
 	while (!rc && !follow_done(&f)) {
 		struct sb_kmsg_line l;
@@ -158,6 +159,8 @@ static int follow(struct sb_ctx *c)
 				rc = follow_print(&f, &done[0]);
 			continue;
 		}
+		if (r == -EINTR && sb_stop_signal)
+			break;
 		if (r) {
 			sb_err_set(&e, -r, "/dev/kmsg", "read", NULL);
 			rc = sb_report(c->applet, &e);
@@ -168,7 +171,7 @@ static int follow(struct sb_ctx *c)
 			rc = follow_print(&f, &done[i]);
 	}
 	sb_kmsg_follow_close(&kf);
-	return rc;
+	return sb_stop_status(rc);
 }
 
 int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
