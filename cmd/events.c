@@ -4,7 +4,6 @@
  * uevents and netdev page-pool notifications as they come. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <math.h>
 #include <net/if.h>
 #include <poll.h>
@@ -193,52 +192,56 @@ static int parse_since(const char *s, double now_s, double *out)
 	return 0;
 }
 
-/* Following: the kernel log (IOMMU records wait briefly for their SMMUv3 dword lines), rpmsg
- * uevents, netdev page-pool notifications. */
+/* How long an IOMMU record that more lines may complete (an SMMUv3 raw dump) waits when the
+ * log goes quiet (as smmustat events --follow). */
+#define FOLLOW_SETTLE_MS 500
+
+/* Following: the kernel log (IOMMU records through lib/iommu's assembler), rpmsg uevents,
+ * netdev page-pool notifications. */
 struct follow {
 	struct view *v;
-	int kfd;
+	struct sb_kmsg_follow kf;
+	bool have_kf;
 	struct sb_devmon *mon;
 	struct sb_genl g;
 	bool have_genl;
 	uint64_t skip_until_us; /* records the first pass printed already */
-	struct sb_iommu_event pending;
-	bool has_pending;
-	int dword;
+	struct sb_iommu_evasm asm_;
 	uint64_t detached[64];  /* pools announced detached, to report when they go */
 	size_t ndetached;
 	int rc;
 };
 
-static void flush_pending(struct follow *f)
+static void emit_iommu(struct follow *f, const struct sb_iommu_event *ie)
 {
 	struct sb_event ev;
 
-	if (!f->has_pending)
-		return;
-	sb_ev_from_iommu(&f->pending, &ev);
-	f->has_pending = false;
+	sb_ev_from_iommu(ie, &ev);
 	if (!f->rc)
 		f->rc = emit(f->v, &ev);
 }
 
-static void kmsg_line(struct follow *f, const struct sb_kmsg_line *l)
+static void flush_pending(struct follow *f)
 {
 	struct sb_iommu_event ie;
+
+	while (sb_iommu_evasm_flush(&f->asm_, &ie))
+		emit_iommu(f, &ie);
+}
+
+static void kmsg_line(struct follow *f, const struct sb_kmsg_line *l)
+{
+	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
 	struct sb_event ev;
+	size_t n;
 
 	if (l->has_ts && l->ts_us <= f->skip_until_us)
 		return;
-	if (f->has_pending && f->dword < 4 && sb_iommu_event_cont(l, &f->pending, &f->dword))
-		return;
-	flush_pending(f);
-	if (sb_iommu_event_parse(l, &ie) == 1) {
-		f->pending = ie;
-		f->has_pending = true;
-		f->dword = 0;
-	} else if (sb_ev_parse_kmsg(l, &ev) && !f->rc) {
+	n = sb_iommu_evasm_feed(&f->asm_, l, done);
+	for (size_t i = 0; i < n; i++)
+		emit_iommu(f, &done[i]);
+	if (sb_ev_parse_kmsg(l, &ev) && !f->rc)
 		f->rc = emit(f->v, &ev);
-	}
 }
 
 static int pool_cb(const struct nlmsghdr *nlh, void *data)
@@ -249,7 +252,7 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 	char ifname[IF_NAMESIZE];
 
 	if (sb_nd_parse_event(nlh, &ne) || !ne.is_pool)
-		return MNL_CB_OK;
+		return SB_NL_CB_OK;
 	if (ne.cmd == SB_NETDEV_CMD_PAGE_POOL_CHANGE_NTF &&
 	    sb_ev_from_pool(&ne.pool, ne.pool.ifindex ? if_indextoname(ne.pool.ifindex, ifname) : NULL, &ev)) {
 		if (f->ndetached < sizeof(f->detached) / sizeof(f->detached[0]))
@@ -274,15 +277,17 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		}
 	}
-	return MNL_CB_OK;
+	return SB_NL_CB_OK;
 }
 
 static int follow_open(struct follow *f, struct sb_ctx *c, struct sb_err *e)
 {
-	int rc = sb_kmsg_follow_open(&f->kfd, e);
+	int rc = sb_kmsg_follow_open(&f->kf, e);
 
 	if (rc)
 		return sb_report(c->applet, e);
+	f->have_kf = true;
+	sb_iommu_evasm_init(&f->asm_);
 	if ((f->v->mask & (1u << SB_EV_RPMSG)) && sb_devmon_open(&f->mon, "rpmsg", e)) {
 		sb_verbose(c->applet, "events: no rpmsg uevents: %s", e->reason[0] ? e->reason : sb_strerror(e->errnum));
 		f->mon = NULL;
@@ -302,8 +307,8 @@ static int follow_open(struct follow *f, struct sb_ctx *c, struct sb_err *e)
 
 static void follow_close(struct follow *f)
 {
-	if (f->kfd >= 0)
-		close(f->kfd);
+	if (f->have_kf)
+		sb_kmsg_follow_close(&f->kf);
 	if (f->mon)
 		sb_devmon_close(f->mon);
 	if (f->have_genl)
@@ -313,12 +318,12 @@ static void follow_close(struct follow *f)
 static int follow_loop(struct follow *f, double timeout_s)
 {
 	uint64_t deadline = timeout_s > 0 ? sb_now_ns() + (uint64_t)(timeout_s * 1e9) : 0;
-	char buf[8192];
 	struct sb_err e;
 
 	while (!sb_stop_signal && !f->rc && (!f->v->max || f->v->printed < f->v->max)) {
-		struct pollfd p[3] = { { .fd = f->kfd, .events = POLLIN } };
-		int np = 1, wait_ms = f->has_pending ? 200 : 1000, imon = -1, igenl = -1, r;
+		struct pollfd p[3] = { { .fd = f->kf.fd, .events = POLLIN } };
+		int np = 1, imon = -1, igenl = -1, r;
+		int wait_ms = sb_iommu_evasm_pending(&f->asm_) ? FOLLOW_SETTLE_MS : 1000;
 
 		if (f->mon) {
 			imon = np;
@@ -326,7 +331,7 @@ static int follow_loop(struct follow *f, double timeout_s)
 		}
 		if (f->have_genl) {
 			igenl = np;
-			p[np++] = (struct pollfd){ .fd = mnl_socket_get_fd(f->g.nl), .events = POLLIN };
+			p[np++] = (struct pollfd){ .fd = f->g.fd, .events = POLLIN };
 		}
 		if (deadline) {
 			uint64_t now = sb_now_ns();
@@ -341,14 +346,14 @@ static int follow_loop(struct follow *f, double timeout_s)
 			continue;
 		if (r < 0)
 			return -errno;
-		if (r == 0) { /* quiet: an SMMUv3 header got no dword lines */
+		if (r == 0) { /* quiet: a record waiting for more lines is whole */
 			flush_pending(f);
 			continue;
 		}
-		if (p[0].revents) {
+		if (p[0].revents || f->kf.more) {
 			struct sb_kmsg_line l;
 
-			while (!f->rc && sb_kmsg_follow_next(f->kfd, buf, sizeof(buf), &l, 0) == 0)
+			while (!f->rc && sb_kmsg_follow_next(&f->kf, &l, 0) == 0)
 				kmsg_line(f, &l);
 		}
 		if (imon >= 0 && p[imon].revents) {
@@ -385,7 +390,7 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		POPT_TABLEEND,
 	};
 	struct view v = { .c = c, .mask = SB_EV_ALL, .since_s = -1 };
-	struct follow f = { .v = &v, .kfd = -1 };
+	struct follow f = { .v = &v };
 	struct sb_ev_list l = { 0 };
 	struct sb_err e;
 	char bad[64];

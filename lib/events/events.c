@@ -381,7 +381,7 @@ int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, 
 	for (size_t i = 0; i < log.n; i++)
 		if (log.lines[i].has_ts && log.lines[i].ts_us > l->last_ts_us)
 			l->last_ts_us = log.lines[i].ts_us;
-	if ((mask & (1u << SB_EV_IOMMU)) && sb_iommu_events(&log, &ie, &nie))
+	if ((mask & (1u << SB_EV_IOMMU)) && sb_iommu_events(&log, &ie, &nie, NULL))
 		rc = -ENOMEM;
 	for (size_t i = 0; i < nie && !rc; i++) {
 		struct sb_event ev;

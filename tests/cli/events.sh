@@ -32,7 +32,7 @@ t_run "the timeline" 0 "$SOCBOX" events --sysroot "$T_TMP/board"
 cp "$T_TMP/out" "$T_TMP/all.txt"
 t_eq "every record once, in time order" "$(awk '{print $3 "/" $4}' "$T_TMP/all.txt" | tr '\n' ' ')" \
 	"remoteproc/power-up remoteproc/booting rpmsg/online rpmsg/channel-add remoteproc/up iommu/fault remoteproc/crash remoteproc/crash-handled remoteproc/recovery rpmsg/channel-remove dmabuf/alloc-failed netdev/pool-stalled "
-t_grep "the SMMU fault names its stream" '^\[   37\.100400\] iommu +fault +sid 0x3  F_TRANSLATION addr 0x87650000 \(49000000\.iommu\)$' "$T_TMP/all.txt"
+t_grep "the SMMU fault: stream, event, address, qualifier, SMMU" '^\[   37\.100400\] iommu +fault +sid 0x3  F_TRANSLATION addr 0x87650000: unpriv data read s1 "CD fetch" stag: 0x0 \(49000000\.iommu\)$' "$T_TMP/all.txt"
 t_grep "the crash and its type" '^\[   37\.100500\] remoteproc crash +remoteproc0  5000000\.m4fss, type watchdog$' "$T_TMP/all.txt"
 t_run "-J: JSON Lines" 0 "$SOCBOX" events --sysroot "$T_TMP/board" -J
 cp "$T_TMP/out" "$T_TMP/all.jsonl"

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "socbox/error.h"
-#include "socbox/iommu.h"
+#include "socbox/iommu_events.h"
 #include "socbox/kmsg.h"
 #include "socbox/netdev.h"
 #include "socbox/sys.h"
