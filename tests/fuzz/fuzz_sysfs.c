@@ -93,12 +93,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!files[i])
 			continue;
 		snprintf(path, sizeof(path), "/%s", files[i]);
-		if (sb_attr_str(r, buf, sizeof(buf), "%s", path) >= 0)
-			no_canary(buf);
+		/* sb_attr_s64/hex/bool are sb_attr_u64's read and another parse */
 		sb_attr_u64(r, &u, "%s", path);
-		sb_attr_s64(r, &s, "%s", path);
-		sb_attr_hex(r, &u, "%s", path);
-		sb_attr_bool(r, &b, "%s", path);
+		if (sb_attr_str(r, buf, sizeof(buf), "%s", path) >= 0) {
+			no_canary(buf);
+			sb_parse_u64(buf, 0, &u);
+			sb_parse_s64(buf, 0, &s);
+			sb_parse_u64(buf, 16, &u);
+			sb_parse_bool(buf, &b);
+		}
 	}
 	if (sb_kernel_release(r, buf, sizeof(buf)) >= 0)
 		no_canary(buf);
