@@ -47,6 +47,10 @@ static void read_one(const struct sb_root *r, const char *id, struct sb_rproc *p
 		p->ntraces++;
 }
 
+const char *const sb_rproc_states[] = {
+	"offline", "suspended", "running", "crashed", "deleted", "attached", "detached", "invalid", NULL,
+};
+
 int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e)
 {
 	struct sb_dirlist l = { 0 };

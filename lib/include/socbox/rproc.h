@@ -23,6 +23,9 @@ struct sb_rproc {
 	unsigned ntraces;    /* debugfs trace0..N readable */
 };
 
+/* Every value of the state attribute (drivers/remoteproc/remoteproc_sysfs.c), NULL-terminated. */
+extern const char *const sb_rproc_states[];
+
 int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e);
 /* spec: "remoteproc1", "1", or the name attribute / parent device name. -ENOENT when none. */
 int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out,
