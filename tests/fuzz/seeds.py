@@ -74,6 +74,11 @@ for p in files("stress/*.json"):
     seed("baseline", read(p))
 for p in files("netlink/*.nl"):
     seed("netdev", read(p))
+    # a snapshot's capture: netdev.parts, "%%", netdev.nlmsg (see fuzz_netdev_snapshot.c)
+    seed("netdev_snapshot", b"# socbox snapshot\nfamily_version=1\nboottime_s=5000\nhave=0x7f\n"
+         b"unsupported=0x0\n\n%%\n" + read(p))
+    seed("netdev_snapshot", b"family_version=1\nboottime_s=5000\nhave=0x1f\nunsupported=0x60\n"
+         b"unsupported.5=95 Operation not supported\nunsupported.6=22 Invalid argument\n%%\n" + read(p))
 
 # names and link targets of remoteproc and rpmsg devices
 for p in (links("*/sys/bus/rpmsg/devices/*") + links("*/sys/class/rpmsg/*") +
