@@ -226,7 +226,7 @@ static int root_openat(const struct sb_root *r, const char *path, int flags)
 	return fd;
 }
 
-static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 3, 0))) vpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(buf, len, fmt, ap);
 	if (n < 0 || (size_t)n >= len)
@@ -272,7 +272,7 @@ int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
 	return stat_path(r, path, st);
 }
 
-static int vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 3, 0))) vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
 {
 	char path[PATH_MAX];
 	int rc = vpath(path, sizeof(path), fmt, ap);
