@@ -12,8 +12,8 @@
 
 enum { COL_SUBSYSTEM, COL_STATUS, COL_SUMMARY, COL_HINTS };
 static const struct sb_col doctor_cols[] = {
-	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, 0, "rpmsg, dmabuf, iommu or netdev", 0 },
-	[COL_STATUS] = { "STATUS", SB_T_STR, 0, 0, "ok, partial, missing or unknown (needs the live kernel)", 0 },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "rpmsg, dmabuf, iommu or netdev", 0 },
+	[COL_STATUS] = { "STATUS", SB_T_STR, 0, SB_COL_METRIC, "ok, partial, missing or unknown (needs the live kernel)", 0 },
 	[COL_SUMMARY] = { "SUMMARY", SB_T_STR, 0.6, SB_COL_WRAP, "what was found", 0 },
 	[COL_HINTS] = { "HINTS", SB_T_STRV, 0.3, SB_COL_HIDDEN | SB_COL_WRAP, "what to do about what is missing", 0 },
 };
@@ -25,6 +25,34 @@ static const struct sb_col fact_cols[] = {
 	[FCOL_VALUE] = { "VALUE", SB_T_STR, 0, 0, "value", 0 },
 	[FCOL_LIVE] = { "LIVE", SB_T_BOOL, 0, 0, "needs the running kernel", 0 },
 };
+
+/* The facts that are numbers (booleans as 1/0), as metrics. */
+enum { MCOL_SUBSYSTEM, MCOL_KEY, MCOL_VALUE };
+static const struct sb_col fact_metric_cols[] = {
+	[MCOL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "subsystem", 0 },
+	[MCOL_KEY] = { "KEY", SB_T_STR, 0, SB_COL_LABEL, "fact, named as in 'socbox doctor -J'", 0 },
+	[MCOL_VALUE] = { "VALUE", SB_T_S64, 0, SB_COL_METRIC, "a fact behind the status that is a number (yes/no as 1/0)", 0 },
+};
+
+static void fact_metrics(struct sb_out *o, const struct sb_doctor_report *rep)
+{
+	struct sb_table *t = sb_out_table(o, "facts", NULL, fact_metric_cols, 3, false);
+
+	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
+		const struct sb_doctor_sub *s = &rep->subs[i];
+
+		for (int k = 0; k < s->nfacts; k++) {
+			struct sb_row *r;
+
+			if (s->facts[k].type == SB_FACT_STR)
+				continue;
+			r = sb_table_row(t);
+			sb_row_str(r, MCOL_SUBSYSTEM, s->name);
+			sb_row_str(r, MCOL_KEY, s->facts[k].key);
+			sb_row_s64(r, MCOL_VALUE, s->facts[k].num);
+		}
+	}
+}
 
 static void json_fact(struct sb_json *j, const struct sb_fact *f)
 {
@@ -93,6 +121,7 @@ static int print_text(const struct sb_ctx *c, const struct sb_doctor_report *rep
 	sb_out_field_str(o, "kernel", rep->kernel);
 	sb_out_field_str(o, "source", sb_root_is_live(c->root) ? "live system" : sb_root_path(c->root));
 	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, 4, true);
+	sb_table_states(t, COL_STATUS, sb_health_names);
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
 		struct sb_row *r = sb_table_row(t);
@@ -105,7 +134,9 @@ static int print_text(const struct sb_ctx *c, const struct sb_doctor_report *rep
 			for (int k = 0; k < s->nhints; k++)
 				sb_out_note(o, "%s: %s", s->name, s->hints[k]);
 	}
-	if (sb_opt.verbose || c->out.mode == SB_OUT_OPENMETRICS) {
+	if (sb_out_mode_is_metrics(c->out.mode)) {
+		fact_metrics(o, rep);
+	} else if (sb_opt.verbose) {
 		t = sb_out_table(o, "facts", "Facts", fact_cols, 4, false);
 		for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 			const struct sb_doctor_sub *s = &rep->subs[i];
@@ -199,7 +230,7 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 
 int doctor_main(int argc, const char **argv)
 {
-	struct sb_ctx c = { .applet = "socbox", .cmd = "doctor" };
+	struct sb_ctx c = { .applet = "socbox", .cmd = "doctor", .out.metrics_ns = "doctor" };
 	int rc = doctor_run(&c, argc, argv);
 
 	sb_ctx_done(&c);

@@ -37,6 +37,7 @@ void devnode_of(const char *arg, char *buf, size_t len);
  * given, fills the channels each processor announced. */
 extern const struct sb_col rproc_cols[];
 extern const size_t rproc_ncols;
+struct sb_table *rproc_table(struct sb_out *o, const char *title, bool primary);
 void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpmsg_state *st);
 
 struct ept_session {

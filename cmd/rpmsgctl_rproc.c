@@ -14,11 +14,11 @@ enum { S_ID, S_NAME, S_STATE, S_FIRMWARE, S_RECOVERY, S_COREDUMP, S_DEVICE, S_TR
        S_CRASHES };
 /* The one remoteproc table: 'rpmsgctl list' and 'rpmsgctl rproc status' both print it. */
 const struct sb_col rproc_cols[] = {
-	[S_ID] = { "ID", SB_T_STR, 0, 0, "remoteproc class device", 0 },
-	[S_NAME] = { "NAME", SB_T_STR, 0, 0, "remote processor name", 0 },
-	[S_STATE] = { "STATE", SB_T_STR, 0, 0, "offline, running, crashed, attached, ...", 0 },
+	[S_ID] = { "ID", SB_T_STR, 0, SB_COL_LABEL, "remoteproc class device", 0 },
+	[S_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "remote processor name", 0 },
+	[S_STATE] = { "STATE", SB_T_STR, 0, SB_COL_METRIC, "offline, running, crashed, attached, ...", 0 },
 	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware", 0 },
-	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, 0, "automatic recovery after a crash", 0 },
+	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC, "automatic recovery after a crash", 0 },
 	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
 	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
 	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
@@ -26,6 +26,16 @@ const struct sb_col rproc_cols[] = {
 	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT, "crashes the kernel handled since boot (kernel log)", 0 },
 };
 const size_t rproc_ncols = sizeof(rproc_cols) / sizeof(rproc_cols[0]);
+
+struct sb_table *rproc_table(struct sb_out *o, const char *title, bool primary)
+{
+	static const char *const recovery[] = { "enabled", "disabled", NULL };
+	struct sb_table *t = sb_out_table(o, "remoteprocs", title, rproc_cols, rproc_ncols, primary);
+
+	sb_table_states(t, S_STATE, sb_rproc_states);
+	sb_table_states(t, S_RECOVERY, recovery);
+	return t;
+}
 
 static void opt_cell(struct sb_row *row, int col, const char *s)
 {
@@ -85,7 +95,7 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 		return sb_report(RPMSGCTL, &e);
 	}
 	o = sb_out_new(&c->out, stdout);
-	t = sb_out_table(o, "remoteprocs", NULL, rproc_cols, rproc_ncols, true);
+	t = rproc_table(o, NULL, true);
 	for (size_t i = 0; i < n; i++)
 		rproc_row(t, &all[i], &st);
 	if (!n)

@@ -107,7 +107,7 @@ static void check_faults(struct verdict *v, const struct smmu_state *s)
 		verdict(v, "no-faults", false, "kernel log unreadable: %s", buf);
 		return;
 	}
-	if (sb_iommu_events(&s->log, &ev, &n)) {
+	if (sb_iommu_events(&s->log, &ev, &n, NULL)) {
 		verdict(v, "no-faults", false, "out of memory");
 		return;
 	}

@@ -18,9 +18,9 @@ static const struct sb_col summary_cols[] = {
 	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
 	[E_FIRST] = { "FIRST_S", SB_T_DBL, 0, SB_COL_RIGHT, "first record, seconds since boot", 3 },
-	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT, "last record, seconds since boot", 3 },
+	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "last record, seconds since boot", 3 },
 	[E_ADDR] = { "LAST_ADDR", SB_T_STR, 0, 0, "address of the last record", 0 },
-	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_TRUNC, "reason of the last record", 0 },
+	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_WRAP, "reason or qualifier of the last record", 0 },
 };
 
 enum { L_TIME, L_SOURCE, L_DEVICE, L_KIND, L_ADDR, L_REASON };
@@ -30,7 +30,7 @@ static const struct sb_col list_cols[] = {
 	[L_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "faulting client", 0 },
 	[L_KIND] = { "KIND", SB_T_STR, 0, 0, "event or fault kind", 0 },
 	[L_ADDR] = { "ADDR", SB_T_STR, 0, 0, "faulting address", 0 },
-	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_TRUNC, "reason text", 0 },
+	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_WRAP, "reason or qualifier ('unpriv data read s1 \"CD fetch\" stag: 0x0')", 0 },
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -99,53 +99,75 @@ static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, si
 	free(done);
 }
 
+/* How long a record that more lines may complete (an SMMUv3 raw dump, which newer kernels
+ * follow with a decoded line and a qualifier) waits when the log goes quiet. The kernel writes
+ * those lines back to back, so this only delays the records of older kernels. */
+#define FOLLOW_SETTLE_MS 500
+
+struct follower {
+	struct sb_ctx *c;
+	int printed;
+	bool headings_done;
+};
+
+/* One record as one row: the header before the first only (like devmemstat monitor), a
+ * JSON object per record with -J. */
+static int follow_print(struct follower *f, const struct sb_iommu_event *ev)
+{
+	struct sb_out_opts opts = f->c->out;
+	struct sb_out *o;
+	int rc;
+
+	opts.noheadings = opts.noheadings || f->headings_done;
+	o = sb_out_new(&opts, stdout);
+	list_row(sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true), ev);
+	rc = sb_out_print(o);
+	sb_out_free(o);
+	fflush(stdout);
+	f->headings_done = true;
+	f->printed++;
+	return rc ? SB_EXIT_FAIL : 0;
+}
+
+static bool follow_done(const struct follower *f)
+{
+	return sb_opt.count && f->printed >= sb_opt.count;
+}
+
 static int follow(struct sb_ctx *c)
 {
-	struct sb_iommu_event ev;
-	struct sb_out *o;
+	struct follower f = { .c = c };
+	struct sb_iommu_evasm a;
+	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
+	struct sb_kmsg_follow kf;
 	struct sb_err e;
-	char buf[8192];
-	int fd, printed = 0, rc = 0;
-	bool pending = false;
-	int dword = 0;
+	int rc = 0;
 
 	sb_err_clear(&e);
-	if (sb_kmsg_follow_open(&fd, &e))
+	if (sb_kmsg_follow_open(&kf, &e))
 		return sb_report(c->applet, &e);
-	o = sb_out_new(&c->out, stdout);
-	while (!sb_opt.count || printed < sb_opt.count) {
+	sb_iommu_evasm_init(&a);
+	sb_verbose(c->applet, "events: following /dev/kmsg from its end");
+	while (!rc && !follow_done(&f)) {
 		struct sb_kmsg_line l;
-		struct sb_iommu_event next;
-		/* A pending SMMUv3 header waits briefly for its dword lines. */
-		int r = sb_kmsg_follow_next(fd, buf, sizeof(buf), &l, pending ? 200 : -1);
+		int r = sb_kmsg_follow_next(&kf, &l, sb_iommu_evasm_pending(&a) ? FOLLOW_SETTLE_MS : -1);
+		size_t n = 0;
 
-		if (r == 0 && pending && dword < 4 && sb_iommu_event_cont(&l, &ev, &dword))
+		if (r == -ETIMEDOUT) {
+			while (!rc && !follow_done(&f) && sb_iommu_evasm_flush(&a, &done[0]))
+				rc = follow_print(&f, &done[0]);
 			continue;
-		if (pending) {
-			list_row(sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true), &ev);
-			if (sb_out_print(o))
-				rc = SB_EXIT_FAIL;
-			fflush(stdout);
-			printed++;
-			pending = false;
-			if (rc || (sb_opt.count && printed >= sb_opt.count))
-				break;
 		}
-		if (r == -ETIMEDOUT)
-			continue;
 		if (r) {
 			sb_err_set(&e, -r, "/dev/kmsg", "read", NULL);
 			rc = sb_report(c->applet, &e);
 			break;
 		}
-		if (sb_iommu_event_parse(&l, &next) == 1) {
-			ev = next;
-			dword = 0;
-			pending = true;
-		}
+		n = sb_iommu_evasm_feed(&a, &l, done);
+		for (size_t i = 0; i < n && !rc && !follow_done(&f); i++)
+			rc = follow_print(&f, &done[i]);
 	}
-	sb_out_free(o);
-	close(fd);
+	sb_kmsg_follow_close(&kf);
 	return rc;
 }
 
@@ -155,6 +177,7 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_kmsg log;
 	struct sb_out *o;
 	struct sb_err e;
+	uint64_t suppressed;
 	size_t n;
 	int rc;
 
@@ -182,7 +205,7 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&e);
 	if (sb_kmsg_read(c->root, &log, &e))
 		return sb_report(c->applet, &e);
-	if (sb_iommu_events(&log, &ev, &n)) {
+	if (sb_iommu_events(&log, &ev, &n, &suppressed)) {
 		sb_kmsg_free(&log);
 		sb_err_set(&e, ENOMEM, "kernel log", "collect events", NULL);
 		return sb_report(c->applet, &e);
@@ -198,8 +221,12 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	} else {
 		summary_rows(sb_out_table(o, "event_groups", NULL, summary_cols, NCOLS(summary_cols), true), ev, n);
 	}
+	sb_out_field_u64(o, "suppressed", suppressed);
 	if (!n)
 		sb_out_note(o, "no IOMMU fault or event records in the kernel log (%zu lines read)", log.n);
+	if (suppressed)
+		sb_out_note(o, "the kernel's rate limit suppressed %llu more SMMUv3 event dumps (not counted above)",
+			    (unsigned long long)suppressed);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
 	free(ev);

@@ -13,8 +13,8 @@ enum { G_GROUP, G_TYPE, G_IOMMU, G_NDEVS, G_DEVICES, G_DRIVERS, G_RESERVED, G_NA
 
 static const struct sb_col group_cols[] = {
 	[G_GROUP] = { "GROUP", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "group number (/sys/kernel/iommu_groups/N)", 0 },
-	[G_TYPE] = { "TYPE", SB_T_STR, 0, 0, "default domain type: DMA, DMA-FQ, identity, blocked, unmanaged, unknown", 0 },
-	[G_IOMMU] = { "IOMMU", SB_T_STR, 0, 0, "instance serving the group", 0 },
+	[G_TYPE] = { "TYPE", SB_T_STR, 0, SB_COL_LABEL, "default domain type: DMA, DMA-FQ, identity, blocked, unmanaged, unknown", 0 },
+	[G_IOMMU] = { "IOMMU", SB_T_STR, 0, SB_COL_LABEL, "instance serving the group", 0 },
 	[G_NDEVS] = { "NDEVS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "number of devices", 0 },
 	[G_DEVICES] = { "DEVICES", SB_T_STRV, 0.3, SB_COL_WRAP, "member devices (bus address or name)", 0 },
 	[G_DRIVERS] = { "DRIVERS", SB_T_STRV, 0.2, SB_COL_WRAP, "driver of each device, in the same order (- unbound)", 0 },

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -66,13 +67,78 @@ const char *sb_root_path(const struct sb_root *r)
 	return r->path;
 }
 
+/* Symbolic links followed in one lookup before ELOOP, as the kernel's MAXSYMLINKS. */
+#define SB_RESOLVE_MAX_LINKS 40
+
+/* Without openat2 (kernels before 5.6, qemu-user before 9.0): resolve path below the root
+ * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
+ * without symlinks or "..": ".." never climbs above the root, and a link is read and its
+ * target put in front of what is left (an absolute one starting again at the root). */
+static int resolve_in_root(const struct sb_root *r, const char *path, char *out, size_t outlen)
+{
+	char todo[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
+	unsigned links = 0;
+	size_t olen = 0;
+
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return -ENAMETOOLONG;
+	out[0] = '\0';
+	for (char *p = todo; *p;) {
+		char *comp = p, *slash = strchr(p, '/');
+		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
+		struct stat st;
+		ssize_t n;
+
+		p = slash ? slash + 1 : p + clen;
+		if (clen == 0 || (clen == 1 && comp[0] == '.'))
+			continue;
+		if (clen == 2 && comp[0] == '.' && comp[1] == '.') {
+			char *last = strrchr(out, '/');
+			olen = last ? (size_t)(last - out) : 0;
+			out[olen] = '\0';
+			continue;
+		}
+		if (olen + 1 + clen >= outlen)
+			return -ENAMETOOLONG;
+		if (olen)
+			out[olen++] = '/';
+		memcpy(out + olen, comp, clen);
+		olen += clen;
+		out[olen] = '\0';
+		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW))
+			return *p ? -errno : 0; /* a missing last component is the open's to report */
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > SB_RESOLVE_MAX_LINKS)
+			return -ELOOP;
+		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
+		if (n < 0)
+			return -errno;
+		target[n] = '\0';
+		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
+			return -ENAMETOOLONG;
+		memcpy(todo, next, sizeof(todo));
+		p = todo;
+		/* The link itself is replaced by its target, from where the link was. */
+		{
+			char *last = strrchr(out, '/');
+			olen = target[0] == '/' ? 0 : last ? (size_t)(last - out) : 0;
+			out[olen] = '\0';
+		}
+	}
+	if (!olen)
+		snprintf(out, outlen, ".");
+	return 0;
+}
+
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
 static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	static int have_openat2 = 1;
-	int fd;
+	char resolved[PATH_MAX];
+	int fd, rc;
 
 	while (*path == '/')
 		path++;
@@ -84,8 +150,14 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 			return fd;
 		have_openat2 = 0;
 	}
-	/* Kernels before 5.6: open, then make sure the result lies inside the root. */
-	fd = openat(r->fd, path, flags | O_CLOEXEC);
+	rc = resolve_in_root(r, path, resolved, sizeof(resolved));
+	if (rc) {
+		errno = -rc;
+		return -1;
+	}
+	/* A link swapped in after the walk could still lead out: check where the open
+	 * landed. */
+	fd = openat(r->fd, resolved, flags | O_CLOEXEC);
 	if (fd >= 0) {
 		char proc[64], real[PATH_MAX];
 		ssize_t n;
@@ -93,6 +165,8 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 		n = readlink(proc, real, sizeof(real) - 1);
+		if (plen == 1)
+			plen = 0; /* the root is "/": everything is inside */
 		if (n < 0 || (real[n] = '\0', strncmp(real, r->path, plen) != 0) ||
 		    (real[plen] != '/' && real[plen] != '\0')) {
 			close(fd);

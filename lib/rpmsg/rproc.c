@@ -48,6 +48,10 @@ static void read_one(const struct sb_root *r, const char *id, struct sb_rproc *p
 		p->ntraces++;
 }
 
+const char *const sb_rproc_states[] = {
+	"offline", "suspended", "running", "crashed", "deleted", "attached", "detached", "invalid", NULL,
+};
+
 static bool crash_line(const char *text, const char *id, unsigned *n);
 
 /* One pass over the kernel log for all processors; best effort (the log may be unreadable). */

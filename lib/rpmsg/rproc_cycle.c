@@ -107,7 +107,6 @@ int sb_rproc_cycle_init(struct sb_rproc_cycle *cy, const struct sb_root *r, cons
 	int rc;
 
 	memset(cy, 0, sizeof(*cy));
-	cy->kmsg_fd = -1;
 	cy->root = r;
 	cy->o = *o;
 	cy->cookie = (uint32_t)getpid() ^ (uint32_t)sb_now_ns();
@@ -146,8 +145,16 @@ int sb_rproc_cycle_init(struct sb_rproc_cycle *cy, const struct sb_root *r, cons
 		return -ENOENT;
 	}
 	cy->ping_dst = dst;
-	if (o->crash && (rc = sb_kmsg_follow_open(&cy->kmsg_fd, e)) < 0)
-		return rc;
+	if (o->crash) {
+		cy->kmsg = calloc(1, sizeof(*cy->kmsg));
+		if (!cy->kmsg)
+			return sb_err_set(e, ENOMEM, "/dev/kmsg", "follow", NULL);
+		if ((rc = sb_kmsg_follow_open(cy->kmsg, e)) < 0) {
+			free(cy->kmsg);
+			cy->kmsg = NULL;
+			return rc;
+		}
+	}
 	return 0;
 }
 
@@ -155,16 +162,18 @@ void sb_rproc_cycle_free(struct sb_rproc_cycle *cy)
 {
 	free_names(cy->channels, cy->nchannels);
 	cy->channels = NULL;
-	if (cy->kmsg_fd >= 0)
-		close(cy->kmsg_fd);
-	cy->kmsg_fd = -1;
+	if (cy->kmsg) {
+		sb_kmsg_follow_close(cy->kmsg);
+		free(cy->kmsg);
+	}
+	cy->kmsg = NULL;
 }
 
 /* Follow the kernel log until a line about our processor contains want; returns the line's
  * crash number through n when asked. */
 static int wait_kmsg(struct sb_rproc_cycle *cy, const char *want, unsigned *n, uint64_t deadline)
 {
-	char key[96], buf[1024];
+	char key[96];
 
 	snprintf(key, sizeof(key), "%s: %s", cy->p.id, want);
 	for (;;) {
@@ -177,8 +186,7 @@ static int wait_kmsg(struct sb_rproc_cycle *cy, const char *want, unsigned *n, u
 			return -EINTR;
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		rc = sb_kmsg_follow_next(cy->kmsg_fd, buf, sizeof(buf), &line,
-					 (int)((deadline - now + 999999) / 1000000));
+		rc = sb_kmsg_follow_next(cy->kmsg, &line, (int)((deadline - now + 999999) / 1000000));
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0)

@@ -167,31 +167,24 @@ static int snap_netdev(struct sb_snap *s)
 }
 
 /* smmustat: the kernel log (SMMUv3 probe lines with the feature bits, IOMMU faults), kept as
- * the snapshot's /dev/kmsg in the /dev/kmsg record format. */
+ * the snapshot's /dev/kmsg byte for byte as the kernel gave it: /dev/kmsg records (escapes
+ * and dictionary lines included), or klogctl()'s text when /dev/kmsg cannot be read. */
 static int snap_kernel_log(struct sb_snap *s)
 {
 	struct sb_root *live;
-	struct sb_kmsg log;
+	const char *source;
 	char *text;
-	size_t len = 0, o = 0;
+	size_t len;
 	int rc;
 
 	if (sb_root_open(&live, "/", NULL))
 		return 0;
-	rc = sb_kmsg_read(live, &log, NULL);
+	rc = sb_kmsg_read_raw(live, &text, &len, &source, NULL);
 	sb_root_close(live);
 	if (rc)
 		return 0; /* not root: the snapshot has no log, smmustat says so */
-	for (size_t i = 0; i < log.n; i++)
-		len += strlen(log.lines[i].text) + 48;
-	text = malloc(len + 1);
-	for (size_t i = 0; text && i < log.n; i++)
-		o += (size_t)snprintf(text + o, len + 1 - o, "%d,%zu,%llu,-;%s\n",
-				      log.lines[i].prio < 0 ? 6 : log.lines[i].prio, i,
-				      (unsigned long long)log.lines[i].ts_us, log.lines[i].text);
-	rc = text ? sb_snap_write(s, "/dev/kmsg", text, o) : -ENOMEM;
+	rc = sb_snap_write(s, "/dev/kmsg", text, len);
 	free(text);
-	sb_kmsg_free(&log);
 	return rc;
 }
 

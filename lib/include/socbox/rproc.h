@@ -26,6 +26,9 @@ struct sb_rproc {
 	bool have_crashes;
 };
 
+/* Every value of the state attribute (drivers/remoteproc/remoteproc_sysfs.c), NULL-terminated. */
+extern const char *const sb_rproc_states[];
+
 int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e);
 /* spec: "remoteproc1", "1", or the name attribute / parent device name. -ENOENT when none. */
 int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out,
@@ -53,6 +56,8 @@ int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rp
  * kernel log (0 when none; the count is lost if the log wrapped). */
 int sb_rproc_crash_count(const struct sb_root *r, const struct sb_rproc *p, unsigned *count,
 			 struct sb_err *e);
+
+struct sb_kmsg_follow;
 
 /* Lifecycle stress: stop and start (or crash and let the core recover) a running remote
  * processor, and after each cycle wait until it runs again, every rpmsg channel and control
@@ -84,7 +89,7 @@ struct sb_rproc_cycle {
 	size_t nchannels;
 	size_t nctrls;       /* control devices below it */
 	uint32_t ping_dst;
-	int kmsg_fd;
+	struct sb_kmsg_follow *kmsg; /* --crash: the kernel log, followed from the start */
 	uint32_t cookie;
 	unsigned done;       /* cycles completed */
 };

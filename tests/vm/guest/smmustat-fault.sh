@@ -39,10 +39,10 @@ n=0
 while kill -0 "$follower" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
 kill "$follower" 2>/dev/null
 wait "$follower"
-ok "events --follow printed the fault and stopped after -c 1" grep -q '"kind": "DMA Read"' /tmp/follow.json
+ok "events --follow printed the fault and stopped after -c 1" grep -q '"kind": *"DMA Read"' /tmp/follow.json
 # Older kernels print the short bus address, newer ones the full one.
-like "$(cat /tmp/follow.json)" "\"device\": \"($edu|$short)\"" "the fault names the edu device"
-like "$(cat /tmp/follow.json)" '"addr": "0x1234000"' "the fault address is the unmapped IOVA"
+like "$(cat /tmp/follow.json)" "\"device\": *\"($edu|$short)\"" "the fault names the edu device"
+like "$(cat /tmp/follow.json)" '"addr": *"0x1234000"' "the fault address is the unmapped IOVA"
 out=$($S events -J)
 like "$out" '"kind": "DMA Read"' "events summary has the fault"
 like "$out" '"last_addr": "0x1234000"' "events summary keeps the address"
