@@ -195,6 +195,9 @@ static int parse_since(const char *s, double now_s, double *out)
 /* How long an IOMMU record that more lines may complete (an SMMUv3 raw dump) waits when the
  * log goes quiet (as smmustat events --follow). */
 #define FOLLOW_SETTLE_MS 500
+/* The sources are read one after the other, so an event may be read after a later one of
+ * another source: events are held this long and printed in time order. */
+#define FOLLOW_REORDER_MS 250
 
 /* Following: the kernel log (IOMMU records through lib/iommu's assembler), rpmsg uevents,
  * netdev page-pool notifications. */
@@ -207,18 +210,42 @@ struct follow {
 	bool have_genl;
 	uint64_t skip_until_us; /* records the first pass printed already */
 	struct sb_iommu_evasm asm_;
+	struct sb_ev_list held; /* read, not printed yet (FOLLOW_REORDER_MS) */
 	uint64_t detached[64];  /* pools announced detached, to report when they go */
 	size_t ndetached;
 	int rc;
 };
+
+static void hold(struct follow *f, const struct sb_event *ev)
+{
+	if (!f->rc && sb_ev_add(&f->held, ev))
+		f->rc = -ENOMEM;
+}
+
+/* Print the held events older than the reorder window (all of them with all), in time order. */
+static void release(struct follow *f, bool all)
+{
+	uint64_t now_us = sb_now_ns() / 1000, cut = now_us - FOLLOW_REORDER_MS * 1000;
+	size_t k = 0;
+
+	sb_ev_sort(&f->held);
+	for (size_t i = 0; i < f->held.n; i++) {
+		if (!all && f->held.v[i].ts_us > cut) {
+			f->held.v[k++] = f->held.v[i];
+			continue;
+		}
+		if (!f->rc)
+			f->rc = emit(f->v, &f->held.v[i]);
+	}
+	f->held.n = k;
+}
 
 static void emit_iommu(struct follow *f, const struct sb_iommu_event *ie)
 {
 	struct sb_event ev;
 
 	sb_ev_from_iommu(ie, &ev);
-	if (!f->rc)
-		f->rc = emit(f->v, &ev);
+	hold(f, &ev);
 }
 
 static void flush_pending(struct follow *f)
@@ -240,8 +267,8 @@ static void kmsg_line(struct follow *f, const struct sb_kmsg_line *l)
 	n = sb_iommu_evasm_feed(&f->asm_, l, done);
 	for (size_t i = 0; i < n; i++)
 		emit_iommu(f, &done[i]);
-	if (sb_ev_parse_kmsg(l, &ev) && !f->rc)
-		f->rc = emit(f->v, &ev);
+	if (sb_ev_parse_kmsg(l, &ev))
+		hold(f, &ev);
 }
 
 static int pool_cb(const struct nlmsghdr *nlh, void *data)
@@ -257,8 +284,10 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 	    sb_ev_from_pool(&ne.pool, ne.pool.ifindex ? if_indextoname(ne.pool.ifindex, ifname) : NULL, &ev)) {
 		if (f->ndetached < sizeof(f->detached) / sizeof(f->detached[0]))
 			f->detached[f->ndetached++] = ne.pool.id;
-		if (!f->rc)
-			f->rc = emit(f->v, &ev);
+		/* the notification comes as it happens: its arrival is finer than detach-time's
+		 * whole seconds */
+		ev.ts_us = sb_now_ns() / 1000;
+		hold(f, &ev);
 	} else if (ne.cmd == SB_NETDEV_CMD_PAGE_POOL_DEL_NTF) {
 		for (size_t i = 0; i < f->ndetached; i++) {
 			if (f->detached[i] != ne.pool.id)
@@ -272,8 +301,7 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 			snprintf(ev.kind, sizeof(ev.kind), "pool-gone");
 			snprintf(ev.object, sizeof(ev.object), "pool %llu", (unsigned long long)ne.pool.id);
 			snprintf(ev.detail, sizeof(ev.detail), "its pages came back; the kernel freed it");
-			if (!f->rc)
-				f->rc = emit(f->v, &ev);
+			hold(f, &ev);
 			break;
 		}
 	}
@@ -313,6 +341,7 @@ static void follow_close(struct follow *f)
 		sb_devmon_close(f->mon);
 	if (f->have_genl)
 		sb_genl_close(&f->g);
+	sb_ev_list_free(&f->held);
 }
 
 static int follow_loop(struct follow *f, double timeout_s)
@@ -323,7 +352,7 @@ static int follow_loop(struct follow *f, double timeout_s)
 	while (!sb_stop_signal && !f->rc && (!f->v->max || f->v->printed < f->v->max)) {
 		struct pollfd p[3] = { { .fd = f->kf.fd, .events = POLLIN } };
 		int np = 1, imon = -1, igenl = -1, r;
-		int wait_ms = sb_iommu_evasm_pending(&f->asm_) ? FOLLOW_SETTLE_MS : 1000;
+		int wait_ms = f->held.n ? FOLLOW_REORDER_MS / 2 : sb_iommu_evasm_pending(&f->asm_) ? FOLLOW_SETTLE_MS : 1000;
 
 		if (f->mon) {
 			imon = np;
@@ -341,13 +370,17 @@ static int follow_loop(struct follow *f, double timeout_s)
 			if ((deadline - now) / 1000000 < (uint64_t)wait_ms)
 				wait_ms = (int)((deadline - now) / 1000000) + 1;
 		}
+		release(f, false);
+		if (f->rc || (f->v->max && f->v->printed >= f->v->max))
+			break;
 		r = poll(p, (nfds_t)np, wait_ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
 		if (r == 0) { /* quiet: a record waiting for more lines is whole */
-			flush_pending(f);
+			if (sb_iommu_evasm_pending(&f->asm_) && !f->held.n)
+				flush_pending(f);
 			continue;
 		}
 		if (p[0].revents || f->kf.more) {
@@ -362,7 +395,7 @@ static int follow_loop(struct follow *f, double timeout_s)
 
 			while (!f->rc && sb_devmon_next(f->mon, &de, 0) == 0)
 				if (sb_ev_from_uevent(de.action, de.devpath, de.devname, sb_now_ns() / 1000, &ev))
-					f->rc = emit(f->v, &ev);
+					hold(f, &ev);
 		}
 		if (igenl >= 0 && p[igenl].revents) {
 			sb_err_clear(&e);
@@ -370,6 +403,7 @@ static int follow_loop(struct follow *f, double timeout_s)
 		}
 	}
 	flush_pending(f);
+	release(f, true);
 	return f->rc;
 }
 

@@ -307,7 +307,15 @@ int sb_ev_add(struct sb_ev_list *l, const struct sb_event *ev)
 		l->cap = cap;
 	}
 	l->v[l->n] = *ev;
-	l->v[l->n].seq = l->n;
+	l->v[l->n].seq = l->n ? l->v[l->n - 1].seq + 1 : 0;
+	l->v[l->n].key_us = ev->ts_us;
+	/* IOMMU records come out of lib/iommu's assembler when they are whole, which may be
+	 * lines later: their own time places them */
+	if (ev->source && !strcmp(ev->source, "kmsg") && ev->subsys != SB_EV_IOMMU) {
+		if (!ev->has_ts || ev->ts_us < l->last_kmsg_key)
+			l->v[l->n].key_us = l->last_kmsg_key;
+		l->last_kmsg_key = l->v[l->n].key_us;
+	}
 	l->n++;
 	return 0;
 }
@@ -316,17 +324,13 @@ static int by_time(const void *a, const void *b)
 {
 	const struct sb_event *x = a, *y = b;
 
-	if (x->ts_us != y->ts_us)
-		return x->ts_us < y->ts_us ? -1 : 1;
+	if (x->key_us != y->key_us)
+		return x->key_us < y->key_us ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 void sb_ev_sort(struct sb_ev_list *l)
 {
-	/* a record without a time keeps the time of the one before it */
-	for (size_t i = 1; i < l->n; i++)
-		if (!l->v[i].has_ts)
-			l->v[i].ts_us = l->v[i - 1].ts_us;
 	if (l->n)
 		qsort(l->v, l->n, sizeof(*l->v), by_time);
 }
@@ -367,11 +371,20 @@ static int collect_pools(const struct sb_root *r, struct sb_ev_list *l)
 	return rc;
 }
 
+static int add_iommu(struct sb_ev_list *l, const struct sb_iommu_event *ie)
+{
+	struct sb_event ev;
+
+	sb_ev_from_iommu(ie, &ev);
+	return sb_ev_add(l, &ev);
+}
+
 int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, struct sb_err *e)
 {
-	struct sb_iommu_event *ie = NULL;
+	bool iommu = mask & (1u << SB_EV_IOMMU);
+	struct sb_iommu_evasm a;
+	struct sb_iommu_event ie;
 	struct sb_kmsg log;
-	size_t nie = 0;
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
@@ -381,21 +394,21 @@ int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, 
 	for (size_t i = 0; i < log.n; i++)
 		if (log.lines[i].has_ts && log.lines[i].ts_us > l->last_ts_us)
 			l->last_ts_us = log.lines[i].ts_us;
-	if ((mask & (1u << SB_EV_IOMMU)) && sb_iommu_events(&log, &ie, &nie, NULL))
-		rc = -ENOMEM;
-	for (size_t i = 0; i < nie && !rc; i++) {
-		struct sb_event ev;
-
-		sb_ev_from_iommu(&ie[i], &ev);
-		rc = sb_ev_add(l, &ev);
-	}
-	free(ie);
+	/* one pass in log order: IOMMU records through lib/iommu's assembler (as
+	 * sb_iommu_events() does), the others line by line */
+	sb_iommu_evasm_init(&a);
 	for (size_t i = 0; i < log.n && !rc; i++) {
+		struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
 		struct sb_event ev;
+		size_t n = iommu ? sb_iommu_evasm_feed(&a, &log.lines[i], done) : 0;
 
-		if (sb_ev_parse_kmsg(&log.lines[i], &ev) && (mask & (1u << ev.subsys)))
+		for (size_t k = 0; k < n && !rc; k++)
+			rc = add_iommu(l, &done[k]);
+		if (!rc && sb_ev_parse_kmsg(&log.lines[i], &ev) && (mask & (1u << ev.subsys)))
 			rc = sb_ev_add(l, &ev);
 	}
+	while (!rc && iommu && sb_iommu_evasm_flush(&a, &ie))
+		rc = add_iommu(l, &ie);
 	sb_kmsg_free(&log);
 	if (!rc && (mask & (1u << SB_EV_NETDEV)))
 		rc = collect_pools(r, l);

@@ -7,7 +7,8 @@
  *
  * How a view becomes metrics (the column table is the one description of both):
  *  - family names: socbox_<ns>_<table key>_<column>, lower case, ns = the applet
- *    (sb_out_opts.metrics_ns); every family has HELP and TYPE, even without samples;
+ *    (sb_out_opts.metrics_ns, its first word: "rpmsgctl rproc" is rpmsgctl); every family
+ *    has HELP and TYPE, even without samples;
  *  - SB_COL_LABEL columns are labels of every sample of their row;
  *  - a numeric SB_COL_METRIC column is a gauge, a SB_COL_COUNTER column a counter (a column
  *    TOTAL or COUNT names the counter after its table: irqs TOTAL -> socbox_smmustat_irqs_total);
@@ -106,8 +107,11 @@ static void family_name(struct family *f, const struct sb_out *o, const char *pa
 	f->counter = counter;
 	f->scale = 1;
 	snprintf(f->name, sizeof(f->name), "socbox_");
-	if (o->opts.metrics_ns) {
-		append(f->name, sizeof(f->name), o->opts.metrics_ns);
+	if (o->opts.metrics_ns) { /* "rpmsgctl rproc" (a nested command) names as rpmsgctl */
+		char ns[64];
+
+		snprintf(ns, sizeof(ns), "%.*s", (int)strcspn(o->opts.metrics_ns, " "), o->opts.metrics_ns);
+		append(f->name, sizeof(f->name), ns);
 		append(f->name, sizeof(f->name), "_");
 	}
 	append(f->name, sizeof(f->name), part);

@@ -15,7 +15,7 @@ t_eq "three faults" "$(wc -l <"$T_TMP/out")" 3
 
 rm -rf "$T_TMP/board"
 cp -a "$F/arm64-soc" "$T_TMP/board"
-cat >>"$T_TMP/board/dev/kmsg" <<'LOG'
+cat >"$T_TMP/extra" <<'LOG'
 6,20,2000000,-;remoteproc remoteproc0: powering up 5000000.m4fss
 6,21,2000100,-;remoteproc remoteproc0: Booting fw image am62-mcu-m4f0_0-fw, size 182380
 6,22,2150000,-;virtio_rpmsg_bus virtio0: rpmsg host is online
@@ -28,6 +28,9 @@ cat >>"$T_TMP/board/dev/kmsg" <<'LOG'
 3,29,40000000,-;__cma_alloc_frozen: linux,cma: alloc failed, req-size: 2025 pages, ret: -12
 4,30,99000000,-;page_pool_release_retry() stalled pool shutdown: id 12, 1 inflight 60 sec
 LOG
+# into the dump's log, in time order and numbered again, as the kernel would have logged them
+sort -s -t, -k3,3n "$SOCBOX_FIXTURES/arm64-soc/dev/kmsg" "$T_TMP/extra" |
+	awk -F, -v OFS=, '{ $2 = NR - 1; print }' >"$T_TMP/board/dev/kmsg"
 t_run "the timeline" 0 "$SOCBOX" events --sysroot "$T_TMP/board"
 cp "$T_TMP/out" "$T_TMP/all.txt"
 t_eq "every record once, in time order" "$(awk '{print $3 "/" $4}' "$T_TMP/all.txt" | tr '\n' ' ')" \
@@ -63,7 +66,7 @@ else
 fi
 
 # hostile: text from the log reaches the terminal escaped
-printf '6,40,99500000,-;remoteproc remoteproc0: recovering m4\\x1b]0;owned\\x07\n' >>"$T_TMP/board/dev/kmsg"
+printf '6,99,99500000,-;remoteproc remoteproc0: recovering m4\\x1b]0;owned\\x07\n' >>"$T_TMP/board/dev/kmsg"
 t_run "escape sequences from the log" 0 "$SOCBOX" events --sysroot "$T_TMP/board" -s remoteproc
 t_grep "escaped" 'recovering +remoteproc0  m4\\x1b\]0;owned\\x07$|recovery +remoteproc0  m4\\x1b\]0;owned\\x07$' "$T_TMP/out"
 t_nogrep "no raw ESC" "$(printf '\033')" "$T_TMP/out"

@@ -123,6 +123,9 @@ t_grep "openmetrics counter family without _total" '^# TYPE socbox_smmustat_irqs
 t_run "rpmsgctl openmetrics" 0 "$SOCBOX" rpmsgctl --sysroot "$ARM" --format openmetrics
 t_grep "remoteproc state set" '^socbox_rpmsgctl_remoteprocs_state\{id="remoteproc0",name="m4",state="running"\} 1$' "$T_TMP/out"
 t_grep "remoteproc other states 0" '^socbox_rpmsgctl_remoteprocs_state\{id="remoteproc0",name="m4",state="crashed"\} 0$' "$T_TMP/out"
+t_run "rpmsgctl rproc status openmetrics" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$ARM" --format openmetrics
+t_grep "a nested command's families are the applet's" '^socbox_rpmsgctl_remoteprocs_state\{id="remoteproc0",name="m4",state="running"\} 1$' "$T_TMP/out"
+t_run "rpmsgctl openmetrics, again" 0 "$SOCBOX" rpmsgctl --sysroot "$ARM" --format openmetrics
 t_grep "endpoint devices" '^socbox_rpmsgctl_endpoints_devnode\{device="rpmsg0",name="sensor-ept",remoteproc="remoteproc0",devnode="/dev/rpmsg0"\} 1$' "$T_TMP/out"
 t_run "dmabufcp ls openmetrics" 0 "$SOCBOX" dmabufcp ls --sysroot "$F/am62x-dmabuf" --format openmetrics
 t_grep "per exporter" '^socbox_dmabufcp_exporters_size_bytes\{exporter="linux,cma"\} 16588800$' "$T_TMP/out"

@@ -147,6 +147,30 @@ START_TEST(pools_uevents_and_order)
 	ck_assert_str_eq(l.v[2].object, "e2");
 	sb_ev_list_free(&l);
 
+	/* printk times may step back across CPUs: kernel log records keep the log's order */
+	{
+		static const struct { uint64_t ts; const char *source; enum sb_ev_subsys s; } in[] = {
+			{ 10, "kmsg", SB_EV_REMOTEPROC }, { 8, "kmsg", SB_EV_REMOTEPROC },
+			{ 9, "uevent", SB_EV_RPMSG }, { 7, "kmsg", SB_EV_IOMMU },
+		};
+		for (unsigned i = 0; i < 4; i++) {
+			memset(&ev, 0, sizeof(ev));
+			ev.has_ts = true;
+			ev.ts_us = in[i].ts;
+			ev.source = in[i].source;
+			ev.subsys = in[i].s;
+			snprintf(ev.object, sizeof(ev.object), "k%u", i);
+			ck_assert_int_eq(sb_ev_add(&l, &ev), 0);
+		}
+		sb_ev_sort(&l);
+		ck_assert_str_eq(l.v[0].object, "k3"); /* an IOMMU record by its own time */
+		ck_assert_str_eq(l.v[1].object, "k2");
+		ck_assert_str_eq(l.v[2].object, "k0");
+		ck_assert_str_eq(l.v[3].object, "k1"); /* logged after k0, so after it */
+		ck_assert_uint_eq(l.v[3].ts_us, 8);    /* and shown with the time the kernel gave */
+		sb_ev_list_free(&l);
+	}
+
 	ck_assert_int_eq(sb_ev_subsys_mask("iommu,netdev", &mask, bad, sizeof(bad)), 0);
 	ck_assert_uint_eq(mask, (1u << SB_EV_IOMMU) | (1u << SB_EV_NETDEV));
 	ck_assert_int_eq(sb_ev_subsys_mask("iommu,gpu", &mask, bad, sizeof(bad)), -EINVAL);

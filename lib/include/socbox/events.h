@@ -31,6 +31,7 @@ struct sb_event {
 	char detail[256];   /* the rest, as text */
 	const char *source; /* "kmsg", "netdev", "uevent" */
 	size_t seq;         /* order of arrival, for equal times */
+	uint64_t key_us;    /* where it goes in the timeline (sb_ev_add) */
 };
 
 const char *sb_ev_subsys_name(enum sb_ev_subsys s);
@@ -55,12 +56,18 @@ struct sb_ev_list {
 	struct sb_err netdev_err;
 	const char *log_source;
 	uint64_t last_ts_us;     /* newest kernel log record */
+	uint64_t last_kmsg_key;  /* see sb_ev_add */
 };
 
 /* Everything of a root: its kernel log and its netdev state (live or a snapshot's capture;
  * its absence is noted, not an error), in time order. -errno when the log cannot be read. */
 int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, struct sb_err *e);
+/* Add an event. Kernel log events (but IOMMU records, placed by their time) must come in log
+ * order: their place in the timeline is their time, but never before a record the kernel
+ * logged earlier (printk times come from per-CPU clocks and can step back a little across
+ * CPUs; the log's order is the truth). */
 int sb_ev_add(struct sb_ev_list *l, const struct sb_event *ev);
+/* Time order (the place sb_ev_add gave), arrival order for equal places. */
 void sb_ev_sort(struct sb_ev_list *l);
 void sb_ev_list_free(struct sb_ev_list *l);
 
