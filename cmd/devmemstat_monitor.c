@@ -87,10 +87,10 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	struct tm tm;
 
 	if (m->max_events && m->events >= m->max_events)
-		return MNL_CB_OK;
+		return SB_NL_CB_OK;
 	if (sb_nd_parse_event(nlh, &ev)) {
 		m->malformed++;
-		return MNL_CB_OK;
+		return SB_NL_CB_OK;
 	}
 	localtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
@@ -130,7 +130,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	sb_out_free(o);
 	m->headings_done = true;
 	m->events++;
-	return MNL_CB_OK;
+	return SB_NL_CB_OK;
 }
 
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv)

@@ -46,7 +46,7 @@ static int take_sample(struct sb_ctx *c, struct sb_genl *g, uint32_t ifindex, st
 	rc = sb_nd_read_if_counters(c->root, &s->ifc, &s->nifc, e);
 	if (rc)
 		return rc;
-	if (g->nl) {
+	if (g->open) {
 		rc = sb_nd_collect(g, SB_ND_DEVS | SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE | SB_ND_POOLS |
 				      SB_ND_POOL_STATS, ifindex, &s->nd, e);
 		if (rc)
@@ -418,7 +418,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 		if (sb_nd_open(&g, &e)) {
 			/* Old kernel: CPUs and interface counters still work. */
 			sb_verbose(c->applet, "no netdev family, interface counters only");
-			g.nl = NULL;
+			g.open = false;
 		}
 	}
 	sb_catch_stop_signals();

@@ -38,7 +38,7 @@ static double opt_hold;
 
 static struct poptOption table[] = {
 	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
-	  "auto, read, direct, sendfile, splice, rw-file or copy-range (default auto)", "METHOD" },
+	  "auto, read, direct, sendfile, splice, rw-file, rw-file-direct or copy-range (default auto)", "METHOD" },
 	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
 	  "split the file over buffers of at most SIZE bytes (K, M, G suffixes)", "SIZE" },
 	{ "verify", '\0', POPT_ARG_NONE, &opt_verify, 0,

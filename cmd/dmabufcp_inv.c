@@ -19,14 +19,14 @@
 enum { H_NAME, H_KIND, H_DEVICE, H_MODE, H_OWNER, H_CAN_ALLOC, H_SIZE_LIMIT_BYTES, H_LIST_LIMIT, H_NCOLS };
 
 static const struct sb_col heap_cols[H_NCOLS] = {
-	[H_NAME] = { "NAME", SB_T_STR, 12, 0, "heap name, or udmabuf", 0 },
-	[H_KIND] = { "KIND", SB_T_STR, 7, 0, "heap or udmabuf", 0 },
-	[H_DEVICE] = { "DEVICE", SB_T_STR, 20, 0, "device node", 0 },
+	[H_NAME] = { "NAME", SB_T_STR, 12, SB_COL_LABEL, "heap name, or udmabuf", 0 },
+	[H_KIND] = { "KIND", SB_T_STR, 7, SB_COL_LABEL, "heap or udmabuf", 0 },
+	[H_DEVICE] = { "DEVICE", SB_T_STR, 20, SB_COL_METRIC, "device node", 0 },
 	[H_MODE] = { "MODE", SB_T_STR, 10, 0, "permissions of the device node (live system only)", 0 },
 	[H_OWNER] = { "OWNER", SB_T_STR, 10, 0, "user:group of the device node (live system only)", 0 },
-	[H_CAN_ALLOC] = { "CAN_ALLOC", SB_T_BOOL, 5, 0, "this user can open the device to allocate (live system only)", 0 },
-	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "largest buffer (udmabuf size_limit_mb)", 0 },
-	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6, SB_COL_RIGHT, "most memfd ranges per buffer (udmabuf list_limit)", 0 },
+	[H_CAN_ALLOC] = { "CAN_ALLOC", SB_T_BOOL, 5, SB_COL_METRIC, "this user can open the device to allocate (live system only)", 0 },
+	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "largest buffer (udmabuf size_limit_mb)", 0 },
+	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_METRIC, "most memfd ranges per buffer (udmabuf list_limit)", 0 },
 };
 
 static struct poptOption heaps_table[] = {
@@ -124,19 +124,19 @@ static const struct sb_col buf_cols[B_NCOLS] = {
 
 enum { P_PID, P_COMM, P_BUFFERS, P_FD_BYTES, P_MAP_BYTES, P_TOTAL_BYTES, P_NCOLS };
 static const struct sb_col proc_cols[P_NCOLS] = {
-	[P_PID] = { "PID", SB_T_U64, 6, SB_COL_RIGHT, "process", 0 },
-	[P_COMM] = { "COMM", SB_T_STR, 12, 0, "command name", 0 },
-	[P_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT, "distinct buffers held", 0 },
-	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "size of the buffers held by fd", 0 },
-	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "bytes mapped", 0 },
-	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "size of the distinct buffers held either way", 0 },
+	[P_PID] = { "PID", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_LABEL, "process", 0 },
+	[P_COMM] = { "COMM", SB_T_STR, 12, SB_COL_LABEL, "command name", 0 },
+	[P_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC, "distinct buffers held", 0 },
+	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "size of the buffers held by fd", 0 },
+	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "bytes mapped", 0 },
+	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "size of the distinct buffers held either way", 0 },
 };
 
 enum { X_EXPORTER, X_BUFFERS, X_SIZE_BYTES, X_NCOLS };
 static const struct sb_col exp_cols[X_NCOLS] = {
-	[X_EXPORTER] = { "EXPORTER", SB_T_STR, 12, 0, "exporter", 0 },
-	[X_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT, "buffers", 0 },
-	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "total size", 0 },
+	[X_EXPORTER] = { "EXPORTER", SB_T_STR, 12, SB_COL_LABEL, "exporter", 0 },
+	[X_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC, "buffers", 0 },
+	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "total size", 0 },
 };
 
 static int opt_pid;

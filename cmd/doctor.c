@@ -13,8 +13,8 @@
  * modes (-o +FACTS shows them), in JSON by default, in the order doctor -J always had. */
 enum { COL_SUBSYSTEM, COL_STATUS, COL_SUMMARY, COL_LIVE_ONLY, COL_FACTS, COL_LIVE, COL_HINTS };
 static const struct sb_col doctor_cols[] = {
-	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, 0, "rpmsg, dmabuf, iommu or netdev", 0 },
-	[COL_STATUS] = { "STATUS", SB_T_STR, 0, 0, "ok, partial, missing or unknown (needs the live kernel)", 0 },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "rpmsg, dmabuf, iommu or netdev", 0 },
+	[COL_STATUS] = { "STATUS", SB_T_STR, 0, SB_COL_METRIC, "ok, partial, missing or unknown (needs the live kernel)", 0 },
 	[COL_SUMMARY] = { "SUMMARY", SB_T_STR, 0.6, SB_COL_WRAP, "what was found", 0 },
 	[COL_LIVE_ONLY] = { "LIVE_ONLY", SB_T_BOOL, 0, SB_COL_HIDDEN | SB_COL_JSON,
 			    "the subsystem can only be looked at on the running kernel", 0 },
@@ -34,6 +34,34 @@ static const struct sb_col fact_cols[] = {
 	[FCOL_VALUE] = { "VALUE", SB_T_STR, 0, 0, "value", 0 },
 	[FCOL_LIVE] = { "LIVE", SB_T_BOOL, 0, 0, "needs the running kernel", 0 },
 };
+
+/* The facts that are numbers (booleans as 1/0), as metrics. */
+enum { MCOL_SUBSYSTEM, MCOL_KEY, MCOL_VALUE };
+static const struct sb_col fact_metric_cols[] = {
+	[MCOL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "subsystem", 0 },
+	[MCOL_KEY] = { "KEY", SB_T_STR, 0, SB_COL_LABEL, "fact, named as in 'socbox doctor -J'", 0 },
+	[MCOL_VALUE] = { "VALUE", SB_T_S64, 0, SB_COL_METRIC, "a fact behind the status that is a number (yes/no as 1/0)", 0 },
+};
+
+static void fact_metrics(struct sb_out *o, const struct sb_doctor_report *rep)
+{
+	struct sb_table *t = sb_out_table(o, "facts", NULL, fact_metric_cols, 3, false);
+
+	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
+		const struct sb_doctor_sub *s = &rep->subs[i];
+
+		for (int k = 0; k < s->nfacts; k++) {
+			struct sb_row *r;
+
+			if (s->facts[k].type == SB_FACT_STR)
+				continue;
+			r = sb_table_row(t);
+			sb_row_str(r, MCOL_SUBSYSTEM, s->name);
+			sb_row_str(r, MCOL_KEY, s->facts[k].key);
+			sb_row_s64(r, MCOL_VALUE, s->facts[k].num);
+		}
+	}
+}
 
 static void fact_member(struct sb_row *r, int col, const struct sb_fact *f)
 {
@@ -64,7 +92,7 @@ static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 		sb_row_strv_add(r, COL_HINTS, s->hints[k]);
 }
 
-/* -v (and OpenMetrics): every fact as a row of its own */
+/* -v: every fact as a row of its own */
 static void facts_table(struct sb_out *o, const struct sb_doctor_report *rep)
 {
 	struct sb_table *t = sb_out_table(o, "facts", "Facts", fact_cols, NCOLS(fact_cols), false);
@@ -103,6 +131,7 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 	/* null (text: "-") on the live system */
 	sb_out_field_str(o, "sysroot", sb_root_is_live(c->root) ? NULL : sb_root_path(c->root));
 	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, NCOLS(doctor_cols), true);
+	sb_table_states(t, COL_STATUS, sb_health_names);
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
 
@@ -111,8 +140,10 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 			for (int k = 0; k < s->nhints; k++)
 				sb_out_note(o, "%s: %s", s->name, s->hints[k]);
 	}
-	/* JSON has the facts in each subsystem already */
-	if ((sb_opt.verbose && c->out.mode != SB_OUT_JSON) || c->out.mode == SB_OUT_OPENMETRICS)
+	/* JSON has the facts in each subsystem already; metrics take the numeric ones */
+	if (sb_out_mode_is_metrics(c->out.mode))
+		fact_metrics(o, rep);
+	else if (sb_opt.verbose && c->out.mode != SB_OUT_JSON)
 		facts_table(o, rep);
 	rc = sb_out_print(o);
 	sb_out_free(o);
@@ -188,7 +219,7 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 
 int doctor_main(int argc, const char **argv)
 {
-	struct sb_ctx c = { .applet = "socbox", .cmd = "doctor" };
+	struct sb_ctx c = { .applet = "socbox", .cmd = "doctor", .out.metrics_ns = "doctor" };
 	int rc = doctor_run(&c, argc, argv);
 
 	sb_ctx_done(&c);

@@ -15,32 +15,32 @@
 
 enum { CH_DEVICE, CH_NAME, CH_SRC, CH_DST, CH_ANNOUNCE, CH_DRIVER, CH_REMOTEPROC };
 static const struct sb_col chan_cols[] = {
-	[CH_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "rpmsg bus device", 0 },
-	[CH_NAME] = { "NAME", SB_T_STR, 0, 0, "channel (service) name", 0 },
+	[CH_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC | SB_COL_LABEL, "rpmsg bus device", 0 },
+	[CH_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "channel (service) name", 0 },
 	[CH_SRC] = { "SRC", SB_T_S64, 0, SB_COL_RIGHT, "local address (-1: any)", 0 },
 	[CH_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
 	[CH_ANNOUNCE] = { "ANNOUNCE", SB_T_BOOL, 0, 0, "announced to the remote", 0 },
-	[CH_DRIVER] = { "DRIVER", SB_T_STR, 0, 0, "bound driver", 0 },
-	[CH_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, 0, "remote processor it belongs to", 0 },
+	[CH_DRIVER] = { "DRIVER", SB_T_STR, 0, SB_COL_METRIC, "bound driver (\"\" when none)", 0 },
+	[CH_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor it belongs to", 0 },
 };
 
 enum { CT_DEVICE, CT_DEVNODE, CT_CHANNEL, CT_REMOTEPROC };
 static const struct sb_col ctrl_cols[] = {
-	[CT_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "control device", 0 },
-	[CT_DEVNODE] = { "DEVNODE", SB_T_STR, 0, 0, "device node", 0 },
+	[CT_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "control device", 0 },
+	[CT_DEVNODE] = { "DEVNODE", SB_T_STR, 0, SB_COL_METRIC, "device node", 0 },
 	[CT_CHANNEL] = { "CHANNEL", SB_T_STR, 0, SB_COL_TRUNC, "rpmsg device it controls", 0 },
-	[CT_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, 0, "remote processor", 0 },
+	[CT_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor", 0 },
 };
 
 enum { EP_DEVICE, EP_DEVNODE, EP_NAME, EP_SRC, EP_DST, EP_PARENT, EP_REMOTEPROC };
 static const struct sb_col ept_cols[] = {
-	[EP_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "endpoint device", 0 },
-	[EP_DEVNODE] = { "DEVNODE", SB_T_STR, 0, 0, "device node", 0 },
-	[EP_NAME] = { "NAME", SB_T_STR, 0, 0, "endpoint name", 0 },
+	[EP_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "endpoint device", 0 },
+	[EP_DEVNODE] = { "DEVNODE", SB_T_STR, 0, SB_COL_METRIC, "device node", 0 },
+	[EP_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "endpoint name", 0 },
 	[EP_SRC] = { "SRC", SB_T_S64, 0, SB_COL_RIGHT, "local address (-1: any)", 0 },
 	[EP_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
 	[EP_PARENT] = { "PARENT", SB_T_STR, 0, SB_COL_TRUNC, "control device or channel", 0 },
-	[EP_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, 0, "remote processor", 0 },
+	[EP_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor", 0 },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -54,8 +54,7 @@ static void addr_cell(struct sb_row *row, int col, bool have, int64_t v)
 static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
 		   const struct sb_rpmsg_state *st)
 {
-	struct sb_table *t = sb_out_table(o, "remoteprocs", "Remote processors", rproc_cols,
-					  rproc_ncols, false);
+	struct sb_table *t = rproc_table(o, "Remote processors", false);
 
 	for (size_t i = 0; i < nrp; i++)
 		rproc_row(t, &rp[i], st);
@@ -240,7 +239,7 @@ static const struct sb_cmd cmds[] = {
 	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)", 0 },
 	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", 0 },
 	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", 0 },
-	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace ...", "remote processor control", 0 },
+	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace|crash|cycle ...", "remote processor control", 0 },
 	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };

@@ -37,6 +37,7 @@ void devnode_of(const char *arg, char *buf, size_t len);
  * given, fills the channels each processor announced. */
 extern const struct sb_col rproc_cols[];
 extern const size_t rproc_ncols;
+struct sb_table *rproc_table(struct sb_out *o, const char *title, bool primary);
 void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpmsg_state *st);
 
 struct ept_session {
@@ -57,6 +58,7 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv);
+int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv);
 
 #endif

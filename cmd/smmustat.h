@@ -5,6 +5,7 @@
 
 #include "socbox/cli.h"
 #include "socbox/iommu.h"
+#include "socbox/iommu_events.h"
 #include "socbox/kmsg.h"
 #include "socbox/iommu_features.h"
 

@@ -250,6 +250,11 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 		}
 		nruns++;
 	}
+	/* events and filters are encoded from the PMU's own format files, so a sysroot
+	 * checks them too (an unknown -e used to pass unseen) */
+	for (size_t i = 0; !opt_list && (opt_events || opt_stream_id) && i < nruns; i++)
+		if ((rc = prepare(c, &runs[i])))
+			goto out;
 	if (opt_list || !sb_root_is_live(c->root)) {
 		struct sb_out *o = sb_out_new(&c->out, stdout);
 		struct sb_table *t = sb_out_table(o, "pmus", NULL, disc_cols, NCOLS(disc_cols), true);
@@ -262,7 +267,7 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_free(o);
 		goto out;
 	}
-	for (size_t i = 0; i < nruns; i++)
+	for (size_t i = 0; !opt_events && !opt_stream_id && i < nruns; i++)
 		if ((rc = prepare(c, &runs[i])))
 			goto out;
 	rc = count(c, runs, nruns);

@@ -261,10 +261,16 @@ int sb_dmabuf_map(struct sb_dmabuf *b, struct sb_err *e)
 
 	if (b->map || b->size == 0)
 		return 0;
+	if (b->size > SIZE_MAX) /* a 32-bit process: the length would wrap */
+		return sb_err_set(e, EFBIG, b->exporter, "mmap the dma-buf",
+				  "a 32-bit process cannot map %llu bytes at once: use a smaller --chunk-size",
+				  (unsigned long long)b->size);
 	p = mmap(NULL, b->size, prot, MAP_SHARED | MAP_POPULATE, b->fd, 0);
 	if (p == MAP_FAILED)
 		return sb_err_set(e, errno, b->exporter, "mmap the dma-buf",
-				  errno == ENODEV || errno == EINVAL ? "the exporter does not support CPU mapping" : NULL);
+				  errno == ENODEV || errno == EINVAL ? "the exporter does not support CPU mapping" :
+				  errno == ENOMEM && sizeof(void *) == 4 ?
+				  "a 32-bit process holds all buffers mapped at once, about 3 GiB at most" : NULL);
 	b->map = p;
 	if (b->memfd >= 0) {
 		p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, b->memfd, 0);

@@ -9,10 +9,11 @@
 #include "doctor_probe.h"
 #include "socbox/doctor.h"
 
+const char *const sb_health_names[] = { "ok", "partial", "missing", "unknown", NULL };
+
 const char *sb_health_name(enum sb_health h)
 {
-	static const char *const names[] = { "ok", "partial", "missing", "unknown" };
-	return names[h];
+	return sb_health_names[h];
 }
 
 int sb_doctor_index(const char *name)

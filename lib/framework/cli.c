@@ -24,7 +24,7 @@ struct poptOption sb_popt_output[] = {
 	{ "pairs", 'P', POPT_ARG_NONE, &sb_opt.pairs, 0, "KEY=\"value\" output for shell eval", NULL },
 	{ "list-columns", 'H', POPT_ARG_NONE, &sb_opt.list_columns, 0, "list the available columns", NULL },
 	{ "format", '\0', POPT_ARG_STRING, &sb_opt.format, 0,
-	  "output format: table, json, raw, pairs or openmetrics", "FMT" },
+	  "output format: table, json, raw, pairs, openmetrics or prometheus", "FMT" },
 	POPT_TABLEEND
 };
 
@@ -112,6 +112,7 @@ static int output_mode(struct sb_ctx *c)
 		static const struct { const char *name; enum sb_out_mode mode; } formats[] = {
 			{ "table", SB_OUT_TABLE }, { "json", SB_OUT_JSON }, { "raw", SB_OUT_RAW },
 			{ "pairs", SB_OUT_PAIRS }, { "openmetrics", SB_OUT_OPENMETRICS },
+			{ "prometheus", SB_OUT_PROMETHEUS },
 		};
 		size_t i;
 		for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -124,6 +125,8 @@ static int output_mode(struct sb_ctx *c)
 	c->out.noheadings = sb_opt.noheadings;
 	c->out.columns = sb_opt.output;
 	c->out.list_columns = sb_opt.list_columns;
+	if (!c->out.metrics_ns)
+		c->out.metrics_ns = c->applet;
 	return 0;
 }
 

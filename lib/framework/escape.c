@@ -115,25 +115,41 @@ void sb_fputs_escaped(FILE *fp, const char *s, unsigned flags)
 	escape_each(s, flags, put_file, fp);
 }
 
+/* An escape \xHH that starts before off and ends after it: its start, else off. */
+static size_t escape_start(const char *s, size_t off)
+{
+	for (size_t k = 1; k <= 3 && k <= off; k++)
+		if (s[off - k] == '\\' && s[off - k + 1] == 'x')
+			return off - k;
+	return off;
+}
+
 void sb_put_error_line(FILE *fp, const char *line)
 {
-	size_t len = strlen(line), tail_len = SB_ERR_LINE_MAX / 4;
-	char head[SB_ERR_LINE_MAX];
-	const char *tail;
+	size_t len = strlen(line), tail_len = SB_ERR_LINE_MAX / 4, head_len, tail;
+	char *esc = malloc(4 * len + 1); /* every byte may become \xHH */
 
-	if (len <= SB_ERR_LINE_MAX) {
-		sb_fputs_escaped(fp, line, 0);
-		fputc('\n', fp);
+	if (!esc) {
+		fputs("(out of memory formatting an error)\n", fp);
 		return;
 	}
-	/* the start says what failed and the end why: the middle goes */
-	tail = line + len - tail_len;
-	while (((unsigned char)*tail & 0xc0) == 0x80)
-		tail--; /* not inside a UTF-8 sequence */
-	sb_escape(head, sizeof(head) - tail_len - 3, line, 0);
-	fprintf(fp, "%s...", head);
-	sb_fputs_escaped(fp, tail, 0);
-	fputc('\n', fp);
+	/* escaped first, then cut: the cut line is at most SB_ERR_LINE_MAX bytes with "\n" */
+	sb_escape(esc, 4 * len + 1, line, 0);
+	len = strlen(esc);
+	if (len < SB_ERR_LINE_MAX) {
+		fprintf(fp, "%s\n", esc);
+		free(esc);
+		return;
+	}
+	/* the start says what failed and the end why: the middle goes, at whole characters */
+	head_len = escape_start(esc, SB_ERR_LINE_MAX - 1 - 3 - tail_len);
+	while (head_len && ((unsigned char)esc[head_len] & 0xc0) == 0x80)
+		head_len--;
+	tail = len - tail_len;
+	while (tail < len && (escape_start(esc, tail) != tail || ((unsigned char)esc[tail] & 0xc0) == 0x80))
+		tail++;
+	fprintf(fp, "%.*s...%s\n", (int)head_len, esc, esc + tail);
+	free(esc);
 }
 
 void sb_eprintf(const char *fmt, ...)

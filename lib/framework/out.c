@@ -403,6 +403,7 @@ int sb_out_print(struct sb_out *o)
 		rc = sb_out_render_json(o);
 		break;
 	case SB_OUT_OPENMETRICS:
+	case SB_OUT_PROMETHEUS:
 		rc = sb_out_render_openmetrics(o);
 		break;
 	default:
@@ -438,7 +439,7 @@ int sb_out_list_columns(const struct sb_out_opts *opts, FILE *fp, const struct s
 	int rc;
 
 	lo.columns = NULL;
-	if (lo.mode == SB_OUT_OPENMETRICS)
+	if (sb_out_mode_is_metrics(lo.mode))
 		lo.mode = SB_OUT_TABLE;
 	o = sb_out_new(&lo, fp);
 	if (!o)

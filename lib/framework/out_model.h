@@ -40,6 +40,11 @@ struct sb_table {
 	size_t nsel;
 	struct sb_row **rows;
 	size_t nrows, caprows;
+	struct { /* sb_table_states(): static storage, nothing to free */
+		int col;
+		const char *const *values;
+	} states[4];
+	size_t nstates;
 };
 
 struct field {
@@ -65,7 +70,7 @@ char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned 
 int sb_out_print_table(struct sb_out *o, struct sb_table *tb);
 
 int sb_out_render_json(struct sb_out *o);
-int sb_out_render_openmetrics(struct sb_out *o);
+int sb_out_render_openmetrics(struct sb_out *o); /* both metrics modes: out_openmetrics.c */
 int sb_out_render_text(struct sb_out *o);
 
 #endif

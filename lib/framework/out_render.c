@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Renderers of the output layer: JSON (own writer, one object per print), table/raw/pairs
- * (lib/framework/out_table.c) and OpenMetrics. */
+ * (lib/framework/out_table.c); OpenMetrics and Prometheus text are in out_openmetrics.c. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -95,88 +95,6 @@ int sb_out_render_json(struct sb_out *o)
 		sb_json_arr_end(&j);
 	}
 	sb_json_obj_end(&j);
-	return fflush(o->fp) ? -errno : 0;
-}
-
-static void om_name(char *dst, size_t len, const char *table, const char *col)
-{
-	size_t off = (size_t)snprintf(dst, len, "socbox_%s_", table);
-	for (size_t i = 0; col[i] && off + 1 < len; i++) {
-		unsigned char ch = (unsigned char)col[i];
-		dst[off++] = isalnum(ch) ? (char)tolower(ch) : '_';
-	}
-	dst[off < len ? off : len - 1] = '\0';
-}
-
-static void om_labels(FILE *fp, const struct sb_table *tb, const struct sb_row *row)
-{
-	bool first = true;
-	char key[64];
-
-	for (size_t c = 0; c < tb->ncols; c++) {
-		char *txt;
-
-		if (!(tb->cols[c].flags & SB_COL_LABEL) || !row->cells[c].set)
-			continue;
-		txt = sb_out_cell_text(&row->cells[c], &tb->cols[c], 0);
-		lower(key, sizeof(key), tb->cols[c].name);
-		fprintf(fp, "%s%s=", first ? "{" : ",", key);
-		sb_json_write_string(fp, txt ? txt : "");
-		free(txt);
-		first = false;
-	}
-	if (!first)
-		fputc('}', fp);
-}
-
-int sb_out_render_openmetrics(struct sb_out *o)
-{
-	char name[160];
-
-	for (size_t i = 0; i < o->nfields; i++) {
-		const struct field *f = &o->fields[i];
-		double v;
-		if (f->type == SB_T_U64)
-			v = (double)f->c.u;
-		else if (f->type == SB_T_S64)
-			v = (double)f->c.i;
-		else if (f->type == SB_T_DBL)
-			v = f->c.d;
-		else
-			continue;
-		fprintf(o->fp, "# TYPE socbox_%s gauge\nsocbox_%s %.15g\n", f->key, f->key, v);
-	}
-	for (size_t t = 0; t < o->ntables; t++) {
-		struct sb_table *tb = o->tables[t];
-		for (size_t c = 0; c < tb->ncols; c++) {
-			const struct sb_col *col = &tb->cols[c];
-			bool counter = col->flags & SB_COL_COUNTER;
-			if (!(col->flags & (SB_COL_METRIC | SB_COL_COUNTER)))
-				continue;
-			om_name(name, sizeof(name), tb->key, col->name);
-			fprintf(o->fp, "# TYPE %s %s\n", name, counter ? "counter" : "gauge");
-			if (col->help)
-				fprintf(o->fp, "# HELP %s %s\n", name, col->help);
-			for (size_t r = 0; r < tb->nrows; r++) {
-				const struct cell *cl = &tb->rows[r]->cells[c];
-				if (!cl->set)
-					continue;
-				fprintf(o->fp, "%s%s", name, counter ? "_total" : "");
-				om_labels(o->fp, tb, tb->rows[r]);
-				if (col->type == SB_T_U64)
-					fprintf(o->fp, " %" PRIu64 "\n", cl->u);
-				else if (col->type == SB_T_S64)
-					fprintf(o->fp, " %" PRId64 "\n", cl->i);
-				else if (col->type == SB_T_BOOL)
-					fprintf(o->fp, " %d\n", cl->b ? 1 : 0);
-				else if (col->type == SB_T_DBL)
-					fprintf(o->fp, " %.15g\n", cl->d);
-				else
-					fprintf(o->fp, " NaN\n");
-			}
-		}
-	}
-	fputs("# EOF\n", o->fp);
 	return fflush(o->fp) ? -errno : 0;
 }
 

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/iommu.h"
+#include "socbox/iommu_events.h"
+#include "socbox/sys.h"
 
 /* SMMUv3 architecture event numbers. */
 const char *sb_smmu_event_name(unsigned id)
@@ -59,6 +60,19 @@ static bool field(const char *t, const char *key, const char *delims, char *out,
 	return out[0] != '\0';
 }
 
+/* The number at p up to a space (base 16 or 10); false when it is not one or is too long. */
+static bool token_u64(const char *p, int base, uint64_t *v)
+{
+	char buf[24];
+	size_t len = strcspn(p, " ");
+
+	if (!len || len >= sizeof(buf))
+		return false;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return sb_parse_u64(buf, base, v) == 0;
+}
+
 static bool field_hex(const char *t, const char *key, uint64_t *v)
 {
 	char buf[40];
@@ -68,45 +82,134 @@ static bool field_hex(const char *t, const char *key, uint64_t *v)
 	return sb_parse_u64(buf, 16, v) == 0;
 }
 
-static int parse_smmuv3(const char *rest, struct sb_iommu_event *ev)
+/* What one line of the log is to the record assembler. */
+enum line_kind {
+	L_NONE,        /* nothing to do with IOMMU events */
+	L_RECORD,      /* a whole record in one line */
+	L_RAW_HEADER,  /* SMMUv3 "event 0x10 received:" */
+	L_DWORD,       /* SMMUv3 "\t0x%016llx" dump line */
+	L_DECODED,     /* SMMUv3 "event: F_TRANSLATION client: ..." */
+	L_QUALIFIER,   /* SMMUv3 'unpriv data read s1 "CD fetch" stag: 0x0' */
+	L_SUPPRESSED,  /* "arm_smmu_dump_event: 3 callbacks suppressed" */
+};
+
+/* Translation, address size, access and permission faults carry an IOVA and a qualifier. */
+static bool is_translation_class(unsigned id)
+{
+	return id >= 0x10 && id <= 0x13;
+}
+
+static bool is_fetch_class(unsigned id)
+{
+	return id == 0x03 || id == 0x09 || id == 0x25;
+}
+
+bool sb_smmu_event_qualifier(unsigned id, uint64_t dw1, char *buf, size_t len)
+{
+	static const char *const class_str[] = { "CD fetch", "Stage 1 translation table fetch",
+						 "Input address caused fault", "Reserved" };
+	unsigned class = (unsigned)(dw1 >> 40) & 3;
+	bool class_tt = id == 0x13 && class == 1;
+
+	if (!is_translation_class(id))
+		return false;
+	/* the kernel's "%#x" prints 0 as "0x0", hence "0x%x" */
+	snprintf(buf, len, "%s %s %s %s \"%s\"%s%s stag: 0x%x", dw1 & (1ull << 33) ? "priv" : "unpriv",
+		 dw1 & (1ull << 34) ? "inst" : "data", dw1 & (1ull << 35) ? "read" : "write",
+		 dw1 & (1ull << 39) ? "s2" : "s1", class_str[class],
+		 class_tt ? (dw1 & (1ull << 44) ? " ttd_read" : " ttd_write") : "",
+		 dw1 & (1ull << 31) ? " stall" : "", (unsigned)(dw1 & 0xffff));
+	return true;
+}
+
+/* The name of an event id, or "event 0x7f" for one the table does not know. */
+static void event_kind(unsigned id, char *buf, size_t len)
+{
+	const char *name = sb_smmu_event_name(id);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "event 0x%02x", id);
+}
+
+static bool parse_dword(const char *rest, uint64_t *v)
+{
+	while (*rest == '\t' || *rest == ' ')
+		rest++;
+	return !strncmp(rest, "0x", 2) && strlen(rest) == 18 && !sb_parse_u64(rest, 16, v);
+}
+
+/* 'unpriv data read s1 "CD fetch" stag: 0x0', with " ttd_read" / " stall" before stag. */
+static bool is_qualifier(const char *rest)
+{
+	const char *p = rest;
+
+	if (!strncmp(p, "priv ", 5))
+		p += 5;
+	else if (!strncmp(p, "unpriv ", 7))
+		p += 7;
+	else
+		return false;
+	if (strncmp(p, "inst ", 5) && strncmp(p, "data ", 5))
+		return false;
+	return strstr(p, " \"") && strstr(p, " stag: ");
+}
+
+static enum line_kind parse_smmuv3(const char *rest, struct sb_iommu_event *ev, uint64_t *val)
 {
 	const char *p;
-	char sid[24];
+	uint64_t v;
 
-	if ((p = strstr(rest, "event 0x")) && strstr(p, "received")) {
-		unsigned id = (unsigned)strtoul(p + 6, NULL, 16);
-		const char *name = sb_smmu_event_name(id);
-
-		if (name)
-			snprintf(ev->kind, sizeof(ev->kind), "%s", name);
-		else
-			snprintf(ev->kind, sizeof(ev->kind), "event 0x%02x", id);
+	if (!strncmp(rest, "event 0x", 8) && strstr(rest, " received")) {
+		if (!token_u64(rest + 6, 16, &v) || v > 0xff)
+			return L_NONE;
+		*val = v;
+		event_kind((unsigned)v, ev->kind, sizeof(ev->kind));
 		snprintf(ev->device, sizeof(ev->device), "-");
-		return 1;
+		return L_RAW_HEADER;
 	}
+	if (parse_dword(rest, val))
+		return L_DWORD;
 	if (!strncmp(rest, "event: ", 7) || !strncmp(rest, "EVENT_", 6)) {
 		const char *k = rest[0] == 'e' ? rest + 7 : rest + 6;
 
 		snprintf(ev->kind, sizeof(ev->kind), "%.*s", (int)strcspn(k, " "), k);
-		if (!field(rest, "client: ", " ", ev->device, sizeof(ev->device)) || !strcmp(ev->device, "(unassigned"))
+		if ((p = strstr(rest, " sid: ")) && token_u64(p + 6, 16, &v) && v <= UINT32_MAX) {
+			ev->sid = (uint32_t)v;
+			ev->has_sid = true;
+		}
+		if (field(rest, "client: ", " ", ev->device, sizeof(ev->device)) && ev->device[0] != '(')
+			ev->client_known = true;
+		else if (ev->has_sid)
+			snprintf(ev->device, sizeof(ev->device), "sid 0x%x", ev->sid);
+		else
 			snprintf(ev->device, sizeof(ev->device), "-");
-		if (!strcmp(ev->device, "-") && field(rest, "sid: ", " ", sid, sizeof(sid)))
-			snprintf(ev->device, sizeof(ev->device), "sid %s", sid);
-		ev->has_addr = field_hex(rest, "iova: ", &ev->addr);
-		return 1;
+		ev->has_addr = field_hex(rest, "iova: ", &ev->addr) || field_hex(rest, "fetch_addr: ", &ev->addr);
+		return L_DECODED;
+	}
+	if (is_qualifier(rest)) {
+		snprintf(ev->reason, sizeof(ev->reason), "%s", rest);
+		return L_QUALIFIER;
 	}
 	if (strstr(rest, "global error reported")) {
 		snprintf(ev->kind, sizeof(ev->kind), "gerror");
 		snprintf(ev->device, sizeof(ev->device), "-");
 		field(rest, "reported ", ",", ev->reason, sizeof(ev->reason));
-		return 1;
+		return L_RECORD;
 	}
 	if (strstr(rest, "CMD_SYNC timeout")) {
 		snprintf(ev->kind, sizeof(ev->kind), "cmd-sync-timeout");
 		snprintf(ev->device, sizeof(ev->device), "-");
-		return 1;
+		return L_RECORD;
 	}
-	return 0;
+	if (strstr(rest, "EVTQ overflow detected")) {
+		snprintf(ev->kind, sizeof(ev->kind), "evtq-overflow");
+		snprintf(ev->device, sizeof(ev->device), "-");
+		snprintf(ev->reason, sizeof(ev->reason), "events lost");
+		return L_RECORD;
+	}
+	return L_NONE;
 }
 
 static int parse_arm_smmu(const char *rest, struct sb_iommu_event *ev)
@@ -115,9 +218,15 @@ static int parse_arm_smmu(const char *rest, struct sb_iommu_event *ev)
 
 	if (strstr(rest, "Unhandled context fault")) {
 		snprintf(ev->kind, sizeof(ev->kind), "context-fault");
-		if (field(rest, "cbfrsynra=", ", ", v, sizeof(v)))
+		if (field(rest, "cbfrsynra=", ", ", v, sizeof(v))) {
+			uint64_t sid;
+
 			snprintf(ev->device, sizeof(ev->device), "sid %s", v);
-		else
+			if (!sb_parse_u64(v, 16, &sid) && sid <= UINT32_MAX) {
+				ev->sid = (uint32_t)sid;
+				ev->has_sid = true;
+			}
+		} else
 			snprintf(ev->device, sizeof(ev->device), "-");
 		ev->has_addr = field_hex(rest, "iova=", &ev->addr);
 		field(rest, "fsr=", ",", ev->reason, sizeof(ev->reason));
@@ -151,7 +260,7 @@ static int parse_dmar(const char *t, struct sb_iommu_event *ev)
 		}
 	snprintf(ev->kind, sizeof(ev->kind), "%.*s", (int)len, p);
 	snprintf(ev->source, sizeof(ev->source), "DMAR");
-	field(t, "Request device [", "]", ev->device, sizeof(ev->device));
+	ev->client_known = field(t, "Request device [", "]", ev->device, sizeof(ev->device));
 	ev->has_addr = field_hex(t, "fault addr ", &ev->addr);
 	if (field(t, "[fault reason ", "]", reason, sizeof(reason))) {
 		q = strstr(t, "[fault reason ");
@@ -174,6 +283,7 @@ static int parse_amd(const char *t, const char *prefix_dev, struct sb_iommu_even
 	snprintf(ev->source, sizeof(ev->source), "AMD-Vi");
 	if (!field(p, "device=", " ]", ev->device, sizeof(ev->device)))
 		snprintf(ev->device, sizeof(ev->device), "%s", *prefix_dev ? prefix_dev : "-");
+	ev->client_known = strcmp(ev->device, "-") != 0;
 	ev->has_addr = field_hex(p, "address=", &ev->addr);
 	field(p, "flags=", " ]", ev->reason, sizeof(ev->reason));
 	if (ev->reason[0]) {
@@ -185,75 +295,240 @@ static int parse_amd(const char *t, const char *prefix_dev, struct sb_iommu_even
 	return 1;
 }
 
-int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev)
+/* "arm_smmu_dump_event: 3 callbacks suppressed" (7.x) or "arm_smmu_evtq_thread: ..." (older):
+ * lib/ratelimit.c, when the SMMUv3 event dump's rate limit dropped some. */
+static bool parse_suppressed(const char *t, uint64_t *n)
+{
+	const char *p;
+
+	if (strncmp(t, "arm_smmu_dump_event: ", 21) && strncmp(t, "arm_smmu_evtq_thread: ", 22))
+		return false;
+	p = strchr(t, ' ') + 1;
+	if (!strstr(p, " callbacks suppressed"))
+		return false;
+	return token_u64(p, 10, n);
+}
+
+static enum line_kind classify(const struct sb_kmsg_line *l, struct sb_iommu_event *ev, uint64_t *val)
 {
 	char prefix_dev[96];
 	const char *rest;
-	int rc = 0;
+	enum line_kind k = L_NONE;
 
 	memset(ev, 0, sizeof(*ev));
+	*val = 0;
 	ev->ts_us = l->ts_us;
 	ev->has_ts = l->has_ts;
 	rest = split_device_prefix(l->text, prefix_dev, sizeof(prefix_dev));
 	if (!strncmp(l->text, "arm-smmu-v3 ", 12)) {
 		snprintf(ev->source, sizeof(ev->source), "%s", prefix_dev);
-		rc = parse_smmuv3(rest, ev);
+		k = parse_smmuv3(rest, ev, val);
 	} else if (!strncmp(l->text, "arm-smmu ", 9)) {
 		snprintf(ev->source, sizeof(ev->source), "%s", prefix_dev);
-		rc = parse_arm_smmu(rest, ev);
+		k = parse_arm_smmu(rest, ev) ? L_RECORD : L_NONE;
 	} else if (strstr(l->text, "DMAR: [")) {
-		rc = parse_dmar(l->text, ev);
+		k = parse_dmar(l->text, ev) ? L_RECORD : L_NONE;
 	} else if (strstr(l->text, "AMD-Vi: Event logged")) {
-		rc = parse_amd(l->text, prefix_dev, ev);
+		k = parse_amd(l->text, prefix_dev, ev) ? L_RECORD : L_NONE;
+	} else if (parse_suppressed(l->text, val)) {
+		k = L_SUPPRESSED;
 	}
-	return rc;
+	return k;
 }
 
-bool sb_iommu_event_cont(const struct sb_kmsg_line *l, struct sb_iommu_event *ev, int *dword)
+int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev)
 {
-	char src[96];
-	const char *rest = split_device_prefix(l->text, src, sizeof(src));
 	uint64_t v;
+	enum line_kind k = classify(l, ev, &v);
 
-	while (*rest == '\t' || *rest == ' ')
-		rest++;
-	if (strncmp(l->text, "arm-smmu-v3 ", 12) || strcmp(src, ev->source) || strncmp(rest, "0x", 2) ||
-	    strlen(rest) != 18 || sb_parse_u64(rest, 16, &v))
+	return k == L_RECORD || k == L_RAW_HEADER || k == L_DECODED;
+}
+
+/* --- the assembler ------------------------------------------------------------------- */
+
+enum slot_state {
+	S_RAW,      /* header seen, dword lines expected */
+	S_RAW_DONE, /* four dwords seen; a decoded line may follow (newer kernels) */
+	S_DECODED,  /* decoded line seen; its qualifier line follows */
+	S_DONE,
+};
+
+void sb_iommu_evasm_init(struct sb_iommu_evasm *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+bool sb_iommu_evasm_pending(const struct sb_iommu_evasm *a)
+{
+	return a->nslots > 0;
+}
+
+static void slot_remove(struct sb_iommu_evasm *a, size_t i, struct sb_iommu_event *out)
+{
+	*out = a->slot[i].ev;
+	memmove(&a->slot[i], &a->slot[i + 1], (a->nslots - i - 1) * sizeof(a->slot[0]));
+	a->nslots--;
+}
+
+bool sb_iommu_evasm_flush(struct sb_iommu_evasm *a, struct sb_iommu_event *out)
+{
+	if (!a->nslots)
 		return false;
-	if (*dword == 0)
-		snprintf(ev->device, sizeof(ev->device), "sid 0x%x", (unsigned)(v >> 32));
-	else if (*dword == 2) {
-		ev->addr = v;
-		ev->has_addr = true;
-	}
-	(*dword)++;
+	slot_remove(a, 0, out);
 	return true;
 }
 
-int sb_iommu_events(const struct sb_kmsg *log, struct sb_iommu_event **out, size_t *n)
+/* The four dwords of a raw dump: stream id, address and, for translation faults, the
+ * qualifier the kernel would print. */
+static void decode_raw(struct sb_iommu_evasm_slot *s)
 {
+	struct sb_iommu_event *ev = &s->ev;
+	unsigned id = (unsigned)(s->dw[0] & 0xff);
+
+	ev->sid = (uint32_t)(s->dw[0] >> 32);
+	ev->has_sid = true;
+	snprintf(ev->device, sizeof(ev->device), "sid 0x%x", ev->sid);
+	if (is_translation_class(id)) {
+		ev->addr = s->dw[2];
+		ev->has_addr = true;
+		sb_smmu_event_qualifier(id, s->dw[1], ev->reason, sizeof(ev->reason));
+	} else if (is_fetch_class(id)) {
+		ev->addr = s->dw[3] & 0x000ffffffffffff8ull; /* bits 51:3 */
+		ev->has_addr = true;
+	}
+}
+
+/* Does line (kind k, parsed into ev) continue the record of slot s? Folds it in if so. */
+static bool slot_continue(struct sb_iommu_evasm_slot *s, enum line_kind k, const struct sb_iommu_event *ev,
+			  uint64_t val)
+{
+	switch (s->state) {
+	case S_RAW:
+		if (k != L_DWORD)
+			return false;
+		s->dw[s->ndwords++] = val;
+		if (s->ndwords == 4) {
+			decode_raw(s);
+			s->state = S_RAW_DONE;
+		}
+		return true;
+	case S_RAW_DONE: {
+		unsigned id = (unsigned)(s->dw[0] & 0xff);
+
+		if (k != L_DECODED || !ev->has_sid || ev->sid != s->ev.sid)
+			return false;
+		if (ev->client_known) {
+			snprintf(s->ev.device, sizeof(s->ev.device), "%s", ev->device);
+			s->ev.client_known = true;
+		}
+		s->state = is_translation_class(id) ? S_DECODED : S_DONE;
+		return true;
+	}
+	case S_DECODED:
+		if (k != L_QUALIFIER)
+			return false;
+		snprintf(s->ev.reason, sizeof(s->ev.reason), "%s", ev->reason);
+		s->state = S_DONE;
+		return true;
+	}
+	return false;
+}
+
+static bool expects_qualifier(const char *kind)
+{
+	return !strcmp(kind, "F_TRANSLATION") || !strcmp(kind, "F_ADDR_SIZE") || !strcmp(kind, "F_ACCESS") ||
+	       !strcmp(kind, "F_PERMISSION");
+}
+
+size_t sb_iommu_evasm_feed(struct sb_iommu_evasm *a, const struct sb_kmsg_line *l,
+			   struct sb_iommu_event out[SB_IOMMU_EVASM_OUT])
+{
+	struct sb_iommu_event ev;
+	uint64_t val;
+	enum line_kind k = classify(l, &ev, &val);
+	size_t n = 0;
+
+	if (k == L_NONE)
+		return 0;
+	if (k == L_SUPPRESSED) {
+		a->suppressed += val;
+		return 0;
+	}
+	for (size_t i = 0; ev.source[0] && i < a->nslots; i++) {
+		struct sb_iommu_evasm_slot *s = &a->slot[i];
+
+		if (strcmp(s->ev.source, ev.source))
+			continue;
+		if (slot_continue(s, k, &ev, val)) {
+			if (s->state == S_DONE)
+				slot_remove(a, i, &out[n++]);
+			return n;
+		}
+		slot_remove(a, i, &out[n++]); /* this SMMU moved on: the record is complete */
+		break;
+	}
+	if (k == L_RAW_HEADER || (k == L_DECODED && expects_qualifier(ev.kind))) {
+		struct sb_iommu_evasm_slot *s;
+
+		if (a->nslots == SB_IOMMU_EVASM_SLOTS)
+			slot_remove(a, 0, &out[n++]);
+		s = &a->slot[a->nslots++];
+		memset(s, 0, sizeof(*s));
+		s->ev = ev;
+		s->state = k == L_RAW_HEADER ? S_RAW : S_DECODED;
+	} else if (k == L_RECORD || k == L_DECODED) {
+		out[n++] = ev;
+	}
+	return n;
+}
+
+static int push(struct sb_iommu_event **out, size_t *n, size_t *cap, const struct sb_iommu_event *ev)
+{
+	size_t i;
+
+	if (*n == *cap) {
+		struct sb_iommu_event *ne;
+
+		*cap = *cap ? *cap * 2 : 32;
+		ne = realloc(*out, *cap * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		*out = ne;
+	}
+	/* Records of interleaved SMMUs may finish out of order: keep log (time) order. */
+	for (i = *n; i > 0 && (*out)[i - 1].has_ts && ev->has_ts && (*out)[i - 1].ts_us > ev->ts_us; i--)
+		(*out)[i] = (*out)[i - 1];
+	(*out)[i] = *ev;
+	(*n)++;
+	return 0;
+}
+
+int sb_iommu_events(const struct sb_kmsg *log, struct sb_iommu_event **out, size_t *n,
+		    uint64_t *suppressed)
+{
+	struct sb_iommu_evasm a;
+	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
 	size_t cap = 0;
 
 	*out = NULL;
 	*n = 0;
+	sb_iommu_evasm_init(&a);
 	for (size_t i = 0; i < log->n; i++) {
-		struct sb_iommu_event ev;
-		int dword = 0;
+		size_t k = sb_iommu_evasm_feed(&a, &log->lines[i], done);
 
-		if (sb_iommu_event_parse(&log->lines[i], &ev) != 1)
-			continue;
-		while (i + 1 < log->n && dword < 4 && sb_iommu_event_cont(&log->lines[i + 1], &ev, &dword))
-			i++;
-		if (*n == cap) {
-			struct sb_iommu_event *ne;
-
-			cap = cap ? cap * 2 : 32;
-			ne = realloc(*out, cap * sizeof(*ne));
-			if (!ne)
-				return -ENOMEM;
-			*out = ne;
-		}
-		(*out)[(*n)++] = ev;
+		for (size_t j = 0; j < k; j++)
+			if (push(out, n, &cap, &done[j]))
+				goto nomem;
 	}
+	while (sb_iommu_evasm_flush(&a, &done[0]))
+		if (push(out, n, &cap, &done[0]))
+			goto nomem;
+	if (suppressed)
+		*suppressed = a.suppressed;
 	return 0;
+nomem:
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -ENOMEM;
 }

@@ -81,6 +81,12 @@ static void *worker_run(void *arg)
 		return NULL;
 	}
 	/* The buffer is allocated on the thread's CPU, so first-touch puts it on its node. */
+	if (window > SIZE_MAX) { /* a 32-bit process: the length would wrap */
+		w->rc = sb_err_set(&w->err, EFBIG, obj, "mmap the stress buffer", "lower --window or --size");
+		atomic_store(w->stop, true);
+		wait_start(w);
+		return NULL;
+	}
 	buf = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (buf == MAP_FAILED) {
 		w->rc = sb_err_set(&w->err, errno, obj, "mmap the stress buffer", "lower --window or --size");

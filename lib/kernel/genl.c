@@ -2,18 +2,21 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/genetlink.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "socbox/genl.h"
 
-/* 32 KiB like SB_NL_RECV_SIZE of newer libmnl: dumps of big tables need it. */
+/* 32 KiB: the kernel sizes dump datagrams by the reads it sees, up to 32 KiB; big tables
+ * need it. */
 #define SB_NL_RECV_SIZE 32768
 
 #ifndef NETLINK_EXT_ACK
@@ -28,24 +31,22 @@ struct family_reply {
 	bool found;
 };
 
-static int mcgrp_cb(const struct nlattr *grp, struct sb_genl *g)
+static void mcgrp_parse(const struct nlattr *grp, struct sb_genl *g)
 {
 	const struct nlattr *a;
 	const char *name = NULL;
 	uint32_t id = 0;
 	bool have_id = false;
 
-	mnl_attr_for_each_nested(a, grp) {
-		switch (mnl_attr_get_type(a)) {
+	sb_nl_attr_for_each_nested(a, grp) {
+		switch (sb_nl_attr_type(a)) {
 		case CTRL_ATTR_MCAST_GRP_NAME:
-			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
-				name = mnl_attr_get_str(a);
+			if (sb_nl_attr_str(a))
+				name = sb_nl_attr_str(a);
 			break;
 		case CTRL_ATTR_MCAST_GRP_ID:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0) {
-				id = mnl_attr_get_u32(a);
+			if (sb_nl_attr_u32(a, &id) == 0)
 				have_id = true;
-			}
 			break;
 		}
 	}
@@ -53,7 +54,6 @@ static int mcgrp_cb(const struct nlattr *grp, struct sb_genl *g)
 		snprintf(g->groups[g->ngroups].name, sizeof(g->groups[0].name), "%s", name);
 		g->groups[g->ngroups++].id = id;
 	}
-	return MNL_CB_OK;
 }
 
 static int family_cb(const struct nlmsghdr *nlh, void *data)
@@ -61,106 +61,128 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	struct family_reply *fr = data;
 	const struct nlattr *a;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		switch (mnl_attr_get_type(a)) {
+	sb_nl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (sb_nl_attr_type(a)) {
 		case CTRL_ATTR_FAMILY_ID:
-			if (mnl_attr_validate(a, MNL_TYPE_U16) == 0) {
-				fr->g->id = mnl_attr_get_u16(a);
+			if (sb_nl_attr_u16(a, &fr->g->id) == 0)
 				fr->found = true;
-			}
 			break;
 		case CTRL_ATTR_VERSION:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
-				fr->g->version = mnl_attr_get_u32(a);
+			sb_nl_attr_u32(a, &fr->g->version);
 			break;
 		case CTRL_ATTR_MAXATTR:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
-				fr->g->maxattr = mnl_attr_get_u32(a);
+			sb_nl_attr_u32(a, &fr->g->maxattr);
 			break;
 		case CTRL_ATTR_MCAST_GROUPS: {
 			const struct nlattr *grp;
-			mnl_attr_for_each_nested(grp, a)
-				mcgrp_cb(grp, fr->g);
+			sb_nl_attr_for_each_nested(grp, a)
+				mcgrp_parse(grp, fr->g);
 			break;
 		}
 		}
 	}
-	return MNL_CB_OK;
+	return SB_NL_CB_OK;
 }
 
-struct nlmsghdr *sb_genl_msg(struct sb_genl *g, void *buf, uint8_t cmd, uint16_t flags)
+struct nlmsghdr *sb_genl_msg(struct sb_genl *g, struct sb_nl_msg *m, void *buf, size_t cap,
+			     uint8_t cmd, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh = sb_nl_msg_init(m, buf, cap);
 	struct genlmsghdr *gh;
 
+	if (!nlh)
+		return NULL;
 	nlh->nlmsg_type = g->id;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	nlh->nlmsg_seq = ++g->seq;
-	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
-	gh->cmd = cmd;
-	gh->version = (uint8_t)(g->version ? g->version : 1);
+	gh = sb_nl_msg_put_extra(m, sizeof(*gh));
+	if (gh) {
+		gh->cmd = cmd;
+		gh->version = (uint8_t)(g->version ? g->version : 1);
+	}
 	return nlh;
 }
 
-/* Pull the extack message out of an NLMSG_ERROR, when the kernel sent one. */
-static void extack_message(const struct nlmsghdr *nlh, struct sb_err *e)
+int sb_genl_send(struct sb_genl *g, const struct sb_nl_msg *m, struct sb_err *e)
 {
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	size_t off = sizeof(*err);
-	const struct nlattr *a;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += mnl_nlmsg_get_payload_len(&err->msg) ;
-	if (mnl_nlmsg_get_payload_len(nlh) < off)
-		return;
-	mnl_attr_for_each(a, nlh, off) {
-		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0) {
-			sb_err_reason(e, "%s (%s)", mnl_attr_get_str(a), strerror(-err->error));
-		}
-	}
+	if (m->overflow)
+		return sb_err_set(e, EMSGSIZE, g->family, "netlink request",
+				  "the request does not fit in %zu bytes", m->cap);
+	if (sendto(g->fd, m->nlh, m->nlh->nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0)
+		return sb_err_set(e, errno, g->family, "netlink send", NULL);
+	return 0;
 }
 
-int sb_genl_talk(struct sb_genl *g, struct nlmsghdr *msg, mnl_cb_t cb, void *data,
+ssize_t sb_genl_recv_raw(struct sb_genl *g, void *buf, size_t len)
+{
+	struct sockaddr_nl from;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from),
+			     .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n = recvmsg(g->fd, &mh, 0);
+
+	if (n < 0)
+		return n;
+	if (mh.msg_flags & MSG_TRUNC) {
+		errno = ENOSPC;
+		return -1;
+	}
+	if (mh.msg_namelen != sizeof(from)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return n;
+}
+
+/* Put the kernel's error, with its extack message when it sent one, into e. */
+static int kernel_error(struct sb_genl *g, const struct sb_nl_ack *ack, struct sb_err *e)
+{
+	int error = ack->error < 0 ? ack->error : -ack->error;
+
+	if (error == INT_MIN)
+		error = -EIO;
+	sb_err_set(e, -error, g->family, "netlink request", NULL);
+	if (ack->msg)
+		sb_err_reason(e, "%s (%s)", ack->msg, strerror(-error));
+	return error;
+}
+
+int sb_genl_talk(struct sb_genl *g, const struct sb_nl_msg *m, sb_nl_cb cb, void *data,
 		 struct sb_err *e)
 {
-	char *buf = malloc(SB_NL_RECV_SIZE);
-	uint32_t seq = msg->nlmsg_seq;
-	int rc;
+	char *buf;
+	uint32_t seq = m->nlh ? m->nlh->nlmsg_seq : 0;
+	int rc = sb_genl_send(g, m, e);
 
+	if (rc)
+		return rc;
+	buf = malloc(SB_NL_RECV_SIZE);
 	if (!buf)
 		return sb_err_set(e, ENOMEM, g->family, "netlink request", NULL);
-	if (mnl_socket_sendto(g->nl, msg, msg->nlmsg_len) < 0) {
-		rc = sb_err_set(e, errno, g->family, "netlink send", NULL);
-		free(buf);
-		return rc;
-	}
 	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(g->nl, buf, SB_NL_RECV_SIZE);
+		ssize_t n = sb_genl_recv_raw(g, buf, SB_NL_RECV_SIZE);
+		ptrdiff_t left = n;
+		const struct nlmsghdr *nlh;
+
 		if (n < 0) {
 			rc = sb_err_set(e, errno, g->family, "netlink receive", NULL);
 			break;
 		}
 		/* Look for an error message first so its extack can be reported. */
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-		int len = (int)n;
-		rc = MNL_CB_OK;
-		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-				if (err->error) {
-					int error = err->error; /* err points into buf */
-					sb_err_set(e, -error, g->family, "netlink request", NULL);
-					extack_message(nlh, e);
-					free(buf);
-					return error;
-				}
+		sb_nl_msg_for_each(nlh, buf, left) {
+			struct sb_nl_ack ack;
+			if (nlh->nlmsg_type == NLMSG_ERROR && sb_nl_ack_parse(nlh, &ack) == 0 &&
+			    ack.error) {
+				rc = kernel_error(g, &ack, e);
+				free(buf);
+				return rc;
 			}
 		}
-		rc = mnl_cb_run(buf, (size_t)n, seq, g->portid, cb, data);
-		if (rc == MNL_CB_STOP) {
+		rc = sb_nl_run(buf, (size_t)n, seq, g->portid, cb, data);
+		if (rc == SB_NL_CB_STOP) {
 			rc = 0;
 			break;
 		}
@@ -173,34 +195,54 @@ int sb_genl_talk(struct sb_genl *g, struct nlmsghdr *msg, mnl_cb_t cb, void *dat
 	return rc;
 }
 
+static int sockopt(struct sb_genl *g, int opt, int value)
+{
+	return setsockopt(g->fd, SOL_NETLINK, opt, &value, sizeof(value));
+}
+
+/* A generic netlink socket bound to a port the kernel picks. */
+static int open_socket(struct sb_genl *g, struct sb_err *e)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
+	socklen_t len = sizeof(addr);
+
+	g->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (g->fd < 0)
+		return sb_err_set(e, errno, "generic netlink", "open socket", NULL);
+	g->open = true;
+	if (bind(g->fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	    getsockname(g->fd, (struct sockaddr *)&addr, &len) < 0)
+		return sb_err_set(e, errno, "generic netlink", "bind", NULL);
+	if (len != sizeof(addr) || addr.nl_family != AF_NETLINK)
+		return sb_err_set(e, EINVAL, "generic netlink", "bind", NULL);
+	g->portid = addr.nl_pid;
+	return 0;
+}
+
 int sb_genl_open(struct sb_genl *g, const char *family, struct sb_err *e)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
 	struct family_reply fr = { .g = g };
-	struct nlmsghdr *nlh;
-	int one = 1, rc;
+	struct sb_nl_msg m;
+	int rc;
 
 	memset(g, 0, sizeof(*g));
 	snprintf(g->family, sizeof(g->family), "%s", family);
-	g->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!g->nl)
-		return sb_err_set(e, errno, "generic netlink", "open socket", NULL);
-	if (mnl_socket_bind(g->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = sb_err_set(e, errno, "generic netlink", "bind", NULL);
+	rc = open_socket(g, e);
+	if (rc) {
 		sb_genl_close(g);
 		return rc;
 	}
-	mnl_socket_setsockopt(g->nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(g->nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	g->portid = mnl_socket_get_portid(g->nl);
+	sockopt(g, NETLINK_EXT_ACK, 1);
+	sockopt(g, NETLINK_CAP_ACK, 1);
 	g->seq = (uint32_t)time(NULL);
 	g->id = GENL_ID_CTRL;
 	g->version = 1;
-	nlh = sb_genl_msg(g, buf, CTRL_CMD_GETFAMILY, NLM_F_ACK);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	sb_genl_msg(g, &m, buf, sizeof(buf), CTRL_CMD_GETFAMILY, NLM_F_ACK);
+	sb_nl_put_strz(&m, CTRL_ATTR_FAMILY_NAME, family);
 	g->id = 0;
 	g->version = 0;
-	rc = sb_genl_talk(g, nlh, family_cb, &fr, e);
+	rc = sb_genl_talk(g, &m, family_cb, &fr, e);
 	if (rc == -ENOENT || (rc == 0 && !fr.found)) {
 		sb_err_set(e, ENOENT, family, "find generic netlink family", NULL);
 		sb_err_reason(e, "the kernel has no '%s' generic netlink family", family);
@@ -217,9 +259,10 @@ int sb_genl_open(struct sb_genl *g, const char *family, struct sb_err *e)
 
 void sb_genl_close(struct sb_genl *g)
 {
-	if (g->nl)
-		mnl_socket_close(g->nl);
-	g->nl = NULL;
+	if (g->open)
+		close(g->fd);
+	g->open = false;
+	g->fd = -1;
 }
 
 int sb_genl_join(struct sb_genl *g, const char *group, struct sb_err *e)
@@ -227,8 +270,7 @@ int sb_genl_join(struct sb_genl *g, const char *group, struct sb_err *e)
 	for (unsigned i = 0; i < g->ngroups; i++) {
 		if (strcmp(g->groups[i].name, group))
 			continue;
-		int id = (int)g->groups[i].id;
-		if (mnl_socket_setsockopt(g->nl, NETLINK_ADD_MEMBERSHIP, &id, sizeof(id)) < 0)
+		if (sockopt(g, NETLINK_ADD_MEMBERSHIP, (int)g->groups[i].id) < 0)
 			return sb_err_set(e, errno, group, "join multicast group", NULL);
 		return 0;
 	}
@@ -238,10 +280,10 @@ int sb_genl_join(struct sb_genl *g, const char *group, struct sb_err *e)
 	return -ENOENT;
 }
 
-int sb_genl_recv(struct sb_genl *g, mnl_cb_t cb, void *data, int timeout_ms, struct sb_err *e)
+int sb_genl_recv(struct sb_genl *g, sb_nl_cb cb, void *data, int timeout_ms, struct sb_err *e)
 {
 	char *buf;
-	struct pollfd p = { .fd = mnl_socket_get_fd(g->nl), .events = POLLIN };
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
 	ssize_t n;
 	int rc = poll(&p, 1, timeout_ms);
 
@@ -252,11 +294,11 @@ int sb_genl_recv(struct sb_genl *g, mnl_cb_t cb, void *data, int timeout_ms, str
 	buf = malloc(SB_NL_RECV_SIZE);
 	if (!buf)
 		return -ENOMEM;
-	n = mnl_socket_recvfrom(g->nl, buf, SB_NL_RECV_SIZE);
+	n = sb_genl_recv_raw(g, buf, SB_NL_RECV_SIZE);
 	if (n < 0) {
 		rc = sb_err_set(e, errno, g->family, "receive events", NULL);
 	} else {
-		rc = mnl_cb_run(buf, (size_t)n, 0, 0, cb, data);
+		rc = sb_nl_run(buf, (size_t)n, 0, 0, cb, data);
 		rc = rc < 0 ? sb_err_set(e, errno, g->family, "parse events", NULL) : 0;
 	}
 	free(buf);

@@ -51,6 +51,37 @@ static char *parse_bracket_ts(char *p, uint64_t *us)
 	return end;
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+size_t sb_kmsg_unescape(char *s)
+{
+	char *w = s;
+	const char *r = s;
+
+	while (*r) {
+		int hi, lo;
+
+		if (r[0] == '\\' && r[1] == 'x' && (hi = hexval(r[2])) >= 0 && (lo = hexval(r[3])) >= 0 &&
+		    (hi || lo)) {
+			*w++ = (char)(hi << 4 | lo);
+			r += 4;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out)
 {
 	char *p = line, *semi, *end;
@@ -78,6 +109,7 @@ bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out)
 			out->ts_us = f[2];
 			out->has_ts = true;
 			out->text = semi + 1;
+			sb_kmsg_unescape(semi + 1);
 			return true;
 		}
 		p = line;
@@ -99,6 +131,33 @@ bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out)
 	return *p != '\0';
 }
 
+static int push_line(struct sb_kmsg *k, size_t *cap, const struct sb_kmsg_line *l)
+{
+	if (k->n == *cap) {
+		struct sb_kmsg_line *n;
+
+		*cap = *cap ? *cap * 2 : 256;
+		n = realloc(k->lines, *cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		k->lines = n;
+	}
+	k->lines[k->n++] = *l;
+	return 0;
+}
+
+/* The next line of a record whose text holds newlines (a multi-line printk, unescaped):
+ * cut the text at the first one and return the rest, NULL when there is none. */
+static char *split_record(struct sb_kmsg_line *l)
+{
+	char *nl = strchr(l->text, '\n');
+
+	if (!nl)
+		return NULL;
+	*nl = '\0';
+	return nl[1] ? nl + 1 : NULL;
+}
+
 int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 {
 	size_t cap = 0;
@@ -116,16 +175,14 @@ int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 		if (nl && nl > line && nl[-1] == '\r')
 			nl[-1] = '\0';
 		if (sb_kmsg_parse_line(line, &l)) {
-			if (k->n == cap) {
-				struct sb_kmsg_line *n;
+			char *more;
 
-				cap = cap ? cap * 2 : 256;
-				n = realloc(k->lines, cap * sizeof(*n));
-				if (!n)
+			do {
+				more = split_record(&l);
+				if (push_line(k, &cap, &l))
 					return -ENOMEM;
-				k->lines = n;
-			}
-			k->lines[k->n++] = l;
+				l.text = more;
+			} while (more);
 		}
 		line = nl ? nl + 1 : NULL;
 	}
@@ -201,33 +258,51 @@ static int read_klogctl(char **out)
 	return 0;
 }
 
-int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e)
+int sb_kmsg_read_raw(const struct sb_root *r, char **out, size_t *len, const char **source,
+		     struct sb_err *e)
 {
 	char *buf = NULL;
-	size_t len;
 	int rc;
 
-	memset(k, 0, sizeof(*k));
+	*out = NULL;
+	*len = 0;
 	if (!sb_root_is_live(r)) {
 		ssize_t n = sb_read_file(r, &buf, SB_READ_LOG_MAX, "/dev/kmsg");
 
 		if (n < 0)
 			return sb_err_set(e, (int)-n, "/dev/kmsg", "read the kernel log of the sysroot",
 					  "take the snapshot as root so it includes the kernel log");
-		k->source = "sysroot";
-	} else {
-		rc = read_devkmsg(&buf, &len);
-		k->source = "/dev/kmsg";
-		if (rc) {
-			int first = -rc;
-
-			rc = read_klogctl(&buf);
-			k->source = "klogctl";
-			if (rc)
-				return sb_err_set(e, first, "/dev/kmsg", "read the kernel log",
-						  "run as root or set kernel.dmesg_restrict=0");
-		}
+		*source = "sysroot";
+		*out = buf;
+		*len = (size_t)n;
+		return 0;
 	}
+	rc = read_devkmsg(&buf, len);
+	*source = "/dev/kmsg";
+	if (rc) {
+		int first = -rc;
+
+		rc = read_klogctl(&buf);
+		*source = "klogctl";
+		if (rc)
+			return sb_err_set(e, first, "/dev/kmsg", "read the kernel log",
+					  "run as root or set kernel.dmesg_restrict=0");
+		*len = strlen(buf);
+	}
+	*out = buf;
+	return 0;
+}
+
+int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	rc = sb_kmsg_read_raw(r, &buf, &len, &k->source, e);
+	if (rc)
+		return rc;
 	rc = sb_kmsg_parse(buf, k);
 	if (rc) {
 		sb_kmsg_free(k);
@@ -245,37 +320,57 @@ void sb_kmsg_free(struct sb_kmsg *k)
 	k->n = 0;
 }
 
-int sb_kmsg_follow_open(int *fd, struct sb_err *e)
+int sb_kmsg_follow_open(struct sb_kmsg_follow *f, struct sb_err *e)
 {
-	*fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (*fd < 0)
+	memset(f, 0, sizeof(*f));
+	f->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
 		return sb_err_set(e, errno, "/dev/kmsg", "open", "run as root or set kernel.dmesg_restrict=0");
-	lseek(*fd, 0, SEEK_END);
+	if (lseek(f->fd, 0, SEEK_END) < 0) {
+		int err = errno;
+
+		close(f->fd);
+		f->fd = -1;
+		return sb_err_set(e, err, "/dev/kmsg", "seek to the end", NULL);
+	}
 	return 0;
 }
 
-int sb_kmsg_follow_next(int fd, char *buf, size_t len, struct sb_kmsg_line *out, int timeout_ms)
+void sb_kmsg_follow_close(struct sb_kmsg_follow *f)
 {
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+int sb_kmsg_follow_next(struct sb_kmsg_follow *f, struct sb_kmsg_line *out, int timeout_ms)
+{
+	if (f->more) {
+		*out = f->last;
+		out->text = f->more;
+		f->more = split_record(out);
+		return 0;
+	}
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n = read(fd, buf, len - 1);
+		struct pollfd p = { .fd = f->fd, .events = POLLIN };
+		ssize_t n = read(f->fd, f->buf, sizeof(f->buf) - 1);
 		int rc;
 
 		if (n > 0) {
-			buf[n] = '\0';
-			if (buf[n - 1] == '\n')
-				buf[n - 1] = '\0';
-			{
-				char *nl = strchr(buf, '\n');
+			char *nl;
 
-				if (nl)
-					*nl = '\0';
-			}
-			if (sb_kmsg_parse_line(buf, out))
-				return 0;
-			continue;
+			f->buf[n] = '\0';
+			/* the record's first line; " KEY=value" dictionary lines follow it */
+			nl = strchr(f->buf, '\n');
+			if (nl)
+				*nl = '\0';
+			if (!sb_kmsg_parse_line(f->buf, out))
+				continue;
+			f->more = split_record(out);
+			f->last = *out;
+			return 0;
 		}
-		if (n < 0 && errno == EPIPE)
+		if (n < 0 && errno == EPIPE) /* overwritten while we were away: go on */
 			continue;
 		if (n < 0 && errno != EAGAIN)
 			return -errno;

@@ -9,15 +9,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "socbox/sys.h"
 
+/* A file read once per root (sb_read_file_once). */
+struct sb_file_once {
+	struct sb_file_once *next;
+	char *text;
+	ssize_t rc;
+	char path[];
+};
+
 struct sb_root {
 	int fd;
 	bool live;
 	char path[PATH_MAX];
+	struct sb_file_once *once;
 };
 
 int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
@@ -52,6 +62,12 @@ void sb_root_close(struct sb_root *r)
 {
 	if (!r)
 		return;
+	while (r->once) {
+		struct sb_file_once *f = r->once;
+		r->once = f->next;
+		free(f->text);
+		free(f);
+	}
 	close(r->fd);
 	free(r);
 }
@@ -66,13 +82,78 @@ const char *sb_root_path(const struct sb_root *r)
 	return r->path;
 }
 
+/* Symbolic links followed in one lookup before ELOOP, as the kernel's MAXSYMLINKS. */
+#define SB_RESOLVE_MAX_LINKS 40
+
+/* Without openat2 (kernels before 5.6, qemu-user before 9.0): resolve path below the root
+ * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
+ * without symlinks or "..": ".." never climbs above the root, and a link is read and its
+ * target put in front of what is left (an absolute one starting again at the root). */
+static int resolve_in_root(const struct sb_root *r, const char *path, char *out, size_t outlen)
+{
+	char todo[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
+	unsigned links = 0;
+	size_t olen = 0;
+
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return -ENAMETOOLONG;
+	out[0] = '\0';
+	for (char *p = todo; *p;) {
+		char *comp = p, *slash = strchr(p, '/');
+		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
+		struct stat st;
+		ssize_t n;
+
+		p = slash ? slash + 1 : p + clen;
+		if (clen == 0 || (clen == 1 && comp[0] == '.'))
+			continue;
+		if (clen == 2 && comp[0] == '.' && comp[1] == '.') {
+			char *last = strrchr(out, '/');
+			olen = last ? (size_t)(last - out) : 0;
+			out[olen] = '\0';
+			continue;
+		}
+		if (olen + 1 + clen >= outlen)
+			return -ENAMETOOLONG;
+		if (olen)
+			out[olen++] = '/';
+		memcpy(out + olen, comp, clen);
+		olen += clen;
+		out[olen] = '\0';
+		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW))
+			return *p ? -errno : 0; /* a missing last component is the open's to report */
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > SB_RESOLVE_MAX_LINKS)
+			return -ELOOP;
+		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
+		if (n < 0)
+			return -errno;
+		target[n] = '\0';
+		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
+			return -ENAMETOOLONG;
+		memcpy(todo, next, sizeof(todo));
+		p = todo;
+		/* The link itself is replaced by its target, from where the link was. */
+		{
+			char *last = strrchr(out, '/');
+			olen = target[0] == '/' ? 0 : last ? (size_t)(last - out) : 0;
+			out[olen] = '\0';
+		}
+	}
+	if (!olen)
+		snprintf(out, outlen, ".");
+	return 0;
+}
+
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
 static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	static int have_openat2 = 1;
-	int fd;
+	char resolved[PATH_MAX];
+	int fd, rc;
 
 	while (*path == '/')
 		path++;
@@ -84,8 +165,14 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 			return fd;
 		have_openat2 = 0;
 	}
-	/* Kernels before 5.6: open, then make sure the result lies inside the root. */
-	fd = openat(r->fd, path, flags | O_CLOEXEC);
+	rc = resolve_in_root(r, path, resolved, sizeof(resolved));
+	if (rc) {
+		errno = -rc;
+		return -1;
+	}
+	/* A link swapped in after the walk could still lead out: check where the open
+	 * landed. */
+	fd = openat(r->fd, resolved, flags | O_CLOEXEC);
 	if (fd >= 0) {
 		char proc[64], real[PATH_MAX];
 		ssize_t n;
@@ -93,6 +180,8 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 		n = readlink(proc, real, sizeof(real) - 1);
+		if (plen == 1)
+			plen = 0; /* the root is "/": everything is inside */
 		if (n < 0 || (real[n] = '\0', strncmp(real, r->path, plen) != 0) ||
 		    (real[plen] != '/' && real[plen] != '\0')) {
 			close(fd);
@@ -137,7 +226,7 @@ static int root_openat(const struct sb_root *r, const char *path, int flags)
 	return fd;
 }
 
-static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 3, 0))) vpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(buf, len, fmt, ap);
 	if (n < 0 || (size_t)n >= len)
@@ -183,7 +272,7 @@ int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
 	return stat_path(r, path, st);
 }
 
-static int vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 3, 0))) vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
 {
 	char path[PATH_MAX];
 	int rc = vpath(path, sizeof(path), fmt, ap);
@@ -340,6 +429,33 @@ ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char
 	*buf = NULL;
 	FORMAT_PATH(path, fmt);
 	return read_path(r, path, buf, max);
+}
+
+ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt, ...)
+{
+	/* The cache is the root's own bookkeeping, not what the root reads: the root is
+	 * const to callers but always allocated by sb_root_open. */
+	struct sb_root *rw = (struct sb_root *)r;
+	struct sb_file_once *f;
+	size_t plen;
+
+	*text = NULL;
+	FORMAT_PATH(path, fmt);
+	for (f = rw->once; f; f = f->next)
+		if (!strcmp(f->path, path))
+			break;
+	if (!f) {
+		plen = strlen(path) + 1;
+		f = calloc(1, sizeof(*f) + plen);
+		if (!f)
+			return -ENOMEM;
+		memcpy(f->path, path, plen);
+		f->rc = read_path(r, path, &f->text, max);
+		f->next = rw->once;
+		rw->once = f;
+	}
+	*text = f->text;
+	return f->rc;
 }
 
 static int readlink_path(const struct sb_root *r, const char *path, char *buf, size_t len)
@@ -656,7 +772,23 @@ int sb_attr_write(const struct sb_root *r, const char *value, const char *fmt, .
 
 int sb_kernel_release(const struct sb_root *r, char *buf, size_t len)
 {
-	return sb_attr_str(r, buf, len, "/proc/sys/kernel/osrelease");
+	const char *text;
+	ssize_t n = sb_read_file_once(r, &text, SB_READ_ATTR_MAX, "/proc/sys/kernel/osrelease");
+	size_t cut;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (n < 0)
+		return (int)n;
+	/* as sb_attr_str: text only, at most len - 1 bytes, trailing white space dropped */
+	if (memchr(text, '\0', (size_t)n))
+		return -EINVAL;
+	cut = (size_t)n < len - 1 ? (size_t)n : len - 1;
+	memcpy(buf, text, cut);
+	buf[cut] = '\0';
+	sb_rtrim(buf);
+	return (int)strlen(buf);
 }
 
 unsigned sb_kernel_version_code(const struct sb_root *r)

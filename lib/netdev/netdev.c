@@ -2,7 +2,6 @@
 /* netdev family requests: dumps into a struct sb_nd_state. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +78,7 @@ static int collect_cb(const struct nlmsghdr *nlh, void *data)
 		size_t cap = c->cap ? c->cap * 2 : 16;
 		void *p = realloc(*c->items, cap * c->size);
 		if (!p)
-			return MNL_CB_ERROR;
+			return SB_NL_CB_ERROR;
 		*c->items = p;
 		c->cap = cap;
 	}
@@ -88,7 +87,7 @@ static int collect_cb(const struct nlmsghdr *nlh, void *data)
 		(*c->n)++;
 	else
 		(*c->malformed)++;
-	return MNL_CB_OK;
+	return SB_NL_CB_OK;
 }
 
 /* Type-erased parsers for the collector (calling through a cast pointer would be UB). */
@@ -106,14 +105,15 @@ PARSER_WRAP(qstats, struct sb_nd_qstats)
 static int dump(struct sb_genl *g, int cmd, uint32_t ifindex, int ifindex_attr, uint32_t scope,
 		struct collector *c, struct sb_err *e)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = sb_genl_msg(g, buf, (uint8_t)cmd, NLM_F_DUMP);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
 
+	sb_genl_msg(g, &m, buf, sizeof(buf), (uint8_t)cmd, NLM_F_DUMP);
 	if (ifindex && ifindex_attr)
-		mnl_attr_put_u32(nlh, (uint16_t)ifindex_attr, ifindex);
+		sb_nl_put_u32(&m, (uint16_t)ifindex_attr, ifindex);
 	if (scope)
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_SCOPE, scope);
-	return sb_genl_talk(g, nlh, collect_cb, c, e);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_SCOPE, scope);
+	return sb_genl_talk(g, &m, collect_cb, c, e);
 }
 
 static int part_bit(unsigned part)
@@ -302,8 +302,8 @@ const struct sb_nd_napi *sb_nd_find_napi(const struct sb_nd_state *st, uint32_t 
 
 int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = len > INT32_MAX ? INT32_MAX : (int)len;
+	const struct nlmsghdr *nlh;
+	ptrdiff_t left = len > PTRDIFF_MAX ? PTRDIFF_MAX : (ptrdiff_t)len;
 	int count = 0;
 	struct collector cs[] = {
 		{ (void **)&st->devs, &st->ndevs, sizeof(*st->devs), 0, parse_dev, &st->malformed },
@@ -315,13 +315,10 @@ int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
 		{ (void **)&st->dev_qstats, &st->ndev_qstats, sizeof(*st->dev_qstats), 0, parse_qstats, &st->malformed },
 	};
 
-	/* mnl_nlmsg_ok() compares the length as a signed int: a garbage length above 2 GiB
-	 * would pass it, so check it unsigned first. */
 	/* Arrays already there were allocated to their exact size. */
 	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++)
 		cs[i].cap = *cs[i].n;
-	for (; left >= (int)sizeof(*nlh) && nlh->nlmsg_len <= (uint32_t)left && mnl_nlmsg_ok(nlh, left);
-	     nlh = mnl_nlmsg_next(nlh, &left)) {
+	sb_nl_msg_for_each(nlh, buf, left) {
 		struct collector *c = NULL;
 		struct sb_nd_qstats probe;
 
@@ -345,7 +342,7 @@ int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st)
 			st->malformed++;
 			continue;
 		}
-		if (collect_cb(nlh, c) != MNL_CB_OK)
+		if (collect_cb(nlh, c) != SB_NL_CB_OK)
 			return -ENOMEM;
 	}
 	sb_nd_state_index(st);

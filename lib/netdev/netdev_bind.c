@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -23,14 +22,11 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 	struct bind_reply *r = data;
 	const struct nlattr *a;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == SB_NETDEV_A_DMABUF_ID &&
-		    mnl_attr_get_payload_len(a) == sizeof(uint32_t)) {
-			r->id = mnl_attr_get_u32(a);
+	sb_nl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (sb_nl_attr_type(a) == SB_NETDEV_A_DMABUF_ID && sb_nl_attr_u32(a, &r->id) == 0)
 			r->have_id = true;
-		}
 	}
-	return MNL_CB_OK;
+	return SB_NL_CB_OK;
 }
 
 /* What usually makes a driver refuse a binding, by errno. */
@@ -76,52 +72,43 @@ struct bind_ack {
 
 static void parse_ack(const struct nlmsghdr *nlh, const struct nlmsghdr *req, struct bind_ack *ack)
 {
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	size_t off = sizeof(*err);
-	const struct nlattr *a;
+	struct sb_nl_ack a;
 
-	ack->error = err->error;
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+	if (sb_nl_ack_parse(nlh, &a)) {
+		ack->error = -EBADMSG;
 		return;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += mnl_nlmsg_get_payload_len(&err->msg);
-	if (mnl_nlmsg_get_payload_len(nlh) < off)
-		return;
-	mnl_attr_for_each(a, nlh, off) {
-		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
-			snprintf(ack->msg, sizeof(ack->msg), "%s", mnl_attr_get_str(a));
-		/* The offset counts from the start of the request's netlink header. */
-		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_OFFS &&
-		    mnl_attr_get_payload_len(a) == sizeof(uint32_t)) {
-			uint32_t o = mnl_attr_get_u32(a);
-			if (o + sizeof(struct nlattr) <= req->nlmsg_len) {
-				const struct nlattr *bad = (const struct nlattr *)((const char *)req + o);
-				ack->bad_attr = dmabuf_attr_name(mnl_attr_get_type(bad));
-			}
-		}
+	}
+	ack->error = a.error;
+	if (a.msg)
+		snprintf(ack->msg, sizeof(ack->msg), "%s", a.msg);
+	/* The offset counts from the start of the request's netlink header. */
+	if (a.have_offset && a.offset >= NLMSG_HDRLEN &&
+	    a.offset <= req->nlmsg_len - sizeof(struct nlattr)) {
+		const struct nlattr *bad = (const struct nlattr *)((const char *)req + a.offset);
+		ack->bad_attr = dmabuf_attr_name(sb_nl_attr_type(bad));
 	}
 }
 
-static int bind_talk(struct sb_genl *g, struct nlmsghdr *req, struct bind_reply *r,
+static int bind_talk(struct sb_genl *g, const struct sb_nl_msg *req, struct bind_reply *r,
 		     struct bind_ack *ack, struct sb_err *e)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	int rc = sb_genl_send(g, req, e);
 
-	if (mnl_socket_sendto(g->nl, req, req->nlmsg_len) < 0)
-		return sb_err_set(e, errno, g->family, "netlink send", NULL);
+	if (rc)
+		return rc;
 	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-		int len = (int)n;
+		ssize_t n = sb_genl_recv_raw(g, buf, sizeof(buf));
+		ptrdiff_t left = n;
+		const struct nlmsghdr *nlh;
 
 		if (n < 0)
 			return sb_err_set(e, errno, g->family, "netlink receive", NULL);
-		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
-			if (nlh->nlmsg_seq != req->nlmsg_seq)
+		sb_nl_msg_for_each(nlh, buf, left) {
+			if (nlh->nlmsg_seq != req->nlh->nlmsg_seq)
 				continue;
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				parse_ack(nlh, req, ack);
+				parse_ack(nlh, req->nlh, ack);
 				return ack->error;
 			}
 			if (nlh->nlmsg_type == g->id)
@@ -133,22 +120,26 @@ static int bind_talk(struct sb_genl *g, struct nlmsghdr *req, struct bind_reply 
 int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsigned *queues,
 		  unsigned nqueues, uint32_t *binding_id, struct sb_err *e)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
-	struct nlmsghdr *nlh = sb_genl_msg(g, buf, SB_NETDEV_CMD_BIND_RX, NLM_F_ACK);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	char name[IF_NAMESIZE];
+	struct sb_nl_msg m;
 	struct bind_reply r = { 0 };
 	struct bind_ack ack = { 0 };
 	const char *hint;
 	int rc;
 
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_DMABUF_IFINDEX, ifindex);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_DMABUF_FD, (uint32_t)dmabuf_fd);
+	sb_genl_msg(g, &m, buf, sizeof(buf), SB_NETDEV_CMD_BIND_RX, NLM_F_ACK);
+	sb_nl_put_u32(&m, SB_NETDEV_A_DMABUF_IFINDEX, ifindex);
+	sb_nl_put_u32(&m, SB_NETDEV_A_DMABUF_FD, (uint32_t)dmabuf_fd);
 	for (unsigned i = 0; i < nqueues; i++) {
-		struct nlattr *q = mnl_attr_nest_start(nlh, SB_NETDEV_A_DMABUF_QUEUES);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, queues[i]);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
-		mnl_attr_nest_end(nlh, q);
+		struct nlattr *q = sb_nl_nest_start(&m, SB_NETDEV_A_DMABUF_QUEUES);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_ID, queues[i]);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
+		sb_nl_nest_end(&m, q);
 	}
-	rc = bind_talk(g, nlh, &r, &ack, e);
+	rc = bind_talk(g, &m, &r, &ack, e);
+	if (m.overflow) /* too many queues for one request: e says so */
+		return rc;
 	if (rc > 0)
 		rc = -rc;
 	if (rc == 0 && !ack.error && !r.have_id) {

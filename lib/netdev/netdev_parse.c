@@ -2,7 +2,6 @@
 /* Parsers of netdev family messages into plain structs; no sockets here. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <string.h>
 #include <time.h>
@@ -12,32 +11,15 @@
 /* The spec's "uint": 4 or 8 bytes on the wire. */
 static int attr_uint(const struct nlattr *a, uint64_t *v)
 {
-	uint16_t len = mnl_attr_get_payload_len(a);
+	uint32_t v32;
 
-	if (len == sizeof(uint32_t))
-		*v = mnl_attr_get_u32(a);
-	else if (len == sizeof(uint64_t))
-		*v = mnl_attr_get_u64(a);
-	else
-		return -EINVAL;
-	return 0;
+	if (sb_nl_attr_u32(a, &v32) == 0) {
+		*v = v32;
+		return 0;
+	}
+	return sb_nl_attr_u64(a, v);
 }
 
-static int attr_u32(const struct nlattr *a, uint32_t *v)
-{
-	if (mnl_attr_get_payload_len(a) != sizeof(uint32_t))
-		return -EINVAL;
-	*v = mnl_attr_get_u32(a);
-	return 0;
-}
-
-static int attr_u64(const struct nlattr *a, uint64_t *v)
-{
-	if (mnl_attr_get_payload_len(a) != sizeof(uint64_t))
-		return -EINVAL;
-	*v = mnl_attr_get_u64(a);
-	return 0;
-}
 
 /* The payload after the genl header when nlh is a well-formed message of cmd. */
 static int check_msg(const struct nlmsghdr *nlh, int cmd)
@@ -55,18 +37,18 @@ int sb_nd_msg_cmd(const struct nlmsghdr *nlh)
 
 	if (nlh->nlmsg_len < sizeof(*nlh) + sizeof(*gh))
 		return -EINVAL;
-	gh = mnl_nlmsg_get_payload(nlh);
+	gh = sb_nl_msg_payload(nlh);
 	return gh->cmd;
 }
 
 /* Iterate attributes but stop at the first one that does not fit (truncated message). */
-#define for_each_attr(a, nlh) mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+#define for_each_attr(a, nlh) sb_nl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
 
-/* mnl_attr_for_each stops silently at a truncated attribute; a well-formed message ends
- * exactly at the end of its last attribute. */
+/* The walk stops silently at a truncated attribute; a well-formed message ends exactly at
+ * the end of its last attribute. */
 static bool attrs_complete(const struct nlmsghdr *nlh, const struct nlattr *last_end)
 {
-	return (const char *)last_end >= (const char *)mnl_nlmsg_get_payload_tail(nlh);
+	return (const char *)last_end >= (const char *)sb_nl_msg_end(nlh);
 }
 
 int sb_nd_parse_dev(const struct nlmsghdr *nlh, struct sb_nd_dev *d)
@@ -82,23 +64,23 @@ int sb_nd_parse_dev(const struct nlmsghdr *nlh, struct sb_nd_dev *d)
 	}
 	memset(d, 0, sizeof(*d));
 	for_each_attr(a, nlh) {
-		switch (mnl_attr_get_type(a)) {
+		switch (sb_nl_attr_type(a)) {
 		case SB_NETDEV_A_DEV_IFINDEX:
-			if (attr_u32(a, &d->ifindex))
+			if (sb_nl_attr_u32(a, &d->ifindex))
 				return -EINVAL;
 			have_ifindex = true;
 			break;
 		case SB_NETDEV_A_DEV_XDP_FEATURES:
-			attr_u64(a, &d->xdp_features);
+			sb_nl_attr_u64(a, &d->xdp_features);
 			break;
 		case SB_NETDEV_A_DEV_XDP_ZC_MAX_SEGS:
-			attr_u32(a, &d->xdp_zc_max_segs);
+			sb_nl_attr_u32(a, &d->xdp_zc_max_segs);
 			break;
 		case SB_NETDEV_A_DEV_XDP_RX_METADATA_FEATURES:
-			attr_u64(a, &d->xdp_rx_metadata_features);
+			sb_nl_attr_u64(a, &d->xdp_rx_metadata_features);
 			break;
 		case SB_NETDEV_A_DEV_XSK_FEATURES:
-			attr_u64(a, &d->xsk_features);
+			sb_nl_attr_u64(a, &d->xsk_features);
 			break;
 		}
 	}
@@ -110,24 +92,25 @@ int sb_nd_parse_dev(const struct nlmsghdr *nlh, struct sb_nd_dev *d)
 static void parse_lease(const struct nlattr *lease, struct sb_nd_queue *q)
 {
 	const struct nlattr *a, *n;
+	uint32_t v;
 
 	q->leased = true;
-	mnl_attr_for_each_nested(a, lease) {
-		switch (mnl_attr_get_type(a)) {
+	sb_nl_attr_for_each_nested(a, lease) {
+		switch (sb_nl_attr_type(a)) {
 		case SB_NETDEV_A_LEASE_IFINDEX:
-			attr_u32(a, &q->lease_ifindex);
+			sb_nl_attr_u32(a, &q->lease_ifindex);
 			break;
 		case SB_NETDEV_A_LEASE_QUEUE:
-			mnl_attr_for_each_nested(n, a) {
-				if (mnl_attr_get_type(n) == SB_NETDEV_A_QUEUE_ID)
-					attr_u32(n, &q->lease_queue_id);
-				else if (mnl_attr_get_type(n) == SB_NETDEV_A_QUEUE_TYPE)
-					attr_u32(n, &q->lease_queue_type);
+			sb_nl_attr_for_each_nested(n, a) {
+				if (sb_nl_attr_type(n) == SB_NETDEV_A_QUEUE_ID)
+					sb_nl_attr_u32(n, &q->lease_queue_id);
+				else if (sb_nl_attr_type(n) == SB_NETDEV_A_QUEUE_TYPE)
+					sb_nl_attr_u32(n, &q->lease_queue_type);
 			}
 			break;
 		case SB_NETDEV_A_LEASE_NETNS_ID:
-			if (mnl_attr_get_payload_len(a) == sizeof(int32_t))
-				q->lease_netns_id = (int32_t)mnl_attr_get_u32(a);
+			if (sb_nl_attr_u32(a, &v) == 0)
+				q->lease_netns_id = (int32_t)v;
 			break;
 		}
 	}
@@ -142,27 +125,27 @@ int sb_nd_parse_queue(const struct nlmsghdr *nlh, struct sb_nd_queue *q)
 		return -EINVAL;
 	memset(q, 0, sizeof(*q));
 	for_each_attr(a, nlh) {
-		switch (mnl_attr_get_type(a)) {
+		switch (sb_nl_attr_type(a)) {
 		case SB_NETDEV_A_QUEUE_ID:
-			if (attr_u32(a, &q->id))
+			if (sb_nl_attr_u32(a, &q->id))
 				return -EINVAL;
 			seen |= 1;
 			break;
 		case SB_NETDEV_A_QUEUE_IFINDEX:
-			if (attr_u32(a, &q->ifindex))
+			if (sb_nl_attr_u32(a, &q->ifindex))
 				return -EINVAL;
 			seen |= 2;
 			break;
 		case SB_NETDEV_A_QUEUE_TYPE:
-			if (attr_u32(a, &q->type))
+			if (sb_nl_attr_u32(a, &q->type))
 				return -EINVAL;
 			seen |= 4;
 			break;
 		case SB_NETDEV_A_QUEUE_NAPI_ID:
-			attr_u32(a, &q->napi_id);
+			sb_nl_attr_u32(a, &q->napi_id);
 			break;
 		case SB_NETDEV_A_QUEUE_DMABUF:
-			attr_u32(a, &q->dmabuf);
+			sb_nl_attr_u32(a, &q->dmabuf);
 			break;
 		case SB_NETDEV_A_QUEUE_IO_URING:
 			q->io_uring = true;
@@ -189,27 +172,27 @@ int sb_nd_parse_napi(const struct nlmsghdr *nlh, struct sb_nd_napi *n)
 		return -EINVAL;
 	memset(n, 0, sizeof(*n));
 	for_each_attr(a, nlh) {
-		switch (mnl_attr_get_type(a)) {
+		switch (sb_nl_attr_type(a)) {
 		case SB_NETDEV_A_NAPI_IFINDEX:
-			if (attr_u32(a, &n->ifindex))
+			if (sb_nl_attr_u32(a, &n->ifindex))
 				return -EINVAL;
 			seen |= 1;
 			break;
 		case SB_NETDEV_A_NAPI_ID:
-			if (attr_u32(a, &n->id))
+			if (sb_nl_attr_u32(a, &n->id))
 				return -EINVAL;
 			seen |= 2;
 			break;
 		case SB_NETDEV_A_NAPI_IRQ:
-			if (!attr_u32(a, &n->irq))
+			if (!sb_nl_attr_u32(a, &n->irq))
 				n->has |= SB_ND_NAPI_IRQ;
 			break;
 		case SB_NETDEV_A_NAPI_PID:
-			if (!attr_u32(a, &n->pid))
+			if (!sb_nl_attr_u32(a, &n->pid))
 				n->has |= SB_ND_NAPI_PID;
 			break;
 		case SB_NETDEV_A_NAPI_DEFER_HARD_IRQS:
-			if (!attr_u32(a, &n->defer_hard_irqs))
+			if (!sb_nl_attr_u32(a, &n->defer_hard_irqs))
 				n->has |= SB_ND_NAPI_DEFER;
 			break;
 		case SB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT:
@@ -221,7 +204,7 @@ int sb_nd_parse_napi(const struct nlmsghdr *nlh, struct sb_nd_napi *n)
 				n->has |= SB_ND_NAPI_IRQ_SUSPEND;
 			break;
 		case SB_NETDEV_A_NAPI_THREADED:
-			if (!attr_u32(a, &n->threaded))
+			if (!sb_nl_attr_u32(a, &n->threaded))
 				n->has |= SB_ND_NAPI_THREADED;
 			break;
 		}
@@ -239,14 +222,14 @@ static int parse_pool_attrs(const struct nlmsghdr *nlh, struct sb_nd_pool *p)
 
 	memset(p, 0, sizeof(*p));
 	for_each_attr(a, nlh) {
-		switch (mnl_attr_get_type(a)) {
+		switch (sb_nl_attr_type(a)) {
 		case SB_NETDEV_A_PAGE_POOL_ID:
 			if (attr_uint(a, &p->id) || p->id == 0)
 				return -EINVAL;
 			have_id = true;
 			break;
 		case SB_NETDEV_A_PAGE_POOL_IFINDEX:
-			attr_u32(a, &p->ifindex);
+			sb_nl_attr_u32(a, &p->ifindex);
 			break;
 		case SB_NETDEV_A_PAGE_POOL_NAPI_ID:
 			if (!attr_uint(a, &p->napi_id))
@@ -267,14 +250,14 @@ static int parse_pool_attrs(const struct nlmsghdr *nlh, struct sb_nd_pool *p)
 			}
 			break;
 		case SB_NETDEV_A_PAGE_POOL_DMABUF:
-			if (!attr_u32(a, &p->dmabuf))
+			if (!sb_nl_attr_u32(a, &p->dmabuf))
 				p->has |= SB_ND_POOL_DMABUF;
 			break;
 		case SB_NETDEV_A_PAGE_POOL_IO_URING: {
 			const struct nlattr *n;
 			p->has |= SB_ND_POOL_IO_URING;
-			mnl_attr_for_each_nested(n, a)
-				if (mnl_attr_get_type(n) == SB_NETDEV_A_IO_URING_RX_BUF_LEN)
+			sb_nl_attr_for_each_nested(n, a)
+				if (sb_nl_attr_type(n) == SB_NETDEV_A_IO_URING_RX_BUF_LEN)
 					attr_uint(n, &p->io_uring_rx_buf_len);
 			break;
 		}
@@ -304,14 +287,14 @@ int sb_nd_parse_pool_stats(const struct nlmsghdr *nlh, struct sb_nd_pool_stats *
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
 	for_each_attr(a, nlh) {
-		int type = mnl_attr_get_type(a);
+		int type = sb_nl_attr_type(a);
 		if (type == SB_NETDEV_A_PAGE_POOL_STATS_INFO) {
-			mnl_attr_for_each_nested(n, a) {
-				if (mnl_attr_get_type(n) == SB_NETDEV_A_PAGE_POOL_ID &&
+			sb_nl_attr_for_each_nested(n, a) {
+				if (sb_nl_attr_type(n) == SB_NETDEV_A_PAGE_POOL_ID &&
 				    !attr_uint(n, &s->id) && s->id)
 					have_id = true;
-				else if (mnl_attr_get_type(n) == SB_NETDEV_A_PAGE_POOL_IFINDEX)
-					attr_u32(n, &s->ifindex);
+				else if (sb_nl_attr_type(n) == SB_NETDEV_A_PAGE_POOL_IFINDEX)
+					sb_nl_attr_u32(n, &s->ifindex);
 			}
 		} else if (type >= SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST &&
 			   type <= SB_NETDEV_A_PAGE_POOL_STATS_MAX) {
@@ -333,18 +316,18 @@ int sb_nd_parse_qstats(const struct nlmsghdr *nlh, struct sb_nd_qstats *s)
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
 	for_each_attr(a, nlh) {
-		int type = mnl_attr_get_type(a);
+		int type = sb_nl_attr_type(a);
 		switch (type) {
 		case SB_NETDEV_A_QSTATS_IFINDEX:
-			if (attr_u32(a, &s->ifindex))
+			if (sb_nl_attr_u32(a, &s->ifindex))
 				return -EINVAL;
 			have_ifindex = true;
 			break;
 		case SB_NETDEV_A_QSTATS_QUEUE_TYPE:
-			have_type = !attr_u32(a, &s->queue_type);
+			have_type = !sb_nl_attr_u32(a, &s->queue_type);
 			break;
 		case SB_NETDEV_A_QSTATS_QUEUE_ID:
-			have_id = !attr_u32(a, &s->queue_id);
+			have_id = !sb_nl_attr_u32(a, &s->queue_id);
 			break;
 		default:
 			if (type >= SB_NETDEV_A_QSTATS_RX_PACKETS && type <= SB_NETDEV_A_QSTATS_MAX &&

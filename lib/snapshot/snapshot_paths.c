@@ -14,6 +14,7 @@
 #include "socbox/kmsg.h"
 #include "socbox/netdev.h"
 #include "socbox/iommu_pmu.h"
+#include "socbox/iommu_sid.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
 
@@ -167,32 +168,52 @@ static int snap_netdev(struct sb_snap *s)
 }
 
 /* smmustat: the kernel log (SMMUv3 probe lines with the feature bits, IOMMU faults), kept as
- * the snapshot's /dev/kmsg in the /dev/kmsg record format. */
+ * the snapshot's /dev/kmsg byte for byte as the kernel gave it: /dev/kmsg records (escapes
+ * and dictionary lines included), or klogctl()'s text when /dev/kmsg cannot be read. */
 static int snap_kernel_log(struct sb_snap *s)
 {
 	struct sb_root *live;
-	struct sb_kmsg log;
+	const char *source;
 	char *text;
-	size_t len = 0, o = 0;
+	size_t len;
 	int rc;
 
 	if (sb_root_open(&live, "/", NULL))
 		return 0;
-	rc = sb_kmsg_read(live, &log, NULL);
+	rc = sb_kmsg_read_raw(live, &text, &len, &source, NULL);
 	sb_root_close(live);
 	if (rc)
 		return 0; /* not root: the snapshot has no log, smmustat says so */
-	for (size_t i = 0; i < log.n; i++)
-		len += strlen(log.lines[i].text) + 48;
-	text = malloc(len + 1);
-	for (size_t i = 0; text && i < log.n; i++)
-		o += (size_t)snprintf(text + o, len + 1 - o, "%d,%zu,%llu,-;%s\n",
-				      log.lines[i].prio < 0 ? 6 : log.lines[i].prio, i,
-				      (unsigned long long)log.lines[i].ts_us, log.lines[i].text);
-	rc = text ? sb_snap_write(s, "/dev/kmsg", text, o) : -ENOMEM;
+	rc = sb_snap_write(s, "/dev/kmsg", text, len);
 	free(text);
-	sb_kmsg_free(&log);
 	return rc;
+}
+
+/* smmustat groups and events: what the firmware says about stream IDs (device tree nodes of
+ * the SMMUs and of the devices behind them, the IORT, ACPI paths), exactly the files and
+ * links that gave an answer (lib/iommu/iommu_sid.c). */
+static void snap_visit(void *ctx, const char *path)
+{
+	sb_snap_file(ctx, path);
+}
+
+static int snap_stream_ids(struct sb_snap *s)
+{
+	struct sb_sid_fw *fw = NULL;
+	struct sb_iommu *inst;
+	struct sb_root *live;
+	size_t n;
+
+	if (sb_root_open(&live, "/", NULL))
+		return 0;
+	if (!sb_iommu_list(live, &inst, &n, NULL)) {
+		if (!sb_sid_fw_open(live, inst, n, snap_visit, s, &fw))
+			sb_sid_visit_all(fw);
+		sb_sid_fw_close(fw);
+		free(inst);
+	}
+	sb_root_close(live);
+	return 0;
 }
 
 /* smmustat pmu: each smmuv3_pmcg_* PMU (type, cpumask, identifier, events/, format/). */
@@ -229,6 +250,7 @@ const sb_snap_hook sb_snap_hooks[] = {
 	snap_dmabuf_holders,
 	snap_kernel_log,
 	snap_pmcg,
+	snap_stream_ids,
 	snap_netdev,
 	NULL,
 };

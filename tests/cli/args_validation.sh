@@ -31,6 +31,9 @@ t_grep "--expect-instances -1: says what it needs" 'expect-instances needs a cou
 # on a sysroot nothing is counted, but a bad value is still bad
 t_run "smmustat pmu --stream-id abc on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --stream-id abc
 t_run "smmustat pmu --cpu -1 on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --cpu -1
+t_run "smmustat pmu -e bogus on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" -e bogus
+t_grep "-e bogus: names the event" "unknown event or term 'bogus'" "$T_TMP/err"
+t_run "smmustat pmu -e tlb_miss on a sysroot works" 0 "$SOCBOX" smmustat pmu --sysroot "$arm" -e tlb_miss
 t_run "smmustat pmu --stream-id 0x10 on a sysroot works" 0 "$SOCBOX" smmustat pmu --sysroot "$arm" --stream-id 0x10
 # popt reads '' as 0: "no filter" or "no limit" instead of an error
 t_run "dmabufcp ls --pid '' is a usage error" 2 "$SOCBOX" dmabufcp ls --sysroot "$fx" --pid ''
@@ -55,4 +58,11 @@ huge=$(head -c 100000 /dev/zero | tr '\0' a)
 t_run "a 100 kB unknown command is a usage error" 2 "$SOCBOX" smmustat "$huge"
 t_eq "the error line is cut to 1024 bytes" "$(head -c 2000 "$T_TMP/err" | wc -c)" 1024
 t_grep "the cut line keeps its end" "\\.\\.\\.a+' \\(see 'smmustat --help'\\)$" "$T_TMP/err"
+# escaped first, then cut: 3000 ESC bytes became 1715 bytes of \x1b after the cut
+ctl=$(head -c 3000 /dev/zero | tr '\0' '\033')
+t_run "a 3000-byte control-character command is a usage error" 2 "$SOCBOX" smmustat "x${ctl}y"
+t_eq "the escaped error line is at most 1024 bytes" "$(head -c 2000 "$T_TMP/err" | wc -c | awk '{ print ($1 <= 1024) }')" 1
+t_eq "the escaped error line is one line" "$(wc -l <"$T_TMP/err")" 1
+t_nogrep "no raw control byte in the error line" "$(printf '\033')" "$T_TMP/err"
+t_grep "the cut falls between escapes" "^smmustat: unknown command 'x(\\\\x1b)+\\.\\.\\.(\\\\x1b)+y' \\(see" "$T_TMP/err"
 t_done

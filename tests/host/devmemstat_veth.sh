@@ -53,7 +53,7 @@ t_jq "overview: one rx queue and a NAPI id" ".devices[] | select(.ifname == \"sb
 t_run "qstats (veth has none)" 0 "$SOCBOX" devmemstat qstats --netns "$NA"
 t_grep "qstats says why it is empty" 'no driver in this namespace reports qstats' "$T_TMP/out"
 t_run "openmetrics" 0 "$SOCBOX" devmemstat --netns "$NA" --format openmetrics
-t_grep "openmetrics gauge for rx queues" '^socbox_devices_rx_queues\{ifindex="'"$IFA"'",ifname="sbdm0"\} 1$' "$T_TMP/out"
+t_grep "openmetrics gauge for rx queues" '^socbox_devmemstat_devices_rx_queues\{ifindex="'"$IFA"'",ifname="sbdm0"\} 1$' "$T_TMP/out"
 t_grep "openmetrics ends with EOF" '^# EOF$' "$T_TMP/out"
 t_run "pools" 0 "$SOCBOX" devmemstat pools --netns "$NA" -J
 t_jq "veth registers no page pools" '.pools | length == 0' "$T_TMP/out"

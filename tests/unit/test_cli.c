@@ -101,6 +101,8 @@ START_TEST(sizes)
 	ck_assert_uint_eq(v, 1u << 30);
 	ck_assert_int_eq(sb_parse_size("0x1000", &v), 0);
 	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(sb_parse_size("6GiB", &v), 0); /* past 32 bits on armhf too */
+	ck_assert_uint_eq(v, 6ull << 30);
 	ck_assert_int_eq(sb_parse_size("12X", &v), -EINVAL);
 	ck_assert_int_eq(sb_parse_size("-1", &v), -EINVAL);
 	ck_assert_int_eq(sb_parse_size("", &v), -EINVAL);

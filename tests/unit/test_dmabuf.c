@@ -246,6 +246,35 @@ START_TEST(chunk_plan_seed_shape)
 }
 END_TEST
 
+/* What a 32-bit board must get right: offsets and lengths past 4 GiB, and a mapping that
+ * cannot be made refused instead of made with a wrapped length. */
+START_TEST(sizes_over_4gib)
+{
+	struct sb_chunk *c;
+	struct sb_dmabuf b;
+	struct sb_err e;
+	long n = sb_copy_plan((10ull << 30) + 5, 1ull << 30, 0, 4096, &c);
+
+	ck_assert_int_eq(n, 11);
+	ck_assert_uint_eq(c[9].file_offset, 9ull << 30);
+	ck_assert_uint_eq(c[9].len, 1ull << 30);
+	ck_assert_uint_eq(c[10].file_offset, 10ull << 30);
+	ck_assert_uint_eq(c[10].len, 5);
+	free(c);
+	n = sb_copy_plan(6ull << 30, 0, 0, 4096, &c);
+	ck_assert_int_eq(n, 1);
+	ck_assert_uint_eq(c[0].buf_size, 6ull << 30);
+	free(c);
+
+	sb_dmabuf_init(&b);
+	snprintf(b.exporter, sizeof(b.exporter), "test");
+	b.size = 6ull << 30;
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_dmabuf_map(&b, &e), sizeof(size_t) == 4 ? -EFBIG : -EBADF);
+	ck_assert_ptr_null(b.map);
+}
+END_TEST
+
 START_TEST(chunk_plan_edges)
 {
 	struct sb_chunk *c;
@@ -618,6 +647,7 @@ int main(void)
 	tcase_add_test(tc, method_names);
 	tcase_add_test(tc, chunk_plan_seed_shape);
 	tcase_add_test(tc, chunk_plan_edges);
+	tcase_add_test(tc, sizes_over_4gib);
 	tcase_add_test(tc, dio_split_tail);
 	tcase_add_test(tc, tmpfile_commit_and_abort);
 	tcase_add_test(tc, kind_limit_and_fd_limit);

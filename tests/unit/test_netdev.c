@@ -3,7 +3,6 @@
  * plus truncated, oversized, unknown-attribute and garbage input; leak and recycle logic. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +22,11 @@ static char *load(const char *rel, size_t *len)
 	return buf;
 }
 
-static struct nlmsghdr *msg(char *buf, uint8_t cmd)
+/* Start a netdev message in buf (cap bytes) built through m. */
+static struct nlmsghdr *msg(struct sb_nl_msg *m, void *buf, size_t cap, uint8_t cmd)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	struct nlmsghdr *nlh = sb_nl_msg_init(m, buf, cap);
+	struct genlmsghdr *gh = sb_nl_msg_put_extra(m, sizeof(*gh));
 
 	nlh->nlmsg_type = 20;
 	gh->cmd = cmd;
@@ -139,21 +139,22 @@ END_TEST
 
 START_TEST(pool_all_attrs_unknown_skipped)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_GET);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
+	struct nlmsghdr *nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_GET);
 	struct sb_nd_pool p;
 	struct nlattr *nest;
 
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_ID, 7);          /* uint as 4 bytes */
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_IFINDEX, 3);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_NAPI_ID, 8193);  /* uint as 8 bytes */
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_INFLIGHT, 512);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_INFLIGHT_MEM, 2097152);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_DMABUF, 4);
-	nest = mnl_attr_nest_start(nlh, SB_NETDEV_A_PAGE_POOL_IO_URING);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_IO_URING_RX_BUF_LEN, 32768);
-	mnl_attr_nest_end(nlh, nest);
-	mnl_attr_put_u32(nlh, 77, 0xdead);                           /* from a newer kernel */
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 7);          /* uint as 4 bytes */
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_IFINDEX, 3);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_NAPI_ID, 8193);  /* uint as 8 bytes */
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_INFLIGHT, 512);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_INFLIGHT_MEM, 2097152);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_DMABUF, 4);
+	nest = sb_nl_nest_start(&m, SB_NETDEV_A_PAGE_POOL_IO_URING);
+	sb_nl_put_u32(&m, SB_NETDEV_A_IO_URING_RX_BUF_LEN, 32768);
+	sb_nl_nest_end(&m, nest);
+	sb_nl_put_u32(&m, 77, 0xdead);                           /* from a newer kernel */
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), 0);
 	ck_assert_uint_eq(p.id, 7);
 	ck_assert_uint_eq(p.ifindex, 3);
@@ -169,58 +170,60 @@ END_TEST
 
 START_TEST(pool_malformed)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_GET);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
+	struct nlmsghdr *nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_GET);
 	struct sb_nd_pool p;
 	struct nlattr *a;
 
 	/* No id. */
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_IFINDEX, 3);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_IFINDEX, 3);
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), -EINVAL);
 	/* Id of a size "uint" cannot have. */
-	nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_GET);
-	mnl_attr_put_u16(nlh, SB_NETDEV_A_PAGE_POOL_ID, 7);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_GET);
+	sb_nl_put_u16(&m, SB_NETDEV_A_PAGE_POOL_ID, 7);
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), -EINVAL);
 	/* Oversized: an attribute claiming more than the message holds. */
-	nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_ID, 7);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 7);
 	a = (struct nlattr *)((char *)nlh + nlh->nlmsg_len);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_INFLIGHT, 1);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_INFLIGHT, 1);
 	a->nla_len = 400;
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), -EINVAL);
 	/* Truncated: the message ends inside an attribute. */
-	nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_ID, 7);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_INFLIGHT_MEM, 1);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 7);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_INFLIGHT_MEM, 1);
 	nlh->nlmsg_len -= 6;
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), -EINVAL);
 	/* Not even a genl header. */
 	nlh->nlmsg_len = sizeof(*nlh) + 2;
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), -EINVAL);
 	/* Another command. */
-	nlh = msg(buf, SB_NETDEV_CMD_QUEUE_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_ID, 7);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_QUEUE_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 7);
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), -EINVAL);
 }
 END_TEST
 
 START_TEST(pool_stats_and_recycle_rate)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_STATS_GET);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
+	struct nlmsghdr *nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_STATS_GET);
 	struct sb_nd_pool_stats s;
-	struct nlattr *info = mnl_attr_nest_start(nlh, SB_NETDEV_A_PAGE_POOL_STATS_INFO);
+	struct nlattr *info = sb_nl_nest_start(&m, SB_NETDEV_A_PAGE_POOL_STATS_INFO);
 
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_ID, 9);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_IFINDEX, 2);
-	mnl_attr_nest_end(nlh, info);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST, 1000);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW, 24);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED, 600);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING, 300);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL, 50);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT, 50);
-	mnl_attr_put_u64(nlh, 5, 123); /* reserved id: ignored */
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 9);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_IFINDEX, 2);
+	sb_nl_nest_end(&m, info);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST, 1000);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW, 24);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED, 600);
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING, 300);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL, 50);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT, 50);
+	sb_nl_put_u64(&m, 5, 123); /* reserved id: ignored */
 	ck_assert_int_eq(sb_nd_parse_pool_stats(nlh, &s), 0);
 	ck_assert_uint_eq(s.id, 9);
 	ck_assert_uint_eq(s.ifindex, 2);
@@ -263,17 +266,18 @@ END_TEST
 
 START_TEST(qstats_scope_and_unknown)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg(buf, SB_NETDEV_CMD_QSTATS_GET);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
+	struct nlmsghdr *nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_QSTATS_GET);
 	struct sb_nd_qstats s;
 
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_IFINDEX, 5);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_QUEUE_ID, 3);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_QSTATS_RX_BYTES, 1ull << 40);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_TX_WAKE, 2);
-	mnl_attr_put_u64(nlh, 63, 1);  /* newer counter */
-	mnl_attr_put_u64(nlh, 200, 1); /* far beyond any bitmask */
+	sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_IFINDEX, 5);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_QUEUE_ID, 3);
+	sb_nl_put_u64(&m, SB_NETDEV_A_QSTATS_RX_BYTES, 1ull << 40);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_TX_WAKE, 2);
+	sb_nl_put_u64(&m, 63, 1);  /* newer counter */
+	sb_nl_put_u64(&m, 200, 1); /* far beyond any bitmask */
 	ck_assert_int_eq(sb_nd_parse_qstats(nlh, &s), 0);
 	ck_assert(s.per_queue);
 	ck_assert_uint_eq(s.queue_id, 3);
@@ -281,40 +285,41 @@ START_TEST(qstats_scope_and_unknown)
 	ck_assert_uint_eq(s.v[SB_NETDEV_A_QSTATS_TX_WAKE], 2);
 	ck_assert(!sb_nd_has(s.has, SB_NETDEV_A_QSTATS_TX_BYTES));
 	/* A queue type without its id is inconsistent. */
-	nlh = msg(buf, SB_NETDEV_CMD_QSTATS_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_IFINDEX, 5);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QSTATS_QUEUE_TYPE, 0);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_QSTATS_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_IFINDEX, 5);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QSTATS_QUEUE_TYPE, 0);
 	ck_assert_int_eq(sb_nd_parse_qstats(nlh, &s), -EINVAL);
 }
 END_TEST
 
 START_TEST(queue_napi_dev)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg(buf, SB_NETDEV_CMD_QUEUE_GET);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
+	struct nlmsghdr *nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_QUEUE_GET);
 	struct sb_nd_queue q;
 	struct sb_nd_napi n;
 	struct sb_nd_dev d;
 	struct nlattr *x;
 
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, 2);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_IFINDEX, 4);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_NAPI_ID, 8200);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_DMABUF, 11);
-	x = mnl_attr_nest_start(nlh, SB_NETDEV_A_QUEUE_XSK);
-	mnl_attr_nest_end(nlh, x);
-	x = mnl_attr_nest_start(nlh, SB_NETDEV_A_QUEUE_LEASE); /* 7.x */
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_LEASE_IFINDEX, 9);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_ID, 2);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_IFINDEX, 4);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_NAPI_ID, 8200);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_DMABUF, 11);
+	x = sb_nl_nest_start(&m, SB_NETDEV_A_QUEUE_XSK);
+	sb_nl_nest_end(&m, x);
+	x = sb_nl_nest_start(&m, SB_NETDEV_A_QUEUE_LEASE); /* 7.x */
+	sb_nl_put_u32(&m, SB_NETDEV_A_LEASE_IFINDEX, 9);
 	{
-		struct nlattr *qn = mnl_attr_nest_start(nlh, SB_NETDEV_A_LEASE_QUEUE);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, 5);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
-		mnl_attr_nest_end(nlh, qn);
+		struct nlattr *qn = sb_nl_nest_start(&m, SB_NETDEV_A_LEASE_QUEUE);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_ID, 5);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
+		sb_nl_nest_end(&m, qn);
 	}
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_LEASE_NETNS_ID, (uint32_t)-1);
-	mnl_attr_put_u32(nlh, 99, 1); /* unknown inside the nest */
-	mnl_attr_nest_end(nlh, x);
+	sb_nl_put_u32(&m, SB_NETDEV_A_LEASE_NETNS_ID, (uint32_t)-1);
+	sb_nl_put_u32(&m, 99, 1); /* unknown inside the nest */
+	sb_nl_nest_end(&m, x);
 	ck_assert_int_eq(sb_nd_parse_queue(nlh, &q), 0);
 	ck_assert_uint_eq(q.dmabuf, 11);
 	ck_assert(q.xsk);
@@ -325,18 +330,18 @@ START_TEST(queue_napi_dev)
 	ck_assert_int_eq(q.lease_netns_id, -1);
 	ck_assert_str_eq(sb_nd_queue_type_name(q.type), "rx");
 
-	nlh = msg(buf, SB_NETDEV_CMD_QUEUE_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, 2);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, 1);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_QUEUE_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_ID, 2);
+	sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, 1);
 	ck_assert_int_eq(sb_nd_parse_queue(nlh, &q), -EINVAL); /* no ifindex */
 
-	nlh = msg(buf, SB_NETDEV_CMD_NAPI_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_NAPI_IFINDEX, 4);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_NAPI_ID, 8200);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_NAPI_IRQ, 45);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_NAPI_PID, 812);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, 20000);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_NAPI_THREADED, 1);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_NAPI_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_NAPI_IFINDEX, 4);
+	sb_nl_put_u32(&m, SB_NETDEV_A_NAPI_ID, 8200);
+	sb_nl_put_u32(&m, SB_NETDEV_A_NAPI_IRQ, 45);
+	sb_nl_put_u32(&m, SB_NETDEV_A_NAPI_PID, 812);
+	sb_nl_put_u64(&m, SB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, 20000);
+	sb_nl_put_u32(&m, SB_NETDEV_A_NAPI_THREADED, 1);
 	ck_assert_int_eq(sb_nd_parse_napi(nlh, &n), 0);
 	ck_assert_uint_eq(n.irq, 45);
 	ck_assert_uint_eq(n.pid, 812);
@@ -344,10 +349,10 @@ START_TEST(queue_napi_dev)
 	ck_assert(n.has & SB_ND_NAPI_THREADED);
 	ck_assert(!(n.has & SB_ND_NAPI_DEFER));
 
-	nlh = msg(buf, SB_NETDEV_CMD_DEV_GET);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_DEV_IFINDEX, 4);
-	mnl_attr_put_u64(nlh, SB_NETDEV_A_DEV_XDP_FEATURES, 0x7f);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_DEV_XDP_ZC_MAX_SEGS, 1);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_DEV_GET);
+	sb_nl_put_u32(&m, SB_NETDEV_A_DEV_IFINDEX, 4);
+	sb_nl_put_u64(&m, SB_NETDEV_A_DEV_XDP_FEATURES, 0x7f);
+	sb_nl_put_u32(&m, SB_NETDEV_A_DEV_XDP_ZC_MAX_SEGS, 1);
 	ck_assert_int_eq(sb_nd_parse_dev(nlh, &d), 0);
 	ck_assert_uint_eq(d.xdp_features, 0x7f);
 }
@@ -355,25 +360,26 @@ END_TEST
 
 START_TEST(events)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg(buf, SB_NETDEV_CMD_PAGE_POOL_DEL_NTF);
+	uint64_t buf[SB_NL_MSG_SIZE / sizeof(uint64_t)];
+	struct sb_nl_msg m;
+	struct nlmsghdr *nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_PAGE_POOL_DEL_NTF);
 	struct sb_nd_event ev;
 
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_ID, 12);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_PAGE_POOL_DETACH_TIME, 99);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 12);
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_DETACH_TIME, 99);
 	ck_assert_int_eq(sb_nd_parse_event(nlh, &ev), 0);
 	ck_assert(ev.is_pool);
 	ck_assert_str_eq(sb_nd_event_action(ev.cmd), "delete");
 	ck_assert(ev.pool.has & SB_ND_POOL_DETACHED);
 
-	nlh = msg(buf, SB_NETDEV_CMD_DEV_ADD_NTF);
-	mnl_attr_put_u32(nlh, SB_NETDEV_A_DEV_IFINDEX, 6);
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_DEV_ADD_NTF);
+	sb_nl_put_u32(&m, SB_NETDEV_A_DEV_IFINDEX, 6);
 	ck_assert_int_eq(sb_nd_parse_event(nlh, &ev), 0);
 	ck_assert(!ev.is_pool);
 	ck_assert_uint_eq(ev.dev.ifindex, 6);
 	ck_assert_str_eq(sb_nd_event_action(ev.cmd), "add");
 
-	nlh = msg(buf, SB_NETDEV_CMD_BIND_RX); /* not an event */
+	nlh = msg(&m, buf, sizeof(buf), SB_NETDEV_CMD_BIND_RX); /* not an event */
 	ck_assert_int_eq(sb_nd_parse_event(nlh, &ev), -EINVAL);
 }
 END_TEST
@@ -382,6 +388,7 @@ START_TEST(buffers_garbage_empty_huge)
 {
 	struct sb_nd_state st = { 0 };
 	char garbage[256];
+	struct sb_nl_msg m;
 	char *big;
 	size_t off = 0;
 
@@ -394,10 +401,10 @@ START_TEST(buffers_garbage_empty_huge)
 	/* 4096 queue messages in a row (a big NIC's dump). */
 	big = malloc(4096 * 64);
 	for (unsigned i = 0; i < 4096; i++) {
-		struct nlmsghdr *nlh = msg(big + off, SB_NETDEV_CMD_QUEUE_GET);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_ID, i / 2);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_IFINDEX, 2 + i / 512);
-		mnl_attr_put_u32(nlh, SB_NETDEV_A_QUEUE_TYPE, i % 2);
+		struct nlmsghdr *nlh = msg(&m, big + off, 64, SB_NETDEV_CMD_QUEUE_GET);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_ID, i / 2);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_IFINDEX, 2 + i / 512);
+		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, i % 2);
 		off += nlh->nlmsg_len;
 	}
 	ck_assert_int_eq(sb_nd_state_from_buf(big, off, &st), 4096);

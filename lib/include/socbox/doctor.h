@@ -47,6 +47,8 @@ struct sb_doctor_report {
 void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep);
 void sb_doctor_report_free(struct sb_doctor_report *rep);
 const char *sb_health_name(enum sb_health h);
+/* The names of enum sb_health in order, NULL-terminated. */
+extern const char *const sb_health_names[];
 /* Index of a subsystem by name, -1 when unknown. */
 int sb_doctor_index(const char *name);
 

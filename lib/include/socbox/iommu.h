@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* IOMMU state from sysfs: instances (/sys/class/iommu), groups (/sys/kernel/iommu_groups)
  * with their devices and reserved regions, the default-domain policy (iommu.strict,
- * iommu.passthrough), and IOMMU fault/event records found in the kernel log. */
+ * iommu.passthrough). Fault and event records: socbox/iommu_events.h. */
 #ifndef SOCBOX_IOMMU_H
 #define SOCBOX_IOMMU_H
 
@@ -104,27 +104,5 @@ struct sb_iommu_policy {
 bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len);
 void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p);
-
-/* IOMMU fault and event records in the kernel log. */
-struct sb_iommu_event {
-	char source[96];   /* the IOMMU's device as named in the log ("arm-smmu-v3.0.auto", "DMAR") */
-	char device[96];   /* faulting client: bus address, "sid 0x42", or "-" */
-	char kind[48];     /* "F_TRANSLATION", "DMA Read", "IO_PAGE_FAULT", "context-fault" */
-	char reason[96];   /* decoded reason text when the line has one */
-	uint64_t addr;
-	bool has_addr;
-	uint64_t ts_us;
-	bool has_ts;
-};
-/* Recognise one log line. Returns 1 and fills ev for an event header, 0 otherwise. Follow-up
- * dump lines of an SMMUv3 event (raw dwords) are folded in with sb_iommu_event_cont(). */
-int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev);
-/* A "0x%016llx" dword line following an SMMUv3 event header: fill the stream id from dword
- * 0 and the address from dword 2. Returns true when the line was such a dword. */
-bool sb_iommu_event_cont(const struct sb_kmsg_line *l, struct sb_iommu_event *ev, int *dword);
-/* All events of a log. */
-int sb_iommu_events(const struct sb_kmsg *log, struct sb_iommu_event **out, size_t *n);
-/* SMMUv3 event id -> name ("F_TRANSLATION"), NULL when unknown. */
-const char *sb_smmu_event_name(unsigned id);
 
 #endif

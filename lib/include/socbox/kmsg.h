@@ -30,15 +30,33 @@ struct sb_kmsg {
 
 /* Parse a log text (modified: lines are split in place; kept by k, freed by sb_kmsg_free). */
 int sb_kmsg_parse(char *text, struct sb_kmsg *k);
-/* Parse one line into out (text points into line). Returns false for /dev/kmsg dictionary
+/* Parse one line into out (text points into line). The text of a /dev/kmsg record is
+ * unescaped in place (the kernel writes bytes below 0x20, above 0x7e and '\\' as \xNN;
+ * \x00 stays as it is), so it reads as dmesg shows it; a text holding newlines is split
+ * into several lines by sb_kmsg_parse(). Returns false for /dev/kmsg dictionary
  * continuation lines (" KEY=VALUE") and empty lines. */
 bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out);
+/* Undo /dev/kmsg's \xNN escapes in place, except \x00; returns the new length. */
+size_t sb_kmsg_unescape(char *s);
 int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e);
+/* The log text as the kernel gave it, unparsed (NUL-terminated, malloc'ed): /dev/kmsg
+ * records with their dictionary lines, klogctl()'s "<6>[  1.5] text" lines when /dev/kmsg
+ * cannot be opened, or a sysroot's /dev/kmsg file. source as in struct sb_kmsg. */
+int sb_kmsg_read_raw(const struct sb_root *r, char **buf, size_t *len, const char **source,
+		     struct sb_err *e);
 void sb_kmsg_free(struct sb_kmsg *k);
 
 /* Follow new records of the live log: open positioned at the end, then wait up to
- * timeout_ms (< 0: forever) for the next record; 0 on a record, -ETIMEDOUT, -EINTR. */
-int sb_kmsg_follow_open(int *fd, struct sb_err *e);
-int sb_kmsg_follow_next(int fd, char *buf, size_t len, struct sb_kmsg_line *out, int timeout_ms);
+ * timeout_ms (< 0: forever) for the next line; 0 on a line, -ETIMEDOUT, -EINTR. A record
+ * whose text holds newlines gives one line per call. */
+struct sb_kmsg_follow {
+	int fd;
+	char buf[8192];            /* one record (the kernel's limit for a /dev/kmsg read) */
+	char *more;                /* the rest of a multi-line record, NULL when none */
+	struct sb_kmsg_line last;  /* the record's prio and time for that rest */
+};
+int sb_kmsg_follow_open(struct sb_kmsg_follow *f, struct sb_err *e);
+int sb_kmsg_follow_next(struct sb_kmsg_follow *f, struct sb_kmsg_line *out, int timeout_ms);
+void sb_kmsg_follow_close(struct sb_kmsg_follow *f);
 
 #endif

@@ -2,7 +2,9 @@
 /* The output layer. A view collects typed tables and top-level fields, then prints them in
  * one of the modes every applet shares:
  *   table (default), -r raw, -P KEY="value" pairs, -J one JSON object per
- *   print, --format openmetrics (node_exporter textfile style, metrics prefixed socbox_).
+ *   print, --format openmetrics (OpenMetrics 1.0) and --format prometheus (the Prometheus
+ *   text format that node_exporter's textfile collector reads); lib/framework/out_openmetrics.c
+ *   says how columns become metric families.
  * JSON: one object per sb_out_print(); each table is an array under its plural key; numbers
  * are numbers, unset cells are null. Calling sb_out_print() repeatedly gives JSON Lines
  * (one object per interval for live views). */
@@ -16,7 +18,8 @@
 
 #include "socbox/error.h"
 
-enum sb_out_mode { SB_OUT_TABLE, SB_OUT_RAW, SB_OUT_PAIRS, SB_OUT_JSON, SB_OUT_OPENMETRICS };
+enum sb_out_mode { SB_OUT_TABLE, SB_OUT_RAW, SB_OUT_PAIRS, SB_OUT_JSON, SB_OUT_OPENMETRICS,
+		   SB_OUT_PROMETHEUS };
 
 enum sb_col_type {
 	SB_T_STR,  /* string */
@@ -36,7 +39,9 @@ enum sb_col_flags {
 	SB_COL_WRAP = 1 << 2,   /* may wrap */
 	SB_COL_HIDDEN = 1 << 3, /* not in the default column set; -o COL or -o +COL shows it */
 	SB_COL_LABEL = 1 << 4,  /* openmetrics: becomes a label of every metric of the row */
-	SB_COL_METRIC = 1 << 5, /* openmetrics: numeric column exported as a gauge */
+	SB_COL_METRIC = 1 << 5, /* openmetrics: numeric column exported as a gauge; a text column
+				 * as a gauge of 1 with the text as a label (a state set with
+				 * sb_table_states()) */
 	SB_COL_COUNTER = 1 << 6,/* openmetrics: numeric column exported as a counter */
 	SB_COL_JSON = 1 << 7,   /* JSON: in the default set even when SB_COL_HIDDEN (a value too
 				 * long or nested for a table row) */
@@ -57,6 +62,7 @@ struct sb_out_opts {
 	bool list_columns;     /* -H: print the primary table's columns and stop */
 	const char *columns;   /* -o: "A,B" replaces the default set, "+A,B" extends it */
 	bool pretty;           /* JSON indented (default on a TTY... always on: easier to read) */
+	const char *metrics_ns; /* metric families are named socbox_<metrics_ns>_...: the applet */
 };
 
 struct sb_out;
@@ -67,6 +73,8 @@ struct sb_out *sb_out_new(const struct sb_out_opts *opts, FILE *fp);
 void sb_out_free(struct sb_out *o);
 enum sb_out_mode sb_out_mode(const struct sb_out *o);
 bool sb_out_is_json(const struct sb_out *o);
+/* --format openmetrics or prometheus */
+bool sb_out_mode_is_metrics(enum sb_out_mode m);
 
 /* Check an -o list against a column table before any work is done: unknown names give
  * -EINVAL with the name in e (usage error, exit 2). */
@@ -83,6 +91,10 @@ struct sb_table *sb_out_table(struct sb_out *o, const char *key, const char *tit
 			      const struct sb_col *cols, size_t ncols, bool primary);
 struct sb_row *sb_table_row(struct sb_table *t);
 size_t sb_table_rows(const struct sb_table *t);
+/* Every value a SB_COL_METRIC text column can take (NULL-terminated, static storage): the
+ * metric becomes a state set, one sample per value, 1 for the row's value and 0 for the
+ * others, so a series does not vanish when the state changes. At most 4 columns a table. */
+void sb_table_states(struct sb_table *t, int col, const char *const *values);
 /* Cells; col is the index into the column table. Unset cells print "-" / JSON null. */
 void sb_row_str(struct sb_row *r, int col, const char *s);
 void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
