@@ -9,13 +9,6 @@
 . /tests/lib.sh
 R=rpmsgctl
 T=/tmp/rpmsgctl
-endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
-	n=0
-	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
 mkdir -p $T
 
 ok "rpmsgctl is installed as an applet" test -x "$(command -v $R)"

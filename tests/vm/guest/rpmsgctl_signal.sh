@@ -10,13 +10,6 @@
 R=rpmsgctl
 T=/tmp/rpmsgctl_signal
 mkdir -p $T
-endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
-	n=0
-	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
 is "$(endpoint_devices)" 0 "no endpoint device at the start"
 
 # --- a SIGINT ignored on entry (a script's background job) stays ignored ---
