@@ -158,6 +158,7 @@ static int follow(struct sb_ctx *c)
 	if (sb_kmsg_follow_open(&kf, &e))
 		return sb_report(c->applet, &e);
 	sb_iommu_evasm_init(&a);
+	sb_catch_stop_signals();
 	if (sb_sid_namer_open(c->root, &f.names))
 		f.names = NULL;
 	sb_verbose(c->applet, "events: following /dev/kmsg from its end");
@@ -171,6 +172,8 @@ static int follow(struct sb_ctx *c)
 				rc = follow_print(&f, &done[0]);
 			continue;
 		}
+		if (r == -EINTR && sb_stop_signal)
+			break;
 		if (r) {
 			sb_err_set(&e, -r, "/dev/kmsg", "read", NULL);
 			rc = sb_report(c->applet, &e);
@@ -182,7 +185,7 @@ static int follow(struct sb_ctx *c)
 	}
 	sb_kmsg_follow_close(&kf);
 	sb_sid_namer_close(f.names);
-	return rc;
+	return sb_stop_status(rc);
 }
 
 int smmustat_events(struct sb_ctx *c, int argc, const char **argv)

@@ -86,6 +86,12 @@ void sb_json_write_string(FILE *fp, const char *str)
 			s++;
 			continue;
 		}
+		if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+			/* a C1 control (U+0080..U+009F, CSI among them): escaped like C0 */
+			fprintf(fp, "\\u%04x", s[1]);
+			s += 2;
+			continue;
+		}
 		fwrite(s, 1, n, fp);
 		s += n;
 	}
