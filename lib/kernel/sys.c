@@ -129,6 +129,8 @@ static int resolve_in_root(const struct sb_root *r, const char *path, char *out,
 		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
 		if (n < 0)
 			return -errno;
+		if (n == 0) /* an empty link leads nowhere, as for the kernel */
+			return -ENOENT;
 		target[n] = '\0';
 		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
 			return -ENAMETOOLONG;
