@@ -129,6 +129,8 @@ static int resolve_in_root(const struct sb_root *r, const char *path, char *out,
 		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
 		if (n < 0)
 			return -errno;
+		if (n == 0) /* an empty link leads nowhere, as for the kernel */
+			return -ENOENT;
 		target[n] = '\0';
 		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
 			return -ENAMETOOLONG;
@@ -147,6 +149,8 @@ static int resolve_in_root(const struct sb_root *r, const char *path, char *out,
 }
 
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
+#define SB_OPENAT2_RETRIES 64
+
 static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
@@ -160,7 +164,13 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 	if (!*path)
 		path = ".";
 	if (have_openat2) {
-		fd = (int)syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
+		/* EAGAIN: a rename or mount anywhere raced with a ".." of the walk (openat2(2)
+		 * says to retry); under load that happens, and the file is there. */
+		int tries = 0;
+
+		do
+			fd = (int)syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
+		while (fd < 0 && errno == EAGAIN && ++tries < SB_OPENAT2_RETRIES);
 		if (fd >= 0 || errno != ENOSYS)
 			return fd;
 		have_openat2 = 0;
