@@ -53,6 +53,12 @@ def read(p):
 
 for p in files("*/dev/kmsg"):
     seed("kmsg", read(p))
+    seed("events", read(p))
+# socbox metrics' view outputs (fuzz_expo.c): NUL between the views
+seed("expo", b"# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 1\n# EOF\n\0"
+     b"# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 2\n# HELP socbox_b_y y\n"
+     b"# TYPE socbox_b_y counter\nsocbox_b_y_total{a=\"b\"} 3\n# EOF\n")
+seed("expo", b"# HELP socbox_c c\n# TYPE socbox_c gauge\nsocbox_c 1\n\0# EOF\nx\n# EOF\n\0no newline")
 for p in files("*/proc/interrupts"):
     seed("interrupts", read(p))
 for p in files("*/proc/stat") + files("*/proc/softirqs"):
