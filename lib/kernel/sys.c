@@ -74,7 +74,7 @@ const char *sb_root_path(const struct sb_root *r)
  * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
  * without symlinks or "..": ".." never climbs above the root, and a link is read and its
  * target put in front of what is left (an absolute one starting again at the root). */
-static int resolve_in_root(const struct sb_root *r, const char *path, char *out, size_t outlen)
+int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t outlen)
 {
 	char todo[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
 	unsigned links = 0;
@@ -107,8 +107,12 @@ static int resolve_in_root(const struct sb_root *r, const char *path, char *out,
 		out[olen] = '\0';
 		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW))
 			return *p ? -errno : 0; /* a missing last component is the open's to report */
-		if (!S_ISLNK(st.st_mode))
+		if (!S_ISLNK(st.st_mode)) {
+			/* "file/", "file/." and "file/.." are not directories, as in the kernel */
+			if (slash && !S_ISDIR(st.st_mode))
+				return -ENOTDIR;
 			continue;
+		}
 		if (++links > SB_RESOLVE_MAX_LINKS)
 			return -ELOOP;
 		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
@@ -150,7 +154,7 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 			return fd;
 		have_openat2 = 0;
 	}
-	rc = resolve_in_root(r, path, resolved, sizeof(resolved));
+	rc = sb_root_resolve(r, path, resolved, sizeof(resolved));
 	if (rc) {
 		errno = -rc;
 		return -1;
