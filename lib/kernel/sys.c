@@ -376,10 +376,17 @@ static ssize_t read_fd(int fd, char **out, size_t max)
 static ssize_t read_path(const struct sb_root *r, const char *path, char **out, size_t max)
 {
 	int fd = root_openat(r, path, O_RDONLY);
+	struct stat st;
 
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
+	/* A regular file of a snapshot tells its size: one over the limit (a 2 GiB sparse file)
+	 * is refused unread. sysfs and procfs files say 4096 or 0 and are read to the limit. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
 	return read_fd(fd, out, max);
 }
 
