@@ -250,7 +250,8 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 
 /* The overview: one row per device, then its page pools. */
 enum { OV_IFINDEX, OV_IFNAME, OV_RX_QUEUES, OV_TX_QUEUES, OV_NAPI_IDS, OV_IRQS, OV_DMABUFS,
-       OV_POOLS, OV_INFLIGHT, OV_INFLIGHT_MEM, OV_DETACHED, OV_RECYCLE, OV_XDP };
+       OV_POOLS, OV_INFLIGHT, OV_INFLIGHT_MEM, OV_DETACHED, OV_RECYCLE, OV_XDP, OV_XDP_RX_META,
+       OV_XSK, OV_XDP_ZC_SEGS };
 static const struct sb_col overview_cols[] = {
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
@@ -264,7 +265,14 @@ static const struct sb_col overview_cols[] = {
 	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight, all pools", 0 },
 	{ "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pools detached but not yet freed", 0 },
 	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "recycled / returned pages, all pools (0..1)", 3 },
-	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "xdp-features flags", 0 },
+	/* the device's netdev attributes as the kernel gives them (flag bits of
+	 * enum netdev_xdp_act, netdev_xdp_rx_metadata, netdev_xsk_flags) */
+	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT, "xdp-features flags", 0 },
+	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xdp-rx-metadata-features flags", 0 },
+	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT, "xsk-features flags", 0 },
+	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xdp-zc-max-segs: fragments of a zero-copy AF_XDP frame", 0 },
 };
 
 static bool strv_has(const unsigned *v, size_t n, unsigned x)
@@ -341,6 +349,9 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 	for (size_t i = 0; i < ndmabufs; i++)
 		sb_row_u64v_add(r, OV_DMABUFS, dmabufs[i]);
 	sb_row_u64(r, OV_XDP, d->xdp_features);
+	sb_row_u64(r, OV_XDP_RX_META, d->xdp_rx_metadata_features);
+	sb_row_u64(r, OV_XSK, d->xsk_features);
+	sb_row_u64(r, OV_XDP_ZC_SEGS, d->xdp_zc_max_segs);
 }
 
 static int overview_run(struct sb_ctx *c, int argc, const char **argv)

@@ -90,6 +90,8 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		rc = sb_report(c->applet, prc && prc != -EBADF ? &probe : &e);
 		goto out;
 	}
+	/* from here a signal ends the hold and the binding goes with the socket */
+	sb_catch_stop_signals();
 	sb_err_clear(&e);
 	if (sb_nd_bind_rx(&g, ifindex, buf, queues, nqueues, &id, &e)) {
 		rc = sb_report(c->applet, &e);
@@ -108,14 +110,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		    bind_duration > 0 ? "for --duration" : "until Ctrl-C");
 	sb_out_print(o);
 	sb_out_free(o);
-	sb_catch_stop_signals();
-	{
-		uint64_t end = bind_duration > 0 ? sb_now_ns() + (uint64_t)(bind_duration * 1e9) : 0;
-		while (!sb_stop_signal && (!end || sb_now_ns() < end)) {
-			struct timespec ts = { 0, 100 * 1000 * 1000 };
-			nanosleep(&ts, NULL);
-		}
-	}
+	sb_sleep(bind_duration > 0 ? bind_duration : -1);
 	rc = 0;
 out:
 	if (buf >= 0)

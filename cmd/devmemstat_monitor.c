@@ -12,7 +12,8 @@
 #include "socbox/stats.h"
 
 static double mon_timeout;
-enum { E_TIME, E_EVENT, E_IFINDEX, E_IFNAME, E_POOL, E_NAPI, E_INFLIGHT, E_MEM, E_DMABUF, E_DETACHED };
+enum { E_TIME, E_EVENT, E_IFINDEX, E_IFNAME, E_POOL, E_NAPI, E_INFLIGHT, E_MEM, E_DMABUF, E_DETACHED,
+       E_XDP, E_XDP_RX_META, E_XSK, E_XDP_ZC_SEGS };
 static const struct sb_col event_cols[] = {
 	{ "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
 	{ "EVENT", SB_T_STR, 18, 0, "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
@@ -24,6 +25,13 @@ static const struct sb_col event_cols[] = {
 	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
 	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
 	{ "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
+	/* dev-add and dev-change carry the device's XDP features (what dev-change is about) */
+	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_RIGHT, "xdp-features flags (dev events)", 0 },
+	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xdp-rx-metadata-features flags (dev events)", 0 },
+	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT, "xsk-features flags (dev events)", 0 },
+	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xdp-zc-max-segs (dev events)", 0 },
 };
 
 /* ifindex -> name, so delete events can still be named. */
@@ -111,6 +119,12 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		sb_row_u64(r, E_IFINDEX, ev.dev.ifindex);
 		sb_row_str(r, E_IFNAME, cache_name(&m->names, ev.dev.ifindex,
 						   ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF));
+		if (ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF) {
+			sb_row_u64(r, E_XDP, ev.dev.xdp_features);
+			sb_row_u64(r, E_XDP_RX_META, ev.dev.xdp_rx_metadata_features);
+			sb_row_u64(r, E_XSK, ev.dev.xsk_features);
+			sb_row_u64(r, E_XDP_ZC_SEGS, ev.dev.xdp_zc_max_segs);
+		}
 	}
 	sb_out_print(o);
 	sb_out_free(o);

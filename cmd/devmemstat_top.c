@@ -379,16 +379,10 @@ static double read_uptime(const struct sb_root *root)
 
 static void sleep_until(uint64_t deadline_ns)
 {
-	while (!sb_stop_signal) {
-		uint64_t now = sb_now_ns();
-		struct timespec ts;
-		if (now >= deadline_ns)
-			break;
-		ts.tv_sec = (time_t)((deadline_ns - now) / 1000000000ull);
-		ts.tv_nsec = (long)((deadline_ns - now) % 1000000000ull);
-		if (nanosleep(&ts, NULL) == 0)
-			break;
-	}
+	uint64_t now = sb_now_ns();
+
+	if (now < deadline_ns)
+		sb_sleep((double)(deadline_ns - now) / 1e9);
 }
 
 int dm_top(struct sb_ctx *c, int argc, const char **argv)
@@ -482,6 +476,11 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 		sample_free(&prev);
 		prev = cur;
 		memset(&cur, 0, sizeof(cur));
+		/* the reader has gone (EPIPE with SIGPIPE ignored on entry): nothing more to do */
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			rc = SB_EXIT_FAIL;
+			goto out;
+		}
 	}
 	rc = 0;
 out:

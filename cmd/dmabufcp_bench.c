@@ -15,7 +15,7 @@
 #include "socbox/stats.h"
 
 enum { COL_BUFFER, COL_METHOD, COL_STATUS, COL_RAN, COL_ALLOC_MS, COL_IO_MS, COL_TOTAL_MS,
-       COL_MBPS, COL_PCT_OF_FASTEST, COL_RUNS, COL_NOTE, NCOLS };
+       COL_MBPS, COL_PCT_OF_FASTEST, COL_IO_PCT_OF_REF, COL_RUNS, COL_NOTE, NCOLS };
 
 static const struct sb_col cols[NCOLS] = {
 	[COL_BUFFER] = { "BUFFER", SB_T_STR, 10, 0, "buffer kind: heap:NAME or udmabuf", 0 },
@@ -27,11 +27,15 @@ static const struct sb_col cols[NCOLS] = {
 	[COL_TOTAL_MS] = { "TOTAL_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median of allocation plus I/O per run", 1 },
 	[COL_MBPS] = { "MBPS", SB_T_DBL, 8, SB_COL_RIGHT, "file bytes / median I/O time, 10^6 bytes per second (as dd prints)", 1 },
 	[COL_PCT_OF_FASTEST] = { "PCT_OF_FASTEST", SB_T_DBL, 6, SB_COL_RIGHT, "total time as a percentage of the fastest total (100 = fastest)", 0 },
+	[COL_IO_PCT_OF_REF] = { "IO_PCT_OF_REF", SB_T_DBL, 6, SB_COL_RIGHT, "I/O time as a percentage of the reference's (--reference; the seed's \"vs. (%)\")", 0 },
 	[COL_RUNS] = { "RUNS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_HIDDEN, "runs measured", 0 },
 	[COL_NOTE] = { "NOTE", SB_T_STR, 0.3, SB_COL_WRAP, "why a method is unsupported, failed or fell back", 0 },
 };
 
-static char *opt_chunk, *opt_methods, *opt_buffers;
+/* The seed thread's 100 % row: udmabuf with sendfile. */
+#define DEFAULT_REFERENCE "udmabuf/sendfile"
+
+static char *opt_chunk, *opt_methods, *opt_buffers, *opt_reference;
 static int opt_runs, opt_cached;
 
 static struct poptOption table[] = {
@@ -40,6 +44,8 @@ static struct poptOption table[] = {
 	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0, "bytes per buffer (default 32M, as in the seed)", "SIZE" },
 	{ "method", 'm', POPT_ARG_STRING, &opt_methods, 0, "methods to measure, comma-separated (default all)", "LIST" },
 	{ "buffer", 'b', POPT_ARG_STRING, &opt_buffers, 0, "buffer kinds, comma-separated (default heap:system,udmabuf)", "LIST" },
+	{ "reference", '\0', POPT_ARG_STRING, &opt_reference, 0,
+	  "the row IO_PCT_OF_REF is relative to (default " DEFAULT_REFERENCE ")", "BUFFER/METHOD" },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
@@ -147,12 +153,27 @@ static int parse_methods(struct sb_ctx *c, bool *want)
 	return 0;
 }
 
+/* The measured I/O time of the reference row, 0 when it was not measured. */
+static double reference_io_ms(const struct cell *cells, size_t n)
+{
+	const char *ref = opt_reference ? opt_reference : DEFAULT_REFERENCE;
+	const char *slash = strrchr(ref, '/');
+
+	for (size_t i = 0; slash && i < n; i++)
+		if (cells[i].total_ms > 0 && strlen(cells[i].buffer) == (size_t)(slash - ref) &&
+		    !strncmp(cells[i].buffer, ref, (size_t)(slash - ref)) &&
+		    !strcmp(sb_copy_method_name(cells[i].method), slash + 1))
+			return cells[i].io_ms;
+	return 0;
+}
+
 static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t chunk, int runs,
 		  struct cell *cells, size_t n)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
+	const char *ref = opt_reference ? opt_reference : DEFAULT_REFERENCE;
+	double fastest = 0, ref_io = reference_io_ms(cells, n);
 	struct sb_table *t;
-	double fastest = 0;
 	size_t measured = 0;
 
 	if (!o)
@@ -165,6 +186,9 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	sb_out_field_u64(o, "chunk_bytes", chunk);
 	sb_out_field_u64(o, "runs", (uint64_t)runs);
 	sb_out_field_str(o, "page_cache", opt_cached ? "warm" : "dropped");
+	sb_out_field_str(o, "reference", ref);
+	if (ref_io <= 0)
+		sb_out_note(o, "reference %s was not measured: no IO_PCT_OF_REF", ref);
 	t = sb_out_table(o, "results", NULL, cols, NCOLS, true);
 	for (size_t i = 0; i < n; i++) {
 		struct sb_row *r = sb_table_row(t);
@@ -182,6 +206,8 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 			if (cells[i].io_ms > 0)
 				sb_row_dbl(r, COL_MBPS, (double)size / 1e3 / cells[i].io_ms);
 			sb_row_dbl(r, COL_PCT_OF_FASTEST, 100.0 * cells[i].total_ms / fastest);
+			if (ref_io > 0)
+				sb_row_dbl(r, COL_IO_PCT_OF_REF, 100.0 * cells[i].io_ms / ref_io);
 			sb_row_u64(r, COL_RUNS, (uint64_t)runs);
 		}
 		if (cells[i].note[0])
@@ -210,7 +236,7 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_err e;
 	int rc, fd;
 
-	opt_chunk = opt_methods = opt_buffers = NULL;
+	opt_chunk = opt_methods = opt_buffers = opt_reference = NULL;
 	opt_runs = 5;
 	opt_cached = 0;
 	rc = sb_cli_parse(c, table, "FILE", argc, argv, cols, NCOLS);
@@ -224,6 +250,14 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "bad --chunk-size '%s'", opt_chunk);
 	if ((rc = parse_methods(c, want)))
 		return rc;
+	if (opt_reference) {
+		const char *slash = strrchr(opt_reference, '/');
+		enum sb_copy_method m;
+
+		if (!slash || slash == opt_reference || sb_copy_method_parse(slash + 1, &m) || m == SB_COPY_AUTO)
+			return sb_usage_error(c, "bad --reference '%s' (BUFFER/METHOD, e.g. %s)", opt_reference,
+					      DEFAULT_REFERENCE);
+	}
 	sb_err_clear(&e);
 	if (!sb_root_is_live(c->root)) {
 		sb_err_set(&e, EOPNOTSUPP, "bench", "measure", "needs the live kernel, not --sysroot");

@@ -38,7 +38,7 @@ static double opt_hold;
 
 static struct poptOption table[] = {
 	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
-	  "auto, read, direct, sendfile, splice, rw-file or copy-range (default auto)", "METHOD" },
+	  "auto, read, direct, sendfile, splice, rw-file, rw-file-direct or copy-range (default auto)", "METHOD" },
 	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
 	  "split the file over buffers of at most SIZE bytes (K, M, G suffixes)", "SIZE" },
 	{ "verify", '\0', POPT_ARG_NONE, &opt_verify, 0,
@@ -293,8 +293,6 @@ static int verify(struct job *j, bool check_src, bool check_dst)
 
 static void hold(struct job *j)
 {
-	struct timespec ts = { (time_t)opt_hold, (long)((opt_hold - (double)(time_t)opt_hold) * 1e9) };
-
 	/* with DST '-' stdout carries the data: the PID:FD lines must not end up in it */
 	FILE *f = j->dst_stdout ? stderr : stdout;
 
@@ -303,8 +301,7 @@ static void hold(struct job *j)
 			fprintf(f, "%d:%d\n", (int)getpid(), j->set.bufs[i].fd);
 		fflush(f);
 	}
-	while (!sb_stop_signal && nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	sb_sleep(opt_hold);
 }
 
 static void fill_view(struct job *j)

@@ -8,15 +8,24 @@
 #include "builtins.h"
 #include "socbox/cli.h"
 #include "socbox/doctor.h"
-#include "socbox/json.h"
 
-enum { COL_SUBSYSTEM, COL_STATUS, COL_SUMMARY, COL_HINTS };
+/* One row per subsystem. FACTS, LIVE and HINTS do not fit a table row: hidden in the text
+ * modes (-o +FACTS shows them), in JSON by default, in the order doctor -J always had. */
+enum { COL_SUBSYSTEM, COL_STATUS, COL_SUMMARY, COL_LIVE_ONLY, COL_FACTS, COL_LIVE, COL_HINTS };
 static const struct sb_col doctor_cols[] = {
 	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "rpmsg, dmabuf, iommu or netdev", 0 },
 	[COL_STATUS] = { "STATUS", SB_T_STR, 0, SB_COL_METRIC, "ok, partial, missing or unknown (needs the live kernel)", 0 },
 	[COL_SUMMARY] = { "SUMMARY", SB_T_STR, 0.6, SB_COL_WRAP, "what was found", 0 },
-	[COL_HINTS] = { "HINTS", SB_T_STRV, 0.3, SB_COL_HIDDEN | SB_COL_WRAP, "what to do about what is missing", 0 },
+	[COL_LIVE_ONLY] = { "LIVE_ONLY", SB_T_BOOL, 0, SB_COL_HIDDEN | SB_COL_JSON,
+			    "the subsystem can only be looked at on the running kernel", 0 },
+	[COL_FACTS] = { "FACTS", SB_T_OBJ, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
+			"facts read from files (a snapshot gives the same)", 0 },
+	[COL_LIVE] = { "LIVE", SB_T_OBJ, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
+		       "facts that need the running kernel; null where it could not look", 0 },
+	[COL_HINTS] = { "HINTS", SB_T_STRV, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
+			"what to do about what is missing", 0 },
 };
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { FCOL_SUBSYSTEM, FCOL_KEY, FCOL_VALUE, FCOL_LIVE };
 static const struct sb_col fact_cols[] = {
@@ -54,108 +63,88 @@ static void fact_metrics(struct sb_out *o, const struct sb_doctor_report *rep)
 	}
 }
 
-static void json_fact(struct sb_json *j, const struct sb_fact *f)
+static void fact_member(struct sb_row *r, int col, const struct sb_fact *f)
 {
 	if (f->type == SB_FACT_NUM)
-		sb_json_s64(j, f->key, f->num);
+		sb_row_obj_s64(r, col, f->key, f->num);
 	else if (f->type == SB_FACT_BOOL)
-		sb_json_bool(j, f->key, f->num != 0);
+		sb_row_obj_bool(r, col, f->key, f->num != 0);
 	else
-		sb_json_str(j, f->key, f->str);
+		sb_row_obj_str(r, col, f->key, f->str);
 }
 
-/* Doctor's JSON nests facts per subsystem, which the flat table model does not express. */
-static int print_json(const struct sb_ctx *c, const struct sb_doctor_report *rep)
+static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 {
-	struct sb_json j;
+	struct sb_row *r = sb_table_row(t);
 
-	sb_json_init(&j, stdout, true);
-	sb_json_obj_begin(&j, NULL);
-	sb_json_str(&j, "kernel", rep->kernel);
-	sb_json_str(&j, "sysroot", sb_root_is_live(c->root) ? NULL : sb_root_path(c->root));
-	sb_json_arr_begin(&j, "subsystems");
+	sb_row_str(r, COL_SUBSYSTEM, s->name);
+	sb_row_str(r, COL_STATUS, sb_health_name(s->status));
+	sb_row_str(r, COL_SUMMARY, s->summary);
+	sb_row_bool(r, COL_LIVE_ONLY, s->live_only);
+	sb_row_obj(r, COL_FACTS);
+	/* live facts: null when the subsystem could not be looked at (a sysroot without what
+	 * it needs); a snapshot with a netdev capture gives the live facts the board gave */
+	if (!s->live_only)
+		sb_row_obj(r, COL_LIVE);
+	for (int k = 0; k < s->nfacts; k++)
+		fact_member(r, s->facts[k].live ? COL_LIVE : COL_FACTS, &s->facts[k]);
+	for (int k = 0; k < s->nhints; k++)
+		sb_row_strv_add(r, COL_HINTS, s->hints[k]);
+}
+
+/* -v: every fact as a row of its own */
+static void facts_table(struct sb_out *o, const struct sb_doctor_report *rep)
+{
+	struct sb_table *t = sb_out_table(o, "facts", "Facts", fact_cols, NCOLS(fact_cols), false);
+	char value[160];
+
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
-		sb_json_obj_begin(&j, NULL);
-		sb_json_str(&j, "subsystem", s->name);
-		sb_json_str(&j, "status", sb_health_name(s->status));
-		sb_json_str(&j, "summary", s->summary);
-		sb_json_bool(&j, "live_only", s->live_only);
-		sb_json_obj_begin(&j, "facts");
-		for (int k = 0; k < s->nfacts; k++)
-			if (!s->facts[k].live)
-				json_fact(&j, &s->facts[k]);
-		sb_json_obj_end(&j);
-		/* facts that need the running kernel: null when the subsystem could not be looked
-		 * at (on a sysroot without what it needs); a snapshot with a netdev capture gives
-		 * the same live facts as the board did */
-		if (!s->live_only) {
-			sb_json_obj_begin(&j, "live");
-			for (int k = 0; k < s->nfacts; k++)
-				if (s->facts[k].live)
-					json_fact(&j, &s->facts[k]);
-			sb_json_obj_end(&j);
-		} else {
-			sb_json_null(&j, "live");
+
+		for (int k = 0; k < s->nfacts; k++) {
+			const struct sb_fact *f = &s->facts[k];
+			struct sb_row *r = sb_table_row(t);
+
+			sb_row_str(r, FCOL_SUBSYSTEM, s->name);
+			sb_row_str(r, FCOL_KEY, f->key);
+			if (f->type == SB_FACT_STR)
+				snprintf(value, sizeof(value), "%s", f->str);
+			else if (f->type == SB_FACT_BOOL)
+				snprintf(value, sizeof(value), "%s", f->num ? "yes" : "no");
+			else
+				snprintf(value, sizeof(value), "%lld", (long long)f->num);
+			sb_row_str(r, FCOL_VALUE, value);
+			sb_row_bool(r, FCOL_LIVE, f->live);
 		}
-		sb_json_arr_begin(&j, "hints");
-		for (int k = 0; k < s->nhints; k++)
-			sb_json_str(&j, NULL, s->hints[k]);
-		sb_json_arr_end(&j);
-		sb_json_obj_end(&j);
 	}
-	sb_json_arr_end(&j);
-	sb_json_obj_end(&j);
-	return fflush(stdout) ? SB_EXIT_FAIL : 0;
 }
 
-static int print_text(const struct sb_ctx *c, const struct sb_doctor_report *rep)
+static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *rep)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_table *t;
-	char value[160];
 	int rc;
 
 	if (!o)
 		return SB_EXIT_FAIL;
 	sb_out_field_str(o, "kernel", rep->kernel);
-	sb_out_field_str(o, "source", sb_root_is_live(c->root) ? "live system" : sb_root_path(c->root));
-	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, 4, true);
+	/* null (text: "-") on the live system */
+	sb_out_field_str(o, "sysroot", sb_root_is_live(c->root) ? NULL : sb_root_path(c->root));
+	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, NCOLS(doctor_cols), true);
 	sb_table_states(t, COL_STATUS, sb_health_names);
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
-		struct sb_row *r = sb_table_row(t);
-		sb_row_str(r, COL_SUBSYSTEM, s->name);
-		sb_row_str(r, COL_STATUS, sb_health_name(s->status));
-		sb_row_str(r, COL_SUMMARY, s->summary);
-		for (int k = 0; k < s->nhints; k++)
-			sb_row_strv_add(r, COL_HINTS, s->hints[k]);
+
+		subsystem_row(t, s);
 		if (c->out.mode == SB_OUT_TABLE)
 			for (int k = 0; k < s->nhints; k++)
 				sb_out_note(o, "%s: %s", s->name, s->hints[k]);
 	}
-	if (sb_out_mode_is_metrics(c->out.mode)) {
+	/* JSON has the facts in each subsystem already; metrics take the numeric ones */
+	if (sb_out_mode_is_metrics(c->out.mode))
 		fact_metrics(o, rep);
-	} else if (sb_opt.verbose) {
-		t = sb_out_table(o, "facts", "Facts", fact_cols, 4, false);
-		for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
-			const struct sb_doctor_sub *s = &rep->subs[i];
-			for (int k = 0; k < s->nfacts; k++) {
-				const struct sb_fact *f = &s->facts[k];
-				struct sb_row *r = sb_table_row(t);
-				sb_row_str(r, FCOL_SUBSYSTEM, s->name);
-				sb_row_str(r, FCOL_KEY, f->key);
-				if (f->type == SB_FACT_STR)
-					snprintf(value, sizeof(value), "%s", f->str);
-				else if (f->type == SB_FACT_BOOL)
-					snprintf(value, sizeof(value), "%s", f->num ? "yes" : "no");
-				else
-					snprintf(value, sizeof(value), "%lld", (long long)f->num);
-				sb_row_str(r, FCOL_VALUE, value);
-				sb_row_bool(r, FCOL_LIVE, f->live);
-			}
-		}
-	}
+	else if (sb_opt.verbose && c->out.mode != SB_OUT_JSON)
+		facts_table(o, rep);
 	rc = sb_out_print(o);
 	sb_out_free(o);
 	return rc ? SB_EXIT_FAIL : 0;
@@ -212,7 +201,7 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	require = NULL;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, 4);
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, NCOLS(doctor_cols));
 	if (rc)
 		return rc;
 	if (require) {
@@ -221,7 +210,7 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 			return rc;
 	}
 	sb_doctor_run(c->root, &rep);
-	rc = c->out.mode == SB_OUT_JSON ? print_json(c, &rep) : print_text(c, &rep);
+	rc = print_report(c, &rep);
 	if (!rc && require)
 		rc = check_required(c, require, &rep);
 	sb_doctor_report_free(&rep);

@@ -30,6 +30,7 @@ static const struct {
 } builtins[] = {
 	{ "doctor", doctor_main, "one-screen bring-up overview of every subsystem (default)" },
 	{ "snapshot", snapshot_main, "copy the files socbox reads into a directory or .tar" },
+	{ "events", events_main, "one timeline of faults, crashes, channels and page pools (--follow)" },
 	{ "metrics", metrics_main, "every subsystem's metrics, or node_exporter's textfile (--textfile DIR)" },
 };
 

@@ -43,6 +43,7 @@ static const struct collector collectors[] = {
 	{ "smmustat events", smmustat_main, { "smmustat", "events" } },
 	{ "devmemstat", devmemstat_main, { "devmemstat", "show" } },
 	{ "devmemstat bindings", devmemstat_main, { "devmemstat", "bindings" } },
+	{ "events", events_main, { "events" } },
 };
 #define NCOLLECTORS (sizeof(collectors) / sizeof(collectors[0]))
 

@@ -239,7 +239,7 @@ static const struct sb_cmd cmds[] = {
 	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)", 0 },
 	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", 0 },
 	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", 0 },
-	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace ...", "remote processor control", 0 },
+	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace|crash|cycle ...", "remote processor control", 0 },
 	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };

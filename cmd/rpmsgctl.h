@@ -58,6 +58,7 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv);
+int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv);
 
 #endif

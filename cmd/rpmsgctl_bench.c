@@ -50,7 +50,8 @@ static double us(uint64_t a, uint64_t b)
 	return (double)(b - a) / 1000.0;
 }
 
-/* One run of loops iterations; total in *total_us. */
+/* One run of loops iterations; total in *total_us. -EINTR when a stop signal came: it is
+ * seen between iterations, so no endpoint of this run is left behind. */
 static int run_legacy(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops,
 		      struct samples *sm, uint64_t *total_us, struct sb_err *e)
 {
@@ -60,8 +61,11 @@ static int run_legacy(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops
 		struct sb_rpmsg_ept ept;
 		char devname[32], node[48];
 		uint64_t t[5];
-		size_t k = sm->n++;
+		size_t k;
 
+		if (sb_stop_signal)
+			return -EINTR;
+		k = sm->n++;
 		t[0] = sb_now_ns();
 		if (sb_rpmsg_ept_create_node(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY, devname,
 					     sizeof(devname), e) < 0)
@@ -97,8 +101,11 @@ static int run_fd(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops,
 	for (unsigned i = 0; i < loops; i++) {
 		struct sb_rpmsg_ept ept;
 		uint64_t t[4];
-		size_t k = sm->n++;
+		size_t k;
 
+		if (sb_stop_signal)
+			return -EINTR;
+		k = sm->n++;
 		t[0] = sb_now_ns();
 		if (sb_rpmsg_ept_create(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY,
 					O_CLOEXEC | O_NONBLOCK, SB_RPMSG_FD, &ept, e) < 0)
@@ -200,6 +207,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_err e, fd_err;
 	struct sb_table *t, *ops;
 	struct sb_out *o = NULL;
+	const char *ept_name;
 	int rc;
 
 	loops = 1000, runs = 1, require_fd = 0, ctrl = 0, wait_ms = 5000;
@@ -213,15 +221,16 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "--method must be legacy, fd or both");
 	do_legacy = !method || strcmp(method, "fd");
 	do_fd = !method || strcmp(method, "legacy");
-	if (!name)
-		name = "epx";
+	ept_name = name ? name : "epx";
 	sb_err_clear(&e);
+	/* a stop signal ends the runs between two iterations; the completed runs are printed */
+	sb_catch_stop_signals();
 	if (sb_rpmsg_ctl_open(c->root, (unsigned)ctrl, &ctl, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
 	ctl.timeout_ms = wait_ms;
 	sb_err_clear(&fd_err);
 	if (do_fd) {
-		fd_ok = probe_fd(&ctl, name, &fd_err) == 0;
+		fd_ok = probe_fd(&ctl, ept_name, &fd_err) == 0;
 		if (!fd_ok && (require_fd || !do_legacy || sb_err_exit_code(&fd_err) != SB_EXIT_UNSUPPORTED)) {
 			rc = sb_report(RPMSGCTL, &fd_err);
 			goto out;
@@ -242,20 +251,27 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	sb_out_field_str(o, "control_device", ctl.path);
 	sb_out_field_str(o, "uevent_source", do_legacy ? sb_devmon_source(ctl.mon) : "none");
 	t = sb_out_table(o, "runs", "Runs", run_cols, N(run_cols), true);
+	sb_verbose(RPMSGCTL, "%s: measuring %d run(s) of %d iterations", ctl.path, runs, loops);
 	for (int r = 0; r < runs; r++) {
 		uint64_t legacy_us = 0, fd_us = 0;
 		struct sb_row *row;
+		int ran = 0;
 
 		if (do_legacy)
 			progress("legacy", r + 1, runs);
-		if (do_legacy && run_legacy(&ctl, name, (unsigned)loops, &leg, &legacy_us, &e) < 0) {
-			progress(NULL, 0, 0);
-			rc = sb_report(RPMSGCTL, &e);
-			goto out;
-		}
-		if (fd_ok)
+		if (do_legacy)
+			ran = run_legacy(&ctl, ept_name, (unsigned)loops, &leg, &legacy_us, &e);
+		if (fd_ok && !ran) {
 			progress("fd", r + 1, runs);
-		if (fd_ok && run_fd(&ctl, name, (unsigned)loops, &fds, &fd_us, &e) < 0) {
+			ran = run_fd(&ctl, ept_name, (unsigned)loops, &fds, &fd_us, &e);
+		}
+		if (ran == -EINTR) {
+			progress(NULL, 0, 0);
+			sb_out_note(o, "stopped by %s during run %d: the runs table shows the runs completed, "
+				    "the operations table every iteration measured", sb_signal_name(sb_stop_signal), r + 1);
+			break;
+		}
+		if (ran < 0) {
 			progress(NULL, 0, 0);
 			rc = sb_report(RPMSGCTL, &e);
 			goto out;
@@ -289,5 +305,5 @@ out:
 	samples_free(&leg);
 	samples_free(&fds);
 	sb_rpmsg_ctl_close(&ctl);
-	return rc;
+	return sb_stop_status(rc);
 }

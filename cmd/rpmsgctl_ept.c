@@ -123,6 +123,9 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = need_live(c)))
 		return rc;
 	sb_err_clear(&e);
+	/* Caught before the endpoint exists: a stop signal now ends the command's loop, which
+	 * prints what it has, and ept_session_close() destroys a temporary endpoint. */
+	sb_catch_stop_signals();
 	if (ept_opt.fd >= 0) {
 		if (fcntl(ept_opt.fd, F_GETFD) < 0)
 			return sb_usage_error(c, "--fd %d is not an open file descriptor", ept_opt.fd);

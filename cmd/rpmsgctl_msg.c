@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/escape.h"
 #include "rpmsgctl.h"
 
 
@@ -122,7 +123,13 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 	do {
 		size_t chunk = len - sent > (size_t)mtu ? (size_t)mtu : len - sent;
 
-		if (sb_rpmsg_send(s.ept.fd, data + sent, chunk, (size_t)mtu, &e) < 0) {
+		if (sb_stop_signal || sb_rpmsg_send(s.ept.fd, data + sent, chunk, (size_t)mtu, &e) < 0) {
+			/* a stop signal leaves the message half sent: that is a failure */
+			if (sb_stop_signal) {
+				sb_err_set(&e, EINTR, "message", "send", NULL);
+				sb_err_reason(&e, "stopped by %s after %zu of %zu bytes", sb_signal_name(sb_stop_signal),
+					      sent, len);
+			}
 			rc = sb_report(RPMSGCTL, &e);
 			break;
 		}
@@ -131,7 +138,7 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 	} while (sent < len);
 	sb_verbose(RPMSGCTL, "sent %zu bytes in %zu message(s)", sent, msgs);
 	free(data);
-	return ept_session_close(c, &s) ?: rc;
+	return sb_stop_status(ept_session_close(c, &s) ?: rc);
 }
 
 static void print_hex(const unsigned char *b, size_t n)
@@ -210,6 +217,8 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 
 		sb_err_clear(&e);
 		n = sb_rpmsg_recv(s.ept.fd, buf, sizeof(buf), timeout, &e);
+		if (n == -EINTR && sb_stop_signal)
+			break;
 		if (n < 0) {
 			/* a timeout after at least one message ends a bounded read quietly */
 			if (n != -ETIMEDOUT || sb_opt.count || !got)
@@ -217,6 +226,7 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 			break;
 		}
 		got++;
+		sb_verbose(RPMSGCTL, "message %d: %zd bytes", got, n);
 		if (t) {
 			json_row(t, buf, (size_t)n);
 			continue;
@@ -228,13 +238,23 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 			if (!raw_bytes && (n == 0 || buf[n - 1] != '\n'))
 				putchar('\n');
 		}
-		fflush(stdout);
+		if (fflush(stdout) == EOF) {
+			/* EPIPE (with SIGPIPE): the reader has gone, nothing to say it to */
+			if (errno != EPIPE)
+				sb_eprintf(RPMSGCTL ": standard output: write: %s", strerror(errno));
+			rc = SB_EXIT_FAIL;
+			break;
+		}
 	}
+	if (sb_stop_signal)
+		sb_verbose(RPMSGCTL, "stopped by %s after %d message(s)", sb_signal_name(sb_stop_signal), got);
 	if (o) {
+		if (sb_stop_signal)
+			sb_out_note(o, "stopped by %s after %d message(s)", sb_signal_name(sb_stop_signal), got);
 		sb_out_field_u64(o, "received", (uint64_t)got);
 		if (sb_out_print(o) < 0 && !rc)
 			rc = SB_EXIT_FAIL;
 		sb_out_free(o);
 	}
-	return ept_session_close(c, &s) ?: rc;
+	return sb_stop_status(ept_session_close(c, &s) ?: rc);
 }

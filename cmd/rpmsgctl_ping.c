@@ -33,15 +33,8 @@ static const struct sb_col hist_cols[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void sleep_sec(double sec)
-{
-	struct timespec ts = { (time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
+/* Returns 0, or SB_EXIT_FAIL when the output could not be written. */
+static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
 		   unsigned lost, unsigned corrupt, unsigned late, unsigned sent)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
@@ -49,6 +42,7 @@ static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t 
 	struct sb_hist h;
 	struct sb_table *t;
 	struct sb_row *row;
+	int rc;
 
 	sb_out_field_str(o, "method", sb_rpmsg_method_name(s->ept.method));
 	if (s->ept.devnode[0])
@@ -89,8 +83,12 @@ static void render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t 
 	if (size < SB_RPMSG_PING_HDR)
 		sb_out_note(o, "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",
 			    size, size < 4 ? size : 4);
-	sb_out_print(o);
+	if (sb_stop_signal)
+		sb_out_note(o, "stopped by %s after %u request(s); the one in flight is not counted",
+			    sb_signal_name(sb_stop_signal), sent);
+	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
+	return rc;
 }
 
 int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
@@ -147,9 +145,14 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		int r;
 
 		if (i && sb_opt.interval > 0)
-			sleep_sec(sb_opt.interval);
+			sb_sleep(sb_opt.interval);
 		sb_err_clear(&e);
-		r = sb_rpmsg_ping_one(s.ept.fd, &p, i, timeout, &rtt, &e);
+		r = sb_stop_signal ? -EINTR : sb_rpmsg_ping_one(s.ept.fd, &p, i, timeout, &rtt, &e);
+		if (r == -EINTR && sb_stop_signal) {
+			/* statistics of what was answered so far, as ping(8) prints them */
+			count = i;
+			break;
+		}
 		if (r == -ETIMEDOUT) {
 			lost++;
 			continue;
@@ -165,7 +168,7 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		}
 		lat[n++] = (double)rtt / 1000.0;
 	}
-	render(c, &s, lat, n, size, lost, corrupt, p.late, count);
+	rc = render(c, &s, lat, n, size, lost, corrupt, p.late, count) ?: rc;
 	rc = ept_session_close(c, &s) ?: rc;
 	if (!rc && (lost || corrupt)) {
 		sb_err_clear(&e);
@@ -177,5 +180,5 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 out:
 	sb_rpmsg_ping_free(&p);
 	free(lat);
-	return rc;
+	return sb_stop_status(rc);
 }

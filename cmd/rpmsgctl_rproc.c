@@ -10,7 +10,8 @@
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
 
-enum { S_ID, S_NAME, S_STATE, S_FIRMWARE, S_RECOVERY, S_COREDUMP, S_DEVICE, S_TRACES, S_CHANNELS };
+enum { S_ID, S_NAME, S_STATE, S_FIRMWARE, S_RECOVERY, S_COREDUMP, S_DEVICE, S_TRACES, S_CHANNELS,
+       S_CRASHES };
 /* The one remoteproc table: 'rpmsgctl list' and 'rpmsgctl rproc status' both print it. */
 const struct sb_col rproc_cols[] = {
 	[S_ID] = { "ID", SB_T_STR, 0, SB_COL_LABEL, "remoteproc class device", 0 },
@@ -22,6 +23,7 @@ const struct sb_col rproc_cols[] = {
 	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
 	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
 	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP, "rpmsg channels it announced", 0 },
+	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT, "crashes the kernel handled since boot (kernel log)", 0 },
 };
 const size_t rproc_ncols = sizeof(rproc_cols) / sizeof(rproc_cols[0]);
 
@@ -55,6 +57,8 @@ void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpm
 	for (size_t k = 0; st && k < st->nchannels; k++)
 		if (!strcmp(st->channels[k].remoteproc, p->id))
 			sb_row_strv_add(row, S_CHANNELS, st->channels[k].name);
+	if (p->have_crashes)
+		sb_row_u64(row, S_CRASHES, p->crashes);
 }
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -198,6 +202,34 @@ static int rproc_recovery(struct sb_ctx *c, int argc, const char **argv)
 	return sb_rproc_recovery_write(c->root, &p, on, &e) < 0 ? sb_report(RPMSGCTL, &e) : 0;
 }
 
+static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
+{
+	static char *type;
+	struct poptOption table[] = {
+		{ "type", '\0', POPT_ARG_STRING, &type, 0, "mmufault, watchdog or fatal (default watchdog)", "TYPE" },
+		SB_POPT_COMMON,
+		POPT_TABLEEND
+	};
+	enum sb_rproc_crash_type t = SB_RPROC_WATCHDOG;
+	struct sb_rproc p;
+	struct sb_err e;
+	int rc;
+
+	type = NULL;
+	rc = sb_cli_parse(c, table, "NAME", argc, argv, NULL, 0);
+	if (rc)
+		return rc;
+	if (c->nargs != 1)
+		return sb_usage_error(c, "expected NAME");
+	if (type && sb_rproc_crash_type_parse(type, &t))
+		return sb_usage_error(c, "--type must be mmufault, watchdog or fatal");
+	sb_err_clear(&e);
+	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 || sb_rproc_crash(c->root, &p, t, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	sb_verbose(RPMSGCTL, "%s: crash reported; recovery is %s", p.id, p.recovery);
+	return 0;
+}
+
 static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
 {
 	static int index;
@@ -238,6 +270,8 @@ int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv)
 		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file", 0 },
 		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery", 0 },
 		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer", 0 },
+		{ "crash", rproc_crash, "NAME", "report a crash (debugfs), as its watchdog would", 0 },
+		{ "cycle", rpmsgctl_rproc_cycle, "NAME", "stop/start or crash/recover N times, checking each", 0 },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc, argv);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "socbox/escape.h"
+#include "socbox/iommu_sid.h"
 #include "smmustat.h"
 
 enum { K_CHECK, K_RESULT, K_DETAIL };
@@ -95,8 +96,9 @@ static void check_type(struct verdict *v, const struct smmu_state *s, const char
 		verdict(v, check, true, "%u groups are %s", with_devs, opt_type);
 }
 
-static void check_faults(struct verdict *v, const struct smmu_state *s)
+static void check_faults(struct verdict *v, const struct smmu_state *s, const struct sb_root *r)
 {
+	struct sb_sid_namer *names;
 	struct sb_iommu_event *ev;
 	size_t n;
 
@@ -110,6 +112,10 @@ static void check_faults(struct verdict *v, const struct smmu_state *s)
 	if (sb_iommu_events(&s->log, &ev, &n, NULL)) {
 		verdict(v, "no-faults", false, "out of memory");
 		return;
+	}
+	if (n && sb_sid_namer_open(r, &names) == 0) {
+		sb_sid_namer_name(names, &ev[0]);
+		sb_sid_namer_close(names);
 	}
 	if (n)
 		verdict(v, "no-faults", false, "%zu records, first: %s %s on %s", n, ev[0].source[0] ? ev[0].source : "-",
@@ -157,7 +163,7 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 		check_type(&v, &s, check);
 	}
 	if (opt_no_faults)
-		check_faults(&v, &s);
+		check_faults(&v, &s, c->root);
 	for (size_t i = 0; opt_features && opt_features[i]; i++) {
 		unsigned lacking = 0;
 		char first[96] = "";

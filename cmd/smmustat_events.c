@@ -9,11 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/iommu_sid.h"
 #include "smmustat.h"
 
-enum { E_DEVICE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON };
+enum { E_DEVICE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON, E_SID };
 static const struct sb_col summary_cols[] = {
-	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "faulting client (bus address, or 'sid 0x..' when only the stream id is known)", 0 },
+	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "faulting client: as logged, else the device the firmware gives the stream id, else 'sid 0x..'", 0 },
 	[E_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL, "IOMMU that reported it (device name in the log, DMAR, AMD-Vi)", 0 },
 	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
@@ -21,16 +22,19 @@ static const struct sb_col summary_cols[] = {
 	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "last record, seconds since boot", 3 },
 	[E_ADDR] = { "LAST_ADDR", SB_T_STR, 0, 0, "address of the last record", 0 },
 	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_WRAP, "reason or qualifier of the last record", 0 },
+	[E_SID] = { "SID", SB_T_STR, 0, SB_COL_HIDDEN, "stream id of the last record (SMMU)", 0 },
 };
 
-enum { L_TIME, L_SOURCE, L_DEVICE, L_KIND, L_ADDR, L_REASON };
+enum { L_TIME, L_SOURCE, L_DEVICE, L_SID, L_KIND, L_ADDR, L_REASON, L_NAMED_BY };
 static const struct sb_col list_cols[] = {
 	[L_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot", 3 },
 	[L_SOURCE] = { "SOURCE", SB_T_STR, 0, 0, "IOMMU that reported it", 0 },
-	[L_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "faulting client", 0 },
+	[L_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "faulting client (see NAMED_BY)", 0 },
+	[L_SID] = { "SID", SB_T_STR, 0, 0, "stream id (SMMU)", 0 },
 	[L_KIND] = { "KIND", SB_T_STR, 0, 0, "event or fault kind", 0 },
 	[L_ADDR] = { "ADDR", SB_T_STR, 0, 0, "faulting address", 0 },
 	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_WRAP, "reason or qualifier ('unpriv data read s1 \"CD fetch\" stag: 0x0')", 0 },
+	[L_NAMED_BY] = { "NAMED_BY", SB_T_STR, 0, SB_COL_HIDDEN, "where DEVICE comes from: log, firmware (the stream id in the device tree or IORT), - none", 0 },
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -53,6 +57,9 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 		sb_row_dbl(row, L_TIME, (double)ev->ts_us / 1e6);
 	sb_row_str(row, L_SOURCE, ev->source[0] ? ev->source : "-");
 	sb_row_str(row, L_DEVICE, ev->device);
+	if (ev->has_sid)
+		sb_row_fmt(row, L_SID, "0x%x", ev->sid);
+	sb_row_str(row, L_NAMED_BY, ev->client_known ? "log" : ev->named_by_firmware ? "firmware" : "-");
 	sb_row_str(row, L_KIND, ev->kind);
 	if (ev->has_addr)
 		sb_row_fmt(row, L_ADDR, "0x%llx", (unsigned long long)ev->addr);
@@ -95,6 +102,8 @@ static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, si
 			sb_row_fmt(row, E_ADDR, "0x%llx", (unsigned long long)last->addr);
 		if (last->reason[0])
 			sb_row_str(row, E_REASON, last->reason);
+		if (last->has_sid)
+			sb_row_fmt(row, E_SID, "0x%x", last->sid);
 	}
 	free(done);
 }
@@ -106,18 +115,20 @@ static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, si
 
 struct follower {
 	struct sb_ctx *c;
+	struct sb_sid_namer *names;
 	int printed;
 	bool headings_done;
 };
 
 /* One record as one row: the header before the first only (like devmemstat monitor), a
  * JSON object per record with -J. */
-static int follow_print(struct follower *f, const struct sb_iommu_event *ev)
+static int follow_print(struct follower *f, struct sb_iommu_event *ev)
 {
 	struct sb_out_opts opts = f->c->out;
 	struct sb_out *o;
 	int rc;
 
+	sb_sid_namer_name(f->names, ev);
 	opts.noheadings = opts.noheadings || f->headings_done;
 	o = sb_out_new(&opts, stdout);
 	list_row(sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true), ev);
@@ -147,6 +158,9 @@ static int follow(struct sb_ctx *c)
 	if (sb_kmsg_follow_open(&kf, &e))
 		return sb_report(c->applet, &e);
 	sb_iommu_evasm_init(&a);
+	sb_catch_stop_signals();
+	if (sb_sid_namer_open(c->root, &f.names))
+		f.names = NULL;
 	sb_verbose(c->applet, "events: following /dev/kmsg from its end");
 	while (!rc && !follow_done(&f)) {
 		struct sb_kmsg_line l;
@@ -158,6 +172,8 @@ static int follow(struct sb_ctx *c)
 				rc = follow_print(&f, &done[0]);
 			continue;
 		}
+		if (r == -EINTR && sb_stop_signal)
+			break;
 		if (r) {
 			sb_err_set(&e, -r, "/dev/kmsg", "read", NULL);
 			rc = sb_report(c->applet, &e);
@@ -168,7 +184,8 @@ static int follow(struct sb_ctx *c)
 			rc = follow_print(&f, &done[i]);
 	}
 	sb_kmsg_follow_close(&kf);
-	return rc;
+	sb_sid_namer_close(f.names);
+	return sb_stop_status(rc);
 }
 
 int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
@@ -177,6 +194,7 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_kmsg log;
 	struct sb_out *o;
 	struct sb_err e;
+	struct sb_sid_namer *names;
 	uint64_t suppressed;
 	size_t n;
 	int rc;
@@ -209,6 +227,11 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 		sb_kmsg_free(&log);
 		sb_err_set(&e, ENOMEM, "kernel log", "collect events", NULL);
 		return sb_report(c->applet, &e);
+	}
+	if (sb_sid_namer_open(c->root, &names) == 0) {
+		for (size_t i = 0; i < n; i++)
+			sb_sid_namer_name(names, &ev[i]);
+		sb_sid_namer_close(names);
 	}
 	o = sb_out_new(&c->out, stdout);
 	sb_out_field_u64(o, "records", n);

@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "socbox/iommu_sid.h"
 #include "smmustat.h"
 
-enum { G_GROUP, G_TYPE, G_IOMMU, G_NDEVS, G_DEVICES, G_DRIVERS, G_RESERVED, G_NAME };
+enum { G_GROUP, G_TYPE, G_IOMMU, G_NDEVS, G_DEVICES, G_DRIVERS, G_SIDS, G_RESERVED, G_NAME };
 
 static const struct sb_col group_cols[] = {
 	[G_GROUP] = { "GROUP", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "group number (/sys/kernel/iommu_groups/N)", 0 },
@@ -18,6 +20,7 @@ static const struct sb_col group_cols[] = {
 	[G_NDEVS] = { "NDEVS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "number of devices", 0 },
 	[G_DEVICES] = { "DEVICES", SB_T_STRV, 0.3, SB_COL_WRAP, "member devices (bus address or name)", 0 },
 	[G_DRIVERS] = { "DRIVERS", SB_T_STRV, 0.2, SB_COL_WRAP, "driver of each device, in the same order (- unbound)", 0 },
+	[G_SIDS] = { "STREAM_IDS", SB_T_STRV, 0.2, SB_COL_WRAP | SB_COL_HIDDEN, "stream IDs of each device from the firmware (device tree or IORT), in the same order: 0x10, 0x10+0x11, - unknown; shown when the firmware maps any", 0 },
 	[G_RESERVED] = { "RESERVED", SB_T_STRV, 0, SB_COL_HIDDEN, "reserved regions START-END:KIND", 0 },
 	[G_NAME] = { "NAME", SB_T_STR, 0, SB_COL_HIDDEN, "group name, when a driver set one", 0 },
 };
@@ -44,7 +47,22 @@ static struct poptOption group_opts[] = {
 	POPT_TABLEEND
 };
 
-static void group_row(struct sb_table *t, const struct sb_iommu_group *g)
+/* "0x10", "0x10+0x11" or "-" (the firmware names none). */
+static void format_sids(struct sb_sid_fw *fw, const struct sb_iommu_group *g, size_t d, char *buf, size_t len)
+{
+	struct sb_dev_sids s;
+	char path[PATH_MAX];
+	size_t o = 0;
+
+	snprintf(buf, len, "-");
+	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%u/devices/%s", g->id, g->devs[d].name);
+	if (!fw || sb_sid_device(fw, path, &s))
+		return;
+	for (size_t i = 0; i < s.n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s0x%x", i ? "+" : "", s.sids[i]);
+}
+
+static void group_row(struct sb_table *t, const struct sb_iommu_group *g, struct sb_sid_fw *fw)
 {
 	struct sb_row *row = sb_table_row(t);
 	const char *iommu = "";
@@ -54,6 +72,12 @@ static void group_row(struct sb_table *t, const struct sb_iommu_group *g)
 	for (size_t d = 0; d < g->ndevs; d++) {
 		sb_row_strv_add(row, G_DEVICES, g->devs[d].name);
 		sb_row_strv_add(row, G_DRIVERS, g->devs[d].driver[0] ? g->devs[d].driver : "-");
+		{
+			char sids[SB_SID_MAX * 12];
+
+			format_sids(fw, g, d, sids, sizeof(sids));
+			sb_row_strv_add(row, G_SIDS, sids);
+		}
 		if (!*iommu)
 			iommu = g->devs[d].iommu;
 	}
@@ -87,11 +111,14 @@ static void resv_rows(struct sb_table *t, const struct sb_iommu_group *g)
 
 int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 {
+	struct sb_col cols[NCOLS(group_cols)];
+	struct sb_sid_fw *fw = NULL;
+	struct sb_iommu *inst = NULL;
 	struct sb_iommu_group *g;
 	struct sb_table *t, *rt = NULL;
 	struct sb_out *o;
 	struct sb_err e;
-	size_t ng, gi = 0, di = 0;
+	size_t ng, ninst = 0, gi = 0, di = 0;
 	bool found = false;
 	int rc;
 
@@ -123,27 +150,42 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		sb_iommu_groups_free(g, ng);
 		return sb_report(c->applet, &e);
 	}
+	/* The firmware's stream IDs; a system without a device tree or IORT maps none. */
+	if (sb_iommu_list(c->root, &inst, &ninst, &e) == 0 &&
+	    sb_sid_fw_open(c->root, inst, ninst, NULL, NULL, &fw) == 0)
+		sb_verbose(c->applet, "stream IDs from the firmware: %s", sb_sid_fw_source(fw));
+	memcpy(cols, group_cols, sizeof(cols));
+	if (sb_sid_fw_any(fw)) /* an SMMU system: show them */
+		cols[G_SIDS].flags &= ~(unsigned)SB_COL_HIDDEN;
 	o = sb_out_new(&c->out, stdout);
+	if (sb_sid_fw_any(fw))
+		sb_out_field_str(o, "stream_id_source", sb_sid_fw_source(fw));
 	if (opt_device) {
+		char sids[SB_SID_MAX * 12];
+
 		sb_out_field_str(o, "device", g[gi].devs[di].name);
 		sb_out_field_u64(o, "group", g[gi].id);
 		sb_out_field_str(o, "iommu", g[gi].devs[di].iommu[0] ? g[gi].devs[di].iommu : NULL);
 		sb_out_field_str(o, "driver", g[gi].devs[di].driver[0] ? g[gi].devs[di].driver : NULL);
+		format_sids(fw, &g[gi], di, sids, sizeof(sids));
+		sb_out_field_str(o, "stream_ids", strcmp(sids, "-") ? sids : NULL);
 	}
 	t = sb_out_table(o, "groups", opt_device || opt_group >= 0 || opt_regions ? "Groups" : NULL,
-			 group_cols, NCOLS(group_cols), true);
+			 cols, NCOLS(cols), true);
 	if (opt_device || opt_group >= 0 || opt_regions)
 		rt = sb_out_table(o, "reserved_regions", "Reserved regions", resv_cols, NCOLS(resv_cols), false);
 	for (size_t k = 0; k < ng; k++) {
 		if ((opt_device && k != gi) || (opt_group >= 0 && g[k].id != (unsigned)opt_group))
 			continue;
 		found = true;
-		group_row(t, &g[k]);
+		group_row(t, &g[k], fw);
 		if (rt)
 			resv_rows(rt, &g[k]);
 	}
 	if (!found) {
 		sb_out_free(o);
+		sb_sid_fw_close(fw);
+		free(inst);
 		sb_iommu_groups_free(g, ng);
 		sb_err_set(&e, ENOENT, "/sys/kernel/iommu_groups", "find group", NULL);
 		sb_err_reason(&e, "no group %d", opt_group);
@@ -152,6 +194,8 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 	}
 	rc = sb_out_print(o);
 	sb_out_free(o);
+	sb_sid_fw_close(fw);
+	free(inst);
 	sb_iommu_groups_free(g, ng);
 	return rc ? SB_EXIT_FAIL : 0;
 }

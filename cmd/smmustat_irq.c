@@ -104,14 +104,6 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 	return rows;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct sb_irq_table cur, prev;
@@ -141,12 +133,15 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 		sb_irq_free(&cur);
 		return rc ? SB_EXIT_FAIL : 0;
 	}
+	sb_catch_stop_signals();
 	t_prev = sb_now_ns();
-	for (int n = 0; !sb_opt.count || n < sb_opt.count; n++) {
+	/* a stop signal cuts the interval short: it is printed with its real length, then the
+	 * run ends with 0 */
+	for (int n = 0; (!sb_opt.count || n < sb_opt.count) && !sb_stop_signal; n++) {
 		uint64_t now;
 
 		prev = cur;
-		sleep_s(sb_opt.interval);
+		sb_sleep(sb_opt.interval);
 		if (sb_irq_read(c->root, &cur, &e)) {
 			sb_irq_free(&prev);
 			sb_out_free(o);
@@ -165,5 +160,5 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_irq_free(&cur);
 	sb_out_free(o);
-	return rc;
+	return sb_stop_status(rc);
 }

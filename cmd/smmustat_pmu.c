@@ -126,14 +126,6 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 	return 0;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 {
 	double interval = sb_opt.interval > 0 ? sb_opt.interval : 1.0;
@@ -154,13 +146,16 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 		sb_verbose(c->applet, "%s: %zu counters as one group on CPU %d", r->pmu.name, r->n, cpu);
 	}
 	o = sb_out_new(&c->out, stdout);
+	sb_catch_stop_signals();
 	t0 = sb_now_ns();
-	for (int s = 0; !samples || s < samples; s++) {
+	/* a stop signal cuts the sample short: it is printed with its real interval_s (as
+	 * perf stat does), then the run ends with 0 */
+	for (int s = 0; (!samples || s < samples) && !sb_stop_signal; s++) {
 		struct sb_table *t;
 		uint64_t now;
 		double secs;
 
-		sleep_s(interval);
+		sb_sleep(interval);
 		now = sb_now_ns();
 		secs = (double)(now - t0) / 1e9;
 		t0 = now;
@@ -197,7 +192,7 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 		fflush(stdout);
 	}
 	sb_out_free(o);
-	return rc;
+	return sb_stop_status(rc);
 }
 
 int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)

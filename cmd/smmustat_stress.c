@@ -228,6 +228,8 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 	o.ncpus = ncpus;
 	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", ncpus, o.duration_s,
 		   (unsigned long long)o.size, sb_stress_pattern_name(o.pattern));
+	/* Ctrl-C ends the run early; its result (with the real duration) is still printed */
+	sb_catch_stop_signals();
 	rc = sb_stress_run(&o, &res, &e);
 	free(cpus);
 	if (rc) {

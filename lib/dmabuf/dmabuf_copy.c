@@ -29,6 +29,7 @@ struct xfer {
 	volatile sig_atomic_t *stop;
 	struct sb_copy_result *res;
 	struct sb_err *e;
+	bool allow_fallback;
 };
 
 static int unsupported(struct sb_err *e, enum sb_copy_method m, int err, const char *why)
@@ -356,26 +357,107 @@ static bool kernel_refuses(int err)
 	return err == ENOTTY || err == EINVAL || err == EXDEV || err == EOPNOTSUPP || err == ENOSYS;
 }
 
-static int run_rw_file(struct xfer *x)
+/* One DMA_BUF_IOCTL_RW_FILE call for [off, off+len) of the transfer, in PIECE steps so a
+ * stop request is seen; flags adds DIRECT. */
+static int rw_file_ioctl(struct xfer *x, enum sb_copy_method m, uint32_t flags, uint64_t off,
+			 uint64_t len)
 {
 	struct sb_dma_buf_rw_file rw = { 0 };
+	uint64_t done = 0;
+	int rc;
+
+	rw.fd = x->fd;
+	rw.flags = flags | (x->dir == SB_COPY_TO_BUF ? SB_DMA_BUF_RW_FLAGS_READ : SB_DMA_BUF_RW_FLAGS_WRITE);
+	while (done < len) {
+		rw.file_offset = x->file_off + off + done;
+		rw.buf_offset = x->buf_off + off + done;
+		rw.buf_len = len - done < PIECE ? len - done : PIECE;
+		if ((rc = stopped(x)))
+			return rc;
+		if (ioctl(x->b->fd, SB_DMA_BUF_IOCTL_RW_FILE, &rw) == 0) {
+			done += rw.buf_len;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == ENODATA && x->dir == SB_COPY_TO_BUF)
+			return short_source(x, off + done);
+		if (errno == EBUSY) {
+			unsupported(x->e, m, EBUSY, "use");
+			sb_err_reason(x->e, "the buffer is attached to a device or mapped by the kernel (EBUSY)");
+			sb_err_hint(x->e, "use --method read while a driver holds it");
+			sb_err_exit(x->e, SB_EXIT_FAIL);
+			return -EBUSY;
+		}
+		if (done == 0 && off == 0 && errno == EOPNOTSUPP) {
+			unsupported(x->e, m, EOPNOTSUPP, "use");
+			sb_err_reason(x->e, "the %s exporter does not implement DMA_BUF_IOCTL_RW_FILE", x->b->exporter);
+			sb_err_hint(x->e, "only the system heap implements it; use --method read or direct");
+			return -EOPNOTSUPP;
+		}
+		if (done == 0 && off == 0 && kernel_refuses(errno))
+			return kernel_lacks(x->e, m, errno,
+					    "DMA_BUF_IOCTL_RW_FILE was proposed in 2025 and is not in mainline; use udmabuf with direct");
+		return io_error(x, errno, "DMA_BUF_IOCTL_RW_FILE");
+	}
+	return 0;
+}
+
+static int run_rw_file(struct xfer *x)
+{
 	int rc;
 
 	if (!x->path)
 		return unsupported(x->e, SB_COPY_RW_FILE, EOPNOTSUPP, "DMA_BUF_IOCTL_RW_FILE needs a regular file");
-	rw.flags = x->dir == SB_COPY_TO_BUF ? SB_DMA_BUF_RW_FLAGS_READ : SB_DMA_BUF_RW_FLAGS_WRITE;
-	rw.fd = x->fd;
-	rw.file_offset = x->file_off;
-	rw.buf_offset = x->buf_off;
-	rw.buf_len = x->len;
-	if ((rc = stopped(x)))
-		return rc;
-	if (ioctl(x->b->fd, SB_DMA_BUF_IOCTL_RW_FILE, &rw) < 0) {
-		if (kernel_refuses(errno))
-			return kernel_lacks(x->e, SB_COPY_RW_FILE, errno,
-					    "DMA_BUF_IOCTL_RW_FILE was proposed in 2025 and is not in mainline; use udmabuf with direct");
-		return io_error(x, errno, "DMA_BUF_IOCTL_RW_FILE");
+	rc = rw_file_ioctl(x, SB_COPY_RW_FILE, 0, 0, x->len);
+	if (!rc)
+		x->res->bytes += x->len;
+	return rc;
+}
+
+/* The page-aligned part with the DIRECT flag (the kernel wants file offset, buffer offset
+ * and length page-aligned, and at least the file system's O_DIRECT alignment), the tail
+ * buffered through the same ioctl. Without O_DIRECT in the file system, all of it goes
+ * buffered as rw-file, and res says so. */
+static int run_rw_file_direct(struct xfer *x)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), align;
+	uint32_t off_align, mem_align;
+	struct sb_dio_split split;
+	const char *why = NULL;
+	int rc;
+
+	if (!x->path)
+		return unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP, "DMA_BUF_IOCTL_RW_FILE needs a regular file");
+	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0)
+		why = "the file system does not support O_DIRECT";
+	align = off_align > page ? off_align : page;
+	split = sb_copy_dio_split(x->file_off, x->len, align);
+	if (!why && x->buf_off % page)
+		why = "buffer offset is not page-aligned";
+	if (!why && split.direct_len) {
+		rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, SB_DMA_BUF_RW_FLAGS_DIRECT, 0, split.direct_len);
+		/* EINVAL on the first call: no O_DIRECT for this file (ENOTTY: no ioctl at all) */
+		if (rc == -EOPNOTSUPP && x->e->errnum == EINVAL)
+			why = "the kernel refused the DIRECT flag for this file (EINVAL)";
+		else if (rc)
+			return rc;
 	}
+	if (why) {
+		if (!x->allow_fallback) {
+			unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP, "use");
+			sb_err_reason(x->e, "%s", why);
+			return -EOPNOTSUPP;
+		}
+		sb_err_clear(x->e);
+		x->res->fallback_from = SB_COPY_RW_FILE_DIRECT;
+		x->res->ran = SB_COPY_RW_FILE;
+		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason), "%s", why);
+		return run_rw_file(x);
+	}
+	if (split.tail_len && (rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, 0, split.direct_len, split.tail_len)))
+		return rc;
+	x->res->direct_bytes += split.direct_len;
 	x->res->bytes += x->len;
 	return 0;
 }
@@ -414,7 +496,7 @@ static int run_copy_range(struct xfer *x)
 
 static bool cpu_touches_buffer(enum sb_copy_method m)
 {
-	return m != SB_COPY_RW_FILE && m != SB_COPY_COPY_RANGE;
+	return m != SB_COPY_RW_FILE && m != SB_COPY_RW_FILE_DIRECT && m != SB_COPY_COPY_RANGE;
 }
 
 static int run_method(enum sb_copy_method m, struct xfer *x)
@@ -425,6 +507,7 @@ static int run_method(enum sb_copy_method m, struct xfer *x)
 	case SB_COPY_SENDFILE: return run_sendfile(x);
 	case SB_COPY_SPLICE: return run_splice(x);
 	case SB_COPY_RW_FILE: return run_rw_file(x);
+	case SB_COPY_RW_FILE_DIRECT: return run_rw_file_direct(x);
 	case SB_COPY_COPY_RANGE: return run_copy_range(x);
 	default: break;
 	}
@@ -436,7 +519,7 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 		bool allow_fallback, volatile sig_atomic_t *stop, struct sb_copy_result *res,
 		struct sb_err *e)
 {
-	struct xfer x = { dir, fd, path, file_off, b, buf_off, len, stop, res, e };
+	struct xfer x = { dir, fd, path, file_off, b, buf_off, len, stop, res, e, allow_fallback };
 	bool write = dir == SB_COPY_TO_BUF;
 	int rc, rc2;
 
@@ -488,7 +571,7 @@ int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path
 		memset(res, 0, sizeof(*res));
 		sb_err_clear(e);
 		rc = sb_copy_run(*order, dir, fd, path, file_off, b, buf_off, len, true, stop, res, e);
-		if (rc != -EOPNOTSUPP)
+		if (rc != -EOPNOTSUPP && rc != -EBUSY)
 			return rc;
 		if (used < tried_len)
 			used += (size_t)snprintf(tried + used, tried_len - used, "%s%s: %s", used ? "; " : "",

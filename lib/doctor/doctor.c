@@ -83,21 +83,6 @@ void doctor_summary(struct sb_doctor_sub *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Count directory entries whose name starts with prefix (NULL: all). */
-int doctor_count(const struct sb_root *r, const char *dir, const char *prefix)
-{
-	struct sb_dirlist l;
-	int n = 0;
-
-	if (sb_dir_list(r, &l, "%s", dir))
-		return -1;
-	for (size_t i = 0; i < l.n; i++)
-		if (!prefix || !strncmp(l.names[i], prefix, strlen(prefix)))
-			n++;
-	sb_dirlist_free(&l);
-	return n;
-}
-
 /* Module state as a fact plus a hint when the module's code is not in the kernel. */
 void doctor_module(const struct sb_root *r, struct sb_doctor_sub *s, const char *module,
 		   const char *key, const char *config)

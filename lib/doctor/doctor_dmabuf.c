@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* doctor's dma-buf probe: a view of lib/dmabuf (allocators, their nodes, udmabuf limits). */
 #include <stdio.h>
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/dmabuf.h"
 #include "socbox/dmabufinfo.h"
 
 /* Live only: the device node's mode and whether this user may open it to allocate. */
@@ -33,7 +35,7 @@ void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
 	struct sb_dmabuf_allocators a;
 	bool udmabuf;
 	char names[128] = "", key[64];
-	uint64_t limit = 0;
+	struct sb_udmabuf_limits limits;
 	int denied = 0;
 	size_t off = 0, nheaps;
 
@@ -50,8 +52,8 @@ void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
 	}
 	doctor_bool(s, "udmabuf", udmabuf, false);
 	if (udmabuf) {
-		if (sb_attr_u64(r, &limit, "/sys/module/udmabuf/parameters/size_limit_mb") == 0)
-			doctor_num(s, "udmabuf_size_limit_mb", (int64_t)limit, false);
+		if (sb_udmabuf_limits(r, &limits) == 0)
+			doctor_num(s, "udmabuf_size_limit_mb", (int64_t)(limits.size_limit_bytes >> 20), false);
 		node_access(s, &a.v[nheaps], "access_udmabuf", &denied);
 	}
 

@@ -1,36 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* doctor's rpmsg probe: a view of what lib/rpmsg (bus, channels, control and endpoint
+ * devices) and lib/rpmsg/rproc.c (remote processors) read. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/limits.h"
+#include "socbox/rpmsg.h"
+#include "socbox/rproc.h"
+
+static size_t count_running(const struct sb_rproc *p, size_t n)
+{
+	size_t running = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].state, "running") || !strcmp(p[i].state, "attached"))
+			running++;
+	return running;
+}
+
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 
 void doctor_probe_rpmsg(const struct sb_root *r, struct sb_doctor_sub *s)
 {
-	struct sb_dirlist procs;
-	int nproc = 0, running = 0, channels, ctrls, endpoints;
-	bool bus = sb_is_dir(r, "/sys/bus/rpmsg");
-	char state[32];
+	struct sb_rpmsg_state st;
+	struct sb_rproc *procs = NULL;
+	size_t nproc = 0, running;
+	struct sb_err e;
+	char why[SB_ERR_LINE_MAX];
 
-	if (sb_dir_list(r, &procs, "/sys/class/remoteproc") == 0) {
-		for (size_t i = 0; i < procs.n; i++) {
-			nproc++;
-			if (sb_attr_str(r, state, sizeof(state), "/sys/class/remoteproc/%s/state", procs.names[i]) >= 0 &&
-			    (!strcmp(state, "running") || !strcmp(state, "attached")))
-				running++;
-		}
-		sb_dirlist_free(&procs);
+	sb_err_clear(&e);
+	if (sb_rproc_list(r, &procs, &nproc, &e) < 0) {
+		sb_err_format(&e, why, sizeof(why));
+		doctor_hint(s, "%s", why);
 	}
-	channels = doctor_count(r, "/sys/bus/rpmsg/devices", NULL);
-	ctrls = doctor_count(r, "/sys/class/rpmsg", "rpmsg_ctrl");
-	endpoints = doctor_count(r, "/sys/class/rpmsg", "rpmsg") - (ctrls > 0 ? ctrls : 0);
-	doctor_num(s, "remoteprocs", nproc, false);
-	doctor_num(s, "remoteprocs_running", running, false);
-	doctor_bool(s, "rpmsg_bus", bus, false);
-	doctor_num(s, "channels", channels > 0 ? channels : 0, false);
-	doctor_num(s, "ctrl_devices", ctrls > 0 ? ctrls : 0, false);
-	doctor_num(s, "endpoint_devices", endpoints > 0 ? endpoints : 0, false);
+	sb_err_clear(&e);
+	if (sb_rpmsg_scan(r, &st, &e) < 0) {
+		sb_err_format(&e, why, sizeof(why));
+		doctor_hint(s, "%s", why);
+		memset(&st, 0, sizeof(st));
+	}
+	running = count_running(procs, nproc);
+	doctor_num(s, "remoteprocs", (int64_t)nproc, false);
+	doctor_num(s, "remoteprocs_running", (int64_t)running, false);
+	doctor_bool(s, "rpmsg_bus", st.bus_present, false);
+	doctor_num(s, "channels", (int64_t)st.nchannels, false);
+	doctor_num(s, "ctrl_devices", (int64_t)st.nctrls, false);
+	doctor_num(s, "endpoint_devices", (int64_t)st.nepts, false);
 
-	if (!nproc && !bus) {
+	if (!nproc && !st.bus_present) {
 		s->status = SB_HEALTH_MISSING;
 		doctor_summary(s, "no remote processor and no rpmsg bus");
 		doctor_hint(s, "no remoteproc: enable CONFIG_REMOTEPROC and the SoC's remoteproc driver "
@@ -38,22 +57,24 @@ void doctor_probe_rpmsg(const struct sb_root *r, struct sb_doctor_sub *s)
 		doctor_hint(s, "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus) or the SoC's rpmsg transport");
 		doctor_module(r, s, "rpmsg_ctrl", "module_rpmsg_ctrl", "CONFIG_RPMSG_CTRL");
 		doctor_module(r, s, "rpmsg_char", "module_rpmsg_char", "CONFIG_RPMSG_CHAR");
-		return;
+		goto out;
 	}
 	doctor_module(r, s, "rpmsg_ctrl", "module_rpmsg_ctrl", "CONFIG_RPMSG_CTRL");
 	doctor_module(r, s, "rpmsg_char", "module_rpmsg_char", "CONFIG_RPMSG_CHAR");
 	if (nproc && !running)
 		doctor_hint(s, "no remote processor is running: rpmsgctl rproc start NAME "
 			       "(or echo start > /sys/class/remoteproc/remoteprocN/state)");
-	if (!bus)
+	if (!st.bus_present)
 		doctor_hint(s, "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus)");
-	else if (channels <= 0)
+	else if (!st.nchannels)
 		doctor_hint(s, "no rpmsg channel announced: check that the remote firmware runs and sends its name-service announcement");
-	if (bus && ctrls <= 0)
+	if (st.bus_present && !st.nctrls)
 		doctor_hint(s, "no /dev/rpmsg_ctrlN: the rpmsg_ctrl driver has not bound (CONFIG_RPMSG_CTRL, kernel 5.18+)");
-	s->status = bus && channels > 0 && ctrls > 0 ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
-	doctor_summary(s, "%d remoteproc%s (%d running), %d channel%s, %d ctrl device%s, %d endpoint%s",
-		       nproc, nproc == 1 ? "" : "s", running, channels > 0 ? channels : 0,
-		       channels == 1 ? "" : "s", ctrls > 0 ? ctrls : 0, ctrls == 1 ? "" : "s",
-		       endpoints > 0 ? endpoints : 0, endpoints == 1 ? "" : "s");
+	s->status = st.bus_present && st.nchannels && st.nctrls ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
+	doctor_summary(s, "%zu remoteproc%s (%zu running), %zu channel%s, %zu ctrl device%s, %zu endpoint%s",
+		       nproc, PLURAL(nproc), running, st.nchannels, PLURAL(st.nchannels), st.nctrls,
+		       PLURAL(st.nctrls), st.nepts, PLURAL(st.nepts));
+out:
+	sb_rpmsg_state_free(&st);
+	free(procs);
 }

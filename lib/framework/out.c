@@ -52,6 +52,11 @@ static void cell_free(struct cell *c, enum sb_col_type t)
 	for (size_t i = 0; i < c->nv; i++)
 		free(c->v[i]);
 	free(c->v);
+	for (size_t i = 0; i < c->nm; i++) {
+		cell_free(&c->m[i].c, c->m[i].type);
+		free(c->m[i].key);
+	}
+	free(c->m);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -114,9 +119,9 @@ static int find_col(const struct sb_col *cols, size_t ncols, const char *name, s
 	return -1;
 }
 
-/* Resolve an -o list into column indexes. */
-static int select_columns(const char *spec, const struct sb_col *cols, size_t ncols, int *sel,
-			  size_t *nsel, struct sb_err *e)
+/* Resolve an -o list into column indexes; json: the default set of JSON output. */
+static int select_columns(const char *spec, const struct sb_col *cols, size_t ncols, bool json,
+			  int *sel, size_t *nsel, struct sb_err *e)
 {
 	size_t n = 0;
 
@@ -130,7 +135,7 @@ static int select_columns(const char *spec, const struct sb_col *cols, size_t nc
 	}
 	if (!spec || *spec == '+') {
 		for (size_t i = 0; i < ncols; i++)
-			if (!(cols[i].flags & SB_COL_HIDDEN))
+			if (!(cols[i].flags & SB_COL_HIDDEN) || (json && (cols[i].flags & SB_COL_JSON)))
 				sel[n++] = (int)i;
 		if (spec)
 			spec++;
@@ -176,7 +181,7 @@ int sb_out_check_columns(const char *columns, const struct sb_col *cols, size_t 
 
 	if (!sel)
 		return -ENOMEM;
-	rc = select_columns(columns, cols, ncols, sel, &n, e);
+	rc = select_columns(columns, cols, ncols, false, sel, &n, e);
 	free(sel);
 	return rc;
 }
@@ -195,8 +200,10 @@ struct sb_table *sb_out_table(struct sb_out *o, const char *key, const char *tit
 	t->sel = calloc(ncols ? ncols : 1, sizeof(int));
 	if (!t->sel)
 		abort();
-	if (select_columns(primary ? o->opts.columns : NULL, cols, ncols, t->sel, &t->nsel, NULL))
-		select_columns(NULL, cols, ncols, t->sel, &t->nsel, NULL);
+	bool json = o->opts.mode == SB_OUT_JSON;
+
+	if (select_columns(primary ? o->opts.columns : NULL, cols, ncols, json, t->sel, &t->nsel, NULL))
+		select_columns(NULL, cols, ncols, json, t->sel, &t->nsel, NULL);
 	o->tables = realloc(o->tables, (o->ntables + 1) * sizeof(*o->tables));
 	if (!o->tables)
 		abort();
@@ -293,19 +300,54 @@ void sb_row_strv_add(struct sb_row *r, int col, const char *s)
 	c->set = true;
 }
 
-static struct field *add_field(struct sb_out *o, const char *key, enum sb_col_type t)
+/* A named value in *v (fields of a view, members of an SB_T_OBJ cell). */
+static struct field *add_named(struct field **v, size_t *n, const char *key, enum sb_col_type t)
 {
-	struct field *f;
+	struct field *f, *nv = realloc(*v, (*n + 1) * sizeof(**v));
 
-	o->fields = realloc(o->fields, (o->nfields + 1) * sizeof(*o->fields));
-	if (!o->fields)
+	if (!nv)
 		abort();
-	f = &o->fields[o->nfields++];
+	*v = nv;
+	f = &nv[(*n)++];
 	memset(f, 0, sizeof(*f));
 	f->key = xstrdup(key);
 	f->type = t;
 	f->c.set = true;
 	return f;
+}
+
+static struct field *add_field(struct sb_out *o, const char *key, enum sb_col_type t)
+{
+	return add_named(&o->fields, &o->nfields, key, t);
+}
+
+void sb_row_obj(struct sb_row *r, int col)
+{
+	r->cells[col].set = true;
+}
+
+void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v)
+{
+	struct cell *c = &r->cells[col];
+
+	add_named(&c->m, &c->nm, key, SB_T_STR)->c.s = xstrdup(v);
+	c->set = true;
+}
+
+void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v)
+{
+	struct cell *c = &r->cells[col];
+
+	add_named(&c->m, &c->nm, key, SB_T_S64)->c.i = v;
+	c->set = true;
+}
+
+void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v)
+{
+	struct cell *c = &r->cells[col];
+
+	add_named(&c->m, &c->nm, key, SB_T_BOOL)->c.b = v;
+	c->set = true;
 }
 
 void sb_out_field_str(struct sb_out *o, const char *key, const char *val)
@@ -374,7 +416,11 @@ int sb_out_print(struct sb_out *o)
 
 static const char *type_name(enum sb_col_type t)
 {
-	static const char *const names[] = { "string", "number", "number", "number", "boolean", "array" };
+	static const char *const names[] = {
+		[SB_T_STR] = "string", [SB_T_U64] = "number", [SB_T_S64] = "number",
+		[SB_T_DBL] = "number", [SB_T_BOOL] = "boolean", [SB_T_STRV] = "array",
+		[SB_T_U64V] = "array", [SB_T_OBJ] = "object",
+	};
 	return names[t];
 }
 

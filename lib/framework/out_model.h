@@ -10,6 +10,8 @@
 
 #include "socbox/out.h"
 
+struct field;
+
 struct cell {
 	bool set;
 	union {
@@ -19,8 +21,10 @@ struct cell {
 		double d;
 		bool b;
 	};
-	char **v; /* SB_T_STRV */
+	char **v; /* SB_T_STRV, SB_T_U64V */
 	size_t nv;
+	struct field *m; /* SB_T_OBJ: the members */
+	size_t nm;
 };
 
 struct sb_row {

@@ -48,6 +48,12 @@ static void json_cell(struct sb_json *j, const char *key, const struct cell *c, 
 			sb_json_u64(j, NULL, strtoull(c->v[i], NULL, 10));
 		sb_json_arr_end(j);
 		break;
+	case SB_T_OBJ:
+		sb_json_obj_begin(j, key);
+		for (size_t i = 0; i < c->nm; i++)
+			json_cell(j, c->m[i].key, &c->m[i].c, c->m[i].type);
+		sb_json_obj_end(j);
+		break;
 	}
 }
 

@@ -65,6 +65,26 @@ static size_t output_width(FILE *fp)
 	return 80;
 }
 
+static char *cell_string(const struct cell *c, const struct sb_col *col);
+
+/* SB_T_OBJ: "key=value,key=value" */
+static char *obj_string(const struct cell *c)
+{
+	char *s = strdup(""), *v, *ns;
+
+	for (size_t i = 0; s && i < c->nm; i++) {
+		struct sb_col mc = { .name = c->m[i].key, .type = c->m[i].type };
+
+		v = cell_string(&c->m[i].c, &mc);
+		if (!v || asprintf(&ns, "%s%s%s=%s", s, i ? "," : "", c->m[i].key, v) < 0)
+			ns = NULL;
+		free(v);
+		free(s);
+		s = ns;
+	}
+	return s;
+}
+
 /* The raw text of a cell (malloc'ed): what JSON would show, joined and formatted. */
 static char *cell_string(const struct cell *c, const struct sb_col *col)
 {
@@ -103,6 +123,8 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 			off += (size_t)sprintf(s + off, "%s%s", i ? "," : "", c->v[i]);
 		return s;
 	}
+	case SB_T_OBJ:
+		return obj_string(c);
 	}
 	return n < 0 ? NULL : s;
 }

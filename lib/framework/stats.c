@@ -74,24 +74,3 @@ double sb_hist_upper(const struct sb_hist *h, int i)
 {
 	return h->base * (double)(1ull << i); /* i < SB_HIST_BUCKETS (24) */
 }
-
-bool sb_sleep_unless(double seconds, atomic_bool *stop)
-{
-	const uint64_t slice_ns = 10 * 1000 * 1000;
-	uint64_t end = sb_now_ns() + (uint64_t)(seconds > 0 ? seconds * 1e9 : 0);
-
-	for (;;) {
-		uint64_t now;
-		struct timespec ts;
-
-		if (atomic_load(stop))
-			return true;
-		now = sb_now_ns();
-		if (now >= end)
-			return false;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(end - now < slice_ns ? end - now : slice_ns);
-		while (nanosleep(&ts, &ts) && errno == EINTR)
-			;
-	}
-}

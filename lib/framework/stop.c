@@ -3,12 +3,15 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
 #include "socbox/stop.h"
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 volatile sig_atomic_t sb_stop_signal;
 
@@ -24,8 +27,35 @@ void sb_catch_stop_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < NSTOP; i++) {
+		struct sigaction old;
+
+		/* a signal ignored on entry stays ignored: nohup (SIGHUP), a shell's background
+		 * job (SIGINT), a service manager's SIGPIPE; then EPIPE alone ends the output */
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(stop_signals[i], &sa, NULL);
+	}
+}
+
+void sb_stop_signals_block(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&block, stop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+const char *sb_signal_name(int sig)
+{
+	static const char *const names[] = { [SIGINT] = "SIGINT", [SIGTERM] = "SIGTERM",
+					     [SIGHUP] = "SIGHUP", [SIGPIPE] = "SIGPIPE" };
+
+	if (sig > 0 && (size_t)sig < sizeof(names) / sizeof(names[0]) && names[sig])
+		return names[sig];
+	return "a signal";
 }
 
 static double now_s(void)
@@ -36,29 +66,51 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool sb_sleep(double seconds)
+/* seconds < 0 or INFINITY: no limit */
+static int wait_stoppable(struct pollfd *fds, nfds_t n, double seconds)
 {
-	double end = seconds < 0 ? INFINITY : now_s() + seconds;
-	sigset_t block, old;
+	double end = seconds < 0 || !isfinite(seconds) ? INFINITY : now_s() + seconds;
+	sigset_t old;
+	int rc;
 
-	sigemptyset(&block);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaddset(&block, stop_signals[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sb_stop_signals_block(&old);
 	for (;;) {
 		double left = end - now_s();
 		struct timespec ts;
 
-		if (sb_stop_signal || left <= 0)
+		if (sb_stop_signal) {
+			rc = -EINTR;
 			break;
+		}
+		if (left < 0)
+			left = 0;
 		if (left > 3600)
-			left = 3600;
+			left = 3600; /* INFINITY: wait again after an hour */
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		/* the old mask comes back only inside the wait: a signal cannot slip in between */
-		if (ppoll(NULL, 0, &ts, &old) < 0 && errno != EINTR)
+		rc = ppoll(fds, n, &ts, &old);
+		if (rc > 0)
+			break;
+		if (rc < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		if (rc == 0 && end - now_s() <= 0)
 			break;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return sb_stop_signal != 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int sb_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	return wait_stoppable(fds, n, timeout_ms < 0 ? -1.0 : (double)timeout_ms / 1000.0);
+}
+
+bool sb_sleep(double seconds)
+{
+	if (seconds == 0)
+		return sb_stop_signal != 0;
+	return wait_stoppable(NULL, 0, seconds) == -EINTR;
 }

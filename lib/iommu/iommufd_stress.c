@@ -5,12 +5,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -18,6 +20,7 @@
 
 #include "socbox/iommufd.h"
 #include "socbox/stats.h"
+#include "socbox/stop.h"
 #include "socbox/uapi/map_benchmark.h"
 
 const char *sb_stress_pattern_name(enum sb_stress_pattern p)
@@ -33,10 +36,21 @@ struct worker {
 	atomic_uint *ready;
 	atomic_bool *go;
 	atomic_bool *stop;
+	int wake;	/* eventfd: an early failure ends the main thread's wait */
 	uint64_t requests;
 	struct sb_err err;
 	int rc;
 };
+
+static void stop_all(struct worker *w)
+{
+	uint64_t one = 1;
+
+	atomic_store(w->stop, true);
+	if (write(w->wake, &one, sizeof(one)) < 0) {
+		/* cannot fail for an eventfd below its maximum; the wait then runs to --duration */
+	}
+}
 
 /* Report ready, then wait for the common start so all CPUs run for the same interval. */
 static void wait_start(struct worker *w)
@@ -62,7 +76,7 @@ static void *worker_run(void *arg)
 	/* An early failure stops the others and the timer: the run must not last --duration. */
 	if ((err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set))) {
 		w->rc = sb_err_set(&w->err, err, obj, "pin the stress thread", "is the CPU online and in the cpuset?");
-		atomic_store(w->stop, true);
+		stop_all(w);
 		wait_start(w);
 		return NULL;
 	}
@@ -76,7 +90,7 @@ static void *worker_run(void *arg)
 	buf = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (buf == MAP_FAILED) {
 		w->rc = sb_err_set(&w->err, errno, obj, "mmap the stress buffer", "lower --window or --size");
-		atomic_store(w->stop, true);
+		stop_all(w);
 		wait_start(w);
 		return NULL;
 	}
@@ -102,7 +116,7 @@ static void *worker_run(void *arg)
 		w->requests++;
 	}
 	if (w->rc)
-		atomic_store(w->stop, true);
+		stop_all(w);
 	munmap(buf, window);
 	return NULL;
 }
@@ -112,13 +126,20 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 	struct sb_iommufd f;
 	atomic_uint ready = 0;
 	atomic_bool stop = false, go = false;
+	struct pollfd wake = { .events = POLLIN };
 	struct worker *w;
+	sigset_t mask;
 	uint64_t t0;
 	unsigned started = 0;
 	int rc = sb_iommufd_open(&f, e);
 
 	if (rc)
 		return rc;
+	wake.fd = eventfd(0, EFD_CLOEXEC);
+	if (wake.fd < 0) {
+		sb_iommufd_close(&f);
+		return sb_err_set(e, errno, "stress", "eventfd", NULL);
+	}
 	if (o->devnode && (rc = sb_iommufd_attach(&f, o->devnode, e))) {
 		sb_iommufd_close(&f);
 		return rc;
@@ -130,22 +151,28 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 	res->path = o->devnode ? "iommufd+vfio" : "iommufd-ioas";
 	w = calloc(o->ncpus, sizeof(*w));
 	if (!w) {
+		close(wake.fd);
 		sb_iommufd_close(&f);
 		return sb_err_set(e, ENOMEM, "stress", "start threads", NULL);
 	}
+	/* the workers block the stop signals, so one ends this thread's wait below */
+	sb_stop_signals_block(&mask);
 	for (unsigned i = 0; i < o->ncpus; i++) {
-		w[i] = (struct worker){ .o = o, .f = &f, .cpu = o->cpus[i], .ready = &ready, .go = &go, .stop = &stop };
+		w[i] = (struct worker){ .o = o, .f = &f, .cpu = o->cpus[i], .ready = &ready, .go = &go,
+					.stop = &stop, .wake = wake.fd };
 		if (pthread_create(&w[i].tid, NULL, worker_run, &w[i]))
 			break;
 		started++;
 	}
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 	if (started < o->ncpus)
 		atomic_store(&stop, true);
 	while (atomic_load(&ready) < started)
 		sched_yield();
 	atomic_store(&go, true);
 	t0 = sb_now_ns();
-	sb_sleep_unless(o->duration_s, &stop);
+	if (!atomic_load(&stop))
+		sb_poll(&wake, 1, o->duration_s * 1000 < INT_MAX ? (int)(o->duration_s * 1000) : -1);
 	atomic_store(&stop, true);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
@@ -161,6 +188,7 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 		res->total += w[i].requests;
 	}
 	free(w);
+	close(wake.fd);
 	sb_iommufd_close(&f);
 	return rc;
 }

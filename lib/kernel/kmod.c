@@ -51,15 +51,12 @@ static int list_has(const char *text, const char *name)
 static int in_modules_file(const struct sb_root *r, const char *release, const char *file,
 			   const char *name)
 {
-	char *text = NULL;
-	ssize_t n = sb_read_file(r, &text, SB_READ_LOG_MAX, "/lib/modules/%s/%s", release, file);
-	int found;
+	const char *text;
+	ssize_t n = sb_read_file_once(r, &text, SB_READ_LOG_MAX, "/lib/modules/%s/%s", release, file);
 
 	if (n < 0)
 		return (int)n;
-	found = list_has(text, name);
-	free(text);
-	return found;
+	return list_has(text, name);
 }
 
 int sb_kmod_state(const struct sb_root *r, const char *module, enum sb_mod_state *st)
@@ -187,7 +184,8 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 #else
 int sb_kmod_load(const char *name, struct sb_err *e)
 {
-	sb_err_set(e, EOPNOTSUPP, name, "load module", "socbox was built without libkmod (SOCBOX_WITH_KMOD=OFF); use modprobe");
+	sb_err_set(e, EOPNOTSUPP, name, "load module", "socbox was built without libkmod (%s); use modprobe",
+		   SOCBOX_STATIC ? "a static build" : "SOCBOX_WITH_KMOD=OFF");
 	sb_err_reason(e, "not built in");
 	sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 	return -EOPNOTSUPP;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "socbox/kmsg.h"
+#include "socbox/stop.h"
 
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
@@ -373,10 +374,10 @@ int sb_kmsg_follow_next(struct sb_kmsg_follow *f, struct sb_kmsg_line *out, int 
 			continue;
 		if (n < 0 && errno != EAGAIN)
 			return -errno;
-		rc = poll(&p, 1, timeout_ms);
+		rc = sb_poll(&p, 1, timeout_ms);
 		if (rc == 0)
 			return -ETIMEDOUT;
 		if (rc < 0)
-			return -errno;
+			return rc;
 	}
 }

@@ -15,10 +15,19 @@
 
 #include "socbox/sys.h"
 
+/* A file read once per root (sb_read_file_once). */
+struct sb_file_once {
+	struct sb_file_once *next;
+	char *text;
+	ssize_t rc;
+	char path[];
+};
+
 struct sb_root {
 	int fd;
 	bool live;
 	char path[PATH_MAX];
+	struct sb_file_once *once;
 };
 
 int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
@@ -53,6 +62,12 @@ void sb_root_close(struct sb_root *r)
 {
 	if (!r)
 		return;
+	while (r->once) {
+		struct sb_file_once *f = r->once;
+		r->once = f->next;
+		free(f->text);
+		free(f);
+	}
 	close(r->fd);
 	free(r);
 }
@@ -118,6 +133,8 @@ int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t
 		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
 		if (n < 0)
 			return -errno;
+		if (n == 0) /* an empty link leads nowhere, as for the kernel */
+			return -ENOENT;
 		target[n] = '\0';
 		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
 			return -ENAMETOOLONG;
@@ -136,6 +153,8 @@ int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t
 }
 
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
+#define SB_OPENAT2_RETRIES 64
+
 static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
@@ -149,7 +168,13 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 	if (!*path)
 		path = ".";
 	if (have_openat2) {
-		fd = (int)syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
+		/* EAGAIN: a rename or mount anywhere raced with a ".." of the walk (openat2(2)
+		 * says to retry); under load that happens, and the file is there. */
+		int tries = 0;
+
+		do
+			fd = (int)syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
+		while (fd < 0 && errno == EAGAIN && ++tries < SB_OPENAT2_RETRIES);
 		if (fd >= 0 || errno != ENOSYS)
 			return fd;
 		have_openat2 = 0;
@@ -425,6 +450,33 @@ ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char
 	*buf = NULL;
 	FORMAT_PATH(path, fmt);
 	return read_path(r, path, buf, max);
+}
+
+ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt, ...)
+{
+	/* The cache is the root's own bookkeeping, not what the root reads: the root is
+	 * const to callers but always allocated by sb_root_open. */
+	struct sb_root *rw = (struct sb_root *)r;
+	struct sb_file_once *f;
+	size_t plen;
+
+	*text = NULL;
+	FORMAT_PATH(path, fmt);
+	for (f = rw->once; f; f = f->next)
+		if (!strcmp(f->path, path))
+			break;
+	if (!f) {
+		plen = strlen(path) + 1;
+		f = calloc(1, sizeof(*f) + plen);
+		if (!f)
+			return -ENOMEM;
+		memcpy(f->path, path, plen);
+		f->rc = read_path(r, path, &f->text, max);
+		f->next = rw->once;
+		rw->once = f;
+	}
+	*text = f->text;
+	return f->rc;
 }
 
 static int readlink_path(const struct sb_root *r, const char *path, char *buf, size_t len)
@@ -741,7 +793,23 @@ int sb_attr_write(const struct sb_root *r, const char *value, const char *fmt, .
 
 int sb_kernel_release(const struct sb_root *r, char *buf, size_t len)
 {
-	return sb_attr_str(r, buf, len, "/proc/sys/kernel/osrelease");
+	const char *text;
+	ssize_t n = sb_read_file_once(r, &text, SB_READ_ATTR_MAX, "/proc/sys/kernel/osrelease");
+	size_t cut;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (n < 0)
+		return (int)n;
+	/* as sb_attr_str: text only, at most len - 1 bytes, trailing white space dropped */
+	if (memchr(text, '\0', (size_t)n))
+		return -EINVAL;
+	cut = (size_t)n < len - 1 ? (size_t)n : len - 1;
+	memcpy(buf, text, cut);
+	buf[cut] = '\0';
+	sb_rtrim(buf);
+	return (int)strlen(buf);
 }
 
 unsigned sb_kernel_version_code(const struct sb_root *r)

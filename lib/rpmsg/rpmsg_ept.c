@@ -13,6 +13,7 @@
 
 #include "socbox/rpmsg.h"
 #include "socbox/stats.h"
+#include "socbox/stop.h"
 #include "socbox/udev.h"
 
 #define CTRL_HINT "load rpmsg_ctrl (CONFIG_RPMSG_CTRL, kernel 5.18+) and check 'rpmsgctl list'"
@@ -364,6 +365,14 @@ int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e)
 	return 0;
 }
 
+/* A stop signal (socbox/stop.h) ends a blocked send or receive with -EINTR. */
+static int interrupted(struct sb_err *e, const char *what)
+{
+	sb_err_set(e, EINTR, "endpoint", what, NULL);
+	sb_err_reason(e, "stopped by %s", sb_signal_name(sb_stop_signal));
+	return -EINTR;
+}
+
 ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb_err *e)
 {
 	ssize_t n;
@@ -375,7 +384,9 @@ ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb
 	}
 	do
 		n = write(fd, buf, len);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && errno == EINTR && !sb_stop_signal);
+	if (n < 0 && errno == EINTR)
+		return interrupted(e, "send");
 	if (n < 0) {
 		int err = errno;
 
@@ -403,11 +414,11 @@ ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_e
 
 			wait = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
 		}
-		rc = poll(&p, 1, wait);
-		if (rc < 0 && errno == EINTR)
-			continue;
+		rc = sb_poll(&p, 1, wait);
+		if (rc == -EINTR)
+			return interrupted(e, "receive");
 		if (rc < 0)
-			return sb_err_set(e, errno, "endpoint", "poll", NULL);
+			return sb_err_set(e, -rc, "endpoint", "poll", NULL);
 		if (rc == 0) {
 			sb_err_set(e, ETIMEDOUT, "endpoint", "receive", NULL);
 			sb_err_reason(e, "no message within %d ms", timeout_ms);
@@ -416,6 +427,8 @@ ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_e
 		n = read(fd, buf, len);
 		if (n >= 0)
 			return n;
+		if (errno == EINTR && sb_stop_signal)
+			return interrupted(e, "receive");
 		if (errno == EAGAIN || errno == EINTR)
 			continue;
 		{

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/kmsg.h"
 #include "socbox/rpmsg.h"
 #include "socbox/rproc.h"
 
@@ -51,6 +52,26 @@ const char *const sb_rproc_states[] = {
 	"offline", "suspended", "running", "crashed", "deleted", "attached", "detached", "invalid", NULL,
 };
 
+static bool crash_line(const char *text, const char *id, unsigned *n);
+
+/* One pass over the kernel log for all processors; best effort (the log may be unreadable). */
+static void count_crashes(const struct sb_root *r, struct sb_rproc *p, size_t n)
+{
+	struct sb_kmsg k;
+	struct sb_err e;
+	unsigned c;
+
+	if (!n || sb_kmsg_read(r, &k, &e) < 0)
+		return;
+	for (size_t j = 0; j < n; j++)
+		p[j].have_crashes = true;
+	for (size_t i = 0; i < k.n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (crash_line(k.lines[i].text, p[j].id, &c) && c > p[j].crashes)
+				p[j].crashes = c;
+	sb_kmsg_free(&k);
+}
+
 int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e)
 {
 	struct sb_dirlist l = { 0 };
@@ -76,6 +97,7 @@ int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, str
 			read_one(r, l.names[i], &(*out)[k++]);
 	*n = k;
 	sb_dirlist_free(&l);
+	count_crashes(r, *out, k);
 	return 0;
 }
 
@@ -125,11 +147,38 @@ static int write_attr(const struct sb_root *r, const struct sb_rproc *p, const c
 	return rc;
 }
 
+static void current_state(const struct sb_root *r, const struct sb_rproc *p, char *buf, size_t len)
+{
+	if (sb_attr_str(r, buf, len, CLASS "/%s/state", p->id) < 0)
+		snprintf(buf, len, "unknown");
+}
+
 int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p,
 			 enum sb_rproc_action a, struct sb_err *e)
 {
 	static const char *const words[] = { "start", "stop", "detach" };
-	int rc = write_attr(r, p, "state", words[a], words[a], e);
+	char object[sizeof(p->id) + sizeof(p->name) + 4], state[24];
+	int rc;
+
+	snprintf(object, sizeof(object), "%s (%s)", p->id, p->name);
+	current_state(r, p, state, sizeof(state));
+	/* Since 5.x "start" on a running processor only takes another power reference (no
+	 * EBUSY), and the next "stop" just drops it: refuse instead of unbalancing it. */
+	if (a == SB_RPROC_START && (!strcmp(state, "running") || !strcmp(state, "attached"))) {
+		sb_err_set(e, EBUSY, object, "start", "it is already %s", state);
+		sb_err_exit(e, SB_EXIT_FAIL);
+		return -EBUSY;
+	}
+	rc = write_attr(r, p, "state", words[a], words[a], e);
+	if (rc == 0 && a == SB_RPROC_STOP) {
+		current_state(r, p, state, sizeof(state));
+		if (!strcmp(state, "running")) {
+			sb_err_set(e, EBUSY, object, "stop", "another user (a kernel driver, or an earlier start) holds a power reference");
+			sb_err_reason(e, "still running: the kernel only dropped one power reference");
+			sb_err_exit(e, SB_EXIT_FAIL);
+			return -EBUSY;
+		}
+	}
 
 	if (rc == -EBUSY && a == SB_RPROC_START)
 		sb_err_hint(e, "it is already %s", p->state[0] ? p->state : "running");
@@ -186,4 +235,67 @@ int sb_rproc_trace(const struct sb_root *r, const struct sb_rproc *p, unsigned i
 		sb_err_hint(e, "debugfs needs root");
 	}
 	return (int)n;
+}
+
+int sb_rproc_crash_type_parse(const char *s, enum sb_rproc_crash_type *t)
+{
+	static const char *const names[] = { "mmufault", "watchdog", "fatal" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*t = (enum sb_rproc_crash_type)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_crash_type t,
+		   struct sb_err *e)
+{
+	char value[8];
+	int rc;
+
+	snprintf(value, sizeof(value), "%d", (int)t);
+	rc = sb_attr_write(r, value, DEBUGFS "/%s/crash", p->id);
+	if (rc >= 0)
+		return 0;
+	sb_err_set(e, -rc, p->id, "report a crash (debugfs crash)", NULL);
+	if (rc == -ENOENT) {
+		sb_err_hint(e, "mount debugfs: mount -t debugfs none /sys/kernel/debug (CONFIG_DEBUG_FS)");
+		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+	} else if (rc == -EROFS) {
+		sb_err_reason(e, "needs the live kernel (not possible with --sysroot)");
+		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+	} else if (rc == -EACCES || rc == -EPERM) {
+		sb_err_hint(e, "debugfs needs root");
+	}
+	return rc;
+}
+
+/* "remoteproc remoteproc0: handling crash #3 in NAME" -> 3 when it is about id. */
+static bool crash_line(const char *text, const char *id, unsigned *n)
+{
+	char key[64];
+	const char *at;
+
+	snprintf(key, sizeof(key), "%s: handling crash #", id);
+	at = strstr(text, key);
+	return at && sscanf(at + strlen(key), "%u", n) == 1;
+}
+
+int sb_rproc_crash_count(const struct sb_root *r, const struct sb_rproc *p, unsigned *count,
+			 struct sb_err *e)
+{
+	struct sb_kmsg k;
+	unsigned n;
+	int rc = sb_kmsg_read(r, &k, e);
+
+	*count = 0;
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < k.n; i++)
+		if (crash_line(k.lines[i].text, p->id, &n) && n > *count)
+			*count = n;
+	sb_kmsg_free(&k);
+	return 0;
 }

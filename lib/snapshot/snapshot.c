@@ -303,24 +303,30 @@ static int write_manifest(struct sb_snap *s)
 	return fclose(f) ? -errno : 0;
 }
 
+/* posix_spawnp() takes char *const argv[] for history's sake and changes none of it */
+static int spawn(pid_t *pid, const char *const argv[])
+{
+	return posix_spawnp(pid, argv[0], NULL, NULL, (char *const *)argv, environ);
+}
+
 static int remove_tree(const char *path)
 {
-	char *argv[] = { "rm", "-rf", (char *)path, NULL };
+	const char *const argv[] = { "rm", "-rf", path, NULL };
 	pid_t pid;
 	int status;
 
-	if (posix_spawnp(&pid, "rm", NULL, NULL, argv, environ))
+	if (spawn(&pid, argv))
 		return -errno;
 	return waitpid(pid, &status, 0) < 0 ? -errno : 0;
 }
 
 static int make_tar(const char *dir, const char *tar_path, struct sb_err *e)
 {
-	char *argv[] = { "tar", "-C", (char *)dir, "-cf", (char *)tar_path, ".", NULL };
+	const char *const argv[] = { "tar", "-C", dir, "-cf", tar_path, ".", NULL };
 	pid_t pid;
 	int status;
 
-	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ))
+	if (spawn(&pid, argv))
 		return sb_err_set(e, errno, "tar", "run", "install tar, or write a directory instead of a .tar");
 	if (waitpid(pid, &status, 0) < 0)
 		return sb_err_set(e, errno, "tar", "wait", NULL);

@@ -14,6 +14,7 @@
 #include "socbox/kmsg.h"
 #include "socbox/netdev.h"
 #include "socbox/iommu_pmu.h"
+#include "socbox/iommu_sid.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
 
@@ -188,6 +189,33 @@ static int snap_kernel_log(struct sb_snap *s)
 	return rc;
 }
 
+/* smmustat groups and events: what the firmware says about stream IDs (device tree nodes of
+ * the SMMUs and of the devices behind them, the IORT, ACPI paths), exactly the files and
+ * links that gave an answer (lib/iommu/iommu_sid.c). */
+static void snap_visit(void *ctx, const char *path)
+{
+	sb_snap_file(ctx, path);
+}
+
+static int snap_stream_ids(struct sb_snap *s)
+{
+	struct sb_sid_fw *fw = NULL;
+	struct sb_iommu *inst;
+	struct sb_root *live;
+	size_t n;
+
+	if (sb_root_open(&live, "/", NULL))
+		return 0;
+	if (!sb_iommu_list(live, &inst, &n, NULL)) {
+		if (!sb_sid_fw_open(live, inst, n, snap_visit, s, &fw))
+			sb_sid_visit_all(fw);
+		sb_sid_fw_close(fw);
+		free(inst);
+	}
+	sb_root_close(live);
+	return 0;
+}
+
 /* smmustat pmu: each smmuv3_pmcg_* PMU (type, cpumask, identifier, events/, format/). */
 static int snap_pmcg(struct sb_snap *s)
 {
@@ -222,6 +250,7 @@ const sb_snap_hook sb_snap_hooks[] = {
 	snap_dmabuf_holders,
 	snap_kernel_log,
 	snap_pmcg,
+	snap_stream_ids,
 	snap_netdev,
 	NULL,
 };

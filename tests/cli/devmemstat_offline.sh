@@ -100,4 +100,13 @@ t_grep "garbage capture explained" 'not a sequence of netlink messages' "$T_TMP/
 t_run "missing capture file" 1 "$SOCBOX" devmemstat queues --load-netlink "$T_TMP/none.nlmsg"
 t_run "bind size must be page aligned" 2 "$SOCBOX" devmemstat bind --dev lo --queues 0 --size 1000
 t_grep "page size named" 'multiple of the page size' "$T_TMP/err"
+# the device attributes the kernel gives beside xdp-features (a virtio-net and a netdevsim
+# in the test kernel, tests/fixtures/netlink/vm-virtio-netdevsim-show.nl): in JSON by
+# default, in tables on request
+VM_NL=$SOCBOX_FIXTURES/netlink/vm-virtio-netdevsim-show.nl
+t_run "show -J from the VM capture" 0 "$SOCBOX" devmemstat show --load-netlink "$VM_NL" -J
+t_jq "virtio-net: xdp-features, rx metadata, xsk features, zero-copy segments as the kernel said" \
+	'.devices[] | select(.ifindex == 2) | .xdp_features == 43 and .xdp_rx_metadata_features == 0 and .xsk_features == 0 and .xdp_zc_max_segs == 1' "$T_TMP/out"
+t_run "show -o +XSK_FEATURES,XDP_ZC_MAX_SEGS" 0 "$SOCBOX" devmemstat show --load-netlink "$VM_NL" -r -n -o IFINDEX,XDP_FEATURES,XSK_FEATURES,XDP_ZC_MAX_SEGS
+t_grep "the table shows them on request" '^2 43 0 1$' "$T_TMP/out"
 t_done

@@ -18,6 +18,7 @@ fi
 # One view a line; @NL@ is replaced by --load-netlink of each netdev capture (views that
 # read the netdev family), the others run with --sysroot on each board dump.
 VIEWS='doctor
+events
 rpmsgctl list
 rpmsgctl rproc status
 dmabufcp heaps

@@ -21,12 +21,17 @@ t_eq "commands" "$(complete_words rpmsgctl '' | grep -v '^-' | tr '\n' ' ')" "li
 t_eq "ept sub-commands" "$(complete_words rpmsgctl ept '' | tr '\n' ' ')" "create destroy "
 t_eq "dev sub-commands" "$(complete_words rpmsgctl dev '' | tr '\n' ' ')" "create release "
 t_eq "flow sub-commands" "$(complete_words rpmsgctl flow '' | tr '\n' ' ')" "get set "
-t_eq "rproc sub-commands" "$(complete_words rpmsgctl rproc '' | tr '\n' ' ')" "status start stop detach firmware recovery trace "
+t_eq "rproc sub-commands" "$(complete_words rpmsgctl rproc '' | tr '\n' ' ')" "status start stop detach firmware recovery trace crash cycle "
 t_eq "ept create methods (no fd: it would not outlive rpmsgctl)" "$(complete_words rpmsgctl ept create x --method '' | tr '\n' ' ')" "auto legacy "
 t_eq "ping methods" "$(complete_words rpmsgctl ping --method '' | tr '\n' ' ')" "auto legacy fd "
 t_eq "bench methods" "$(complete_words rpmsgctl bench --method '' | tr '\n' ' ')" "legacy fd both "
 t_eq "flow set words" "$(complete_words rpmsgctl flow set rpmsg0 '' | tr '\n' ' ')" "pause resume "
 t_eq "recovery words" "$(complete_words rpmsgctl rproc recovery remoteproc0 '' | tr '\n' ' ')" "on off "
+t_eq "crash types" "$(complete_words rpmsgctl rproc crash remoteproc0 --type '' | tr '\n' ' ')" "mmufault watchdog fatal "
+complete_words rpmsgctl rproc cycle remoteproc0 -- >"$T_TMP/c"
+for o in --count --crash --crash-type --ping --ping-count --size --timeout --json; do
+	t_grep "rproc cycle $o" "^$o\$" "$T_TMP/c"
+done
 complete_words rpmsgctl ping --s >"$T_TMP/c"
 t_grep "ping --size" '^--size$' "$T_TMP/c"
 t_grep "ping --src" '^--src$' "$T_TMP/c"

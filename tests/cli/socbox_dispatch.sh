@@ -35,4 +35,17 @@ if [ -n "$first" ]; then
 fi
 ln -s socbox "$T_TMP/bin/doctor-not-an-applet"
 t_run "unknown name falls back to socbox" 0 "$T_TMP/bin/doctor-not-an-applet" --version
+# Every message names the program as it was run: an applet through its link says
+# "smmustat:", never "socbox:" (the table renderer used to dlopen libsmartcols and, when that
+# failed, print a fixed "socbox:" prefix; a broken copy of the library on the search path
+# must not matter now)
+mkdir "$T_TMP/badlib"
+echo "not a shared object" >"$T_TMP/badlib/libsmartcols.so.1"
+LD_LIBRARY_PATH=$T_TMP/badlib "$T_TMP/bin/smmustat" --sysroot "$SOCBOX_FIXTURES/x86-vtd" >"$T_TMP/out" 2>"$T_TMP/err"
+t_eq "smmustat prints its table with a broken libsmartcols on the path" "$?" 0
+t_grep "the table is there" '^NAME +' "$T_TMP/out"
+t_eq "and nothing on stderr" "$(cat "$T_TMP/err")" ""
+t_run "an error through the link" 2 "$T_TMP/bin/smmustat" --bogus
+t_grep "names the applet" "^smmustat( overview)?: " "$T_TMP/err"
+t_nogrep "not socbox" "^socbox" "$T_TMP/err"
 t_done

@@ -90,4 +90,31 @@ t_jq "doctor: the driver's strict flag wins over iommu.strict=0" \
 	'.subsystems[] | select(.subsystem == "iommu") | .facts.invalidation == "strict"' "$T_TMP/out"
 t_jq "doctor: snake_case group type keys" \
 	'.subsystems[] | select(.subsystem == "iommu") | .facts.groups_dma_fq == 7 and .facts.groups_DMA_FQ == 7' "$T_TMP/out"
+
+# doctor goes through the output layer like every applet: -o in JSON, one name per field
+t_run "doctor -J -o subsystem,status" 0 "$SOCBOX" doctor -J -o subsystem,status --sysroot "$X86"
+t_jq "-o keeps only the columns asked for" \
+	'[.subsystems[] | keys] == [["status","subsystem"],["status","subsystem"],["status","subsystem"],["status","subsystem"]]' "$T_TMP/out"
+t_jq "... and the fields" '(keys == ["kernel","subsystems","sysroot"]) and (.sysroot | endswith("x86-vtd"))' "$T_TMP/out"
+t_run "doctor -J -o facts,nope" 2 "$SOCBOX" doctor -J -o facts,nope --sysroot "$X86"
+t_grep "an unknown column in JSON mode is a usage error" "unknown column 'nope'" "$T_TMP/err"
+t_run "doctor text" 0 "$SOCBOX" doctor --sysroot "$X86"
+t_grep "text calls the sysroot field what JSON calls it" "^sysroot: .*x86-vtd\$" "$T_TMP/out"
+t_nogrep "no 'source' field" '^source:' "$T_TMP/out"
+t_run "doctor -P -o subsystem,facts" 0 "$SOCBOX" doctor -P -o subsystem,facts --sysroot "$X86"
+t_grep "facts as key=value in the text modes" \
+	'^SUBSYSTEM="iommu" FACTS="instances=2,instance_names=dmar0,dmar1,groups=8,groups_DMA_FQ=7,groups_dma_fq=7,' "$T_TMP/out"
+t_run "doctor -H" 0 "$SOCBOX" doctor -H -r -n
+t_eq "doctor -H: every column with its JSON type and whether tables show it" \
+	"$(cut -d' ' -f1-3 "$T_TMP/out" | tr '\n' ' ')" \
+	"SUBSYSTEM string yes STATUS string yes SUMMARY string yes LIVE_ONLY boolean no FACTS object no LIVE object no HINTS array no "
+# one module-hint generator: doctor and rpmsgctl list say the same words (rpmsgctl adds what
+# the missing module costs), where doctor used to say "load module X: modprobe X"
+IMX=$F/imx8mp
+t_run "imx8mp: doctor -J" 0 "$SOCBOX" doctor -J --sysroot "$IMX"
+t_jq "doctor's hint for a module that is not loaded" \
+	'.subsystems[] | select(.subsystem == "rpmsg") | .hints | index("module rpmsg_char is not loaded: modprobe rpmsg_char") != null' "$T_TMP/out"
+t_run "imx8mp: rpmsgctl list" 0 "$SOCBOX" rpmsgctl list --sysroot "$IMX"
+t_grep "rpmsgctl's hint is the same sentence with the effect" \
+	'^note: module rpmsg_char is not loaded, so raw channels have no /dev/rpmsgN: modprobe rpmsg_char' "$T_TMP/out"
 t_done

@@ -78,7 +78,17 @@ c, _ = s.accept(); c.settimeout(15)
 while c.recv(1 << 20): pass
 ' &
 SERVER=$!
-sleep 0.5
+# wait_for CMD...: until CMD succeeds (10 s at most), polling every 50 ms; 0 when it did
+wait_for() {
+	_i=0
+	until "$@"; do
+		_i=$((_i + 1))
+		[ $_i -lt 200 ] || return 1
+		sleep 0.05
+	done
+}
+listening() { ip netns exec "$NB" ss -Hltn 'sport = :5299' | grep -q LISTEN; }
+if wait_for listening; then t_ok "the traffic sink listens"; else t_fail "the traffic sink never listened"; fi
 ip netns exec "$NA" python3 -c '
 import socket, time
 c = socket.create_connection(("10.203.0.2", 5299), timeout=5)
@@ -116,17 +126,33 @@ wait $CLIENT 2>/dev/null
 wait $SERVER 2>/dev/null
 TRAFFIC_PIDS=
 
-# monitor: device add/delete events of a veth created and deleted in namespace A
-"$SOCBOX" devmemstat monitor --netns "$NA" -t 4 -J >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
+# monitor: device add/delete events of a veth created and deleted in namespace A. Each
+# step waits for the one before: monitor says it listens (-v), the dev-add is out before the
+# delete, and SIGTERM ends it once the dev-delete is out (-t 30 only bounds a failure).
+"$SOCBOX" devmemstat monitor --netns "$NA" -t 30 -v -J >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
 MON=$!
-sleep 1
+if wait_for grep -q 'listening for netdev events' "$T_TMP/mon.err"; then t_ok "monitor listens"; else t_fail "monitor never said it listens"; fi
 ip -n "$NA" link add sbdm8 type veth peer name sbdm9
-sleep 0.3
+if wait_for grep -q '"event":"dev-add","ifindex":[0-9]*,"ifname":"sbdm8"' "$T_TMP/mon"; then
+	t_ok "monitor: dev-add of the new veth"
+else
+	t_fail "monitor: no dev-add of sbdm8: $(cat "$T_TMP/mon")"
+fi
 ip -n "$NA" link del sbdm8
+if wait_for grep -q '"event":"dev-delete","ifindex":[0-9]*,"ifname":"sbdm8"' "$T_TMP/mon"; then
+	t_ok "monitor: dev-delete names the deleted veth"
+else
+	t_fail "monitor: no dev-delete of sbdm8: $(cat "$T_TMP/mon")"
+fi
+kill -TERM $MON
 wait $MON
-t_eq "monitor exit status" "$?" 0
-t_grep "monitor: dev-add of the new veth" '"event":"dev-add","ifindex":[0-9]+,"ifname":"sbdm8"' "$T_TMP/mon"
-t_grep "monitor: dev-delete names the deleted veth" '"event":"dev-delete","ifindex":[0-9]+,"ifname":"sbdm8"' "$T_TMP/mon"
+t_eq "monitor stopped by SIGTERM exits 0" "$?" 0
+# veth implements the rx timestamp, hash and VLAN tag metadata hooks: 7
+t_jq "monitor: dev-add carries the device's XDP attributes" \
+	'[., inputs | .events[0] | select(.event == "dev-add" and .ifname == "sbdm8")] | length == 1 and .[0].xdp_rx_metadata_features == 7 and (.[0].xdp_features | type == "number") and (.[0].xsk_features | type == "number") and (.[0].xdp_zc_max_segs | type == "number")' "$T_TMP/mon"
+t_run "show -J: the same XDP attributes as a device row" 0 "$SOCBOX" devmemstat show --netns "$NA" -J
+t_jq "show: veth's XDP features and the other device attributes" \
+	'.devices[] | select(.ifname == "sbdm0") | (.xdp_features > 0) and has("xdp_rx_metadata_features") and has("xsk_features") and has("xdp_zc_max_segs")' "$T_TMP/out"
 if python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T_TMP/mon"; then
 	t_ok "monitor output is JSON Lines"
 else

@@ -36,7 +36,7 @@ kill "$holder"
 
 t_run "bench without allocators: every cell unsupported, exit 3" 3 $D bench --runs 1 -J "$T_TMP/f"
 t_json "bench -J" "$T_TMP/out"
-t_jq "12 cells, all unsupported, no numbers" '(.results | length) == 12 and all(.results[]; .status == "unsupported" and .mbps == null)' "$T_TMP/out"
+t_jq "14 cells (2 buffer kinds x 7 methods), all unsupported, no numbers" '(.results | length) == 14 and all(.results[]; .status == "unsupported" and .mbps == null)' "$T_TMP/out"
 
 t_run "ls on the live system" 0 $D ls -J
 t_json "ls -J" "$T_TMP/out"

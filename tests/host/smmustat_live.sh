@@ -31,6 +31,36 @@ if python3 -c 'import json, sys; [json.loads(l)["interval_s"] for l in open(sys.
 else
 	t_fail "irq -i -c -J is not JSON Lines: $(cat "$T_TMP/jl.err")"
 fi
+# A stop signal ends a live view with 0 and whole lines: sent once the first sample is out
+# (or, for --follow, once it says it follows the log), never after a sleep.
+# t_wait_line FILE ERE: until a line of FILE matches (20 s at most)
+t_wait_line() {
+	_i=0
+	while ! grep -Eq -- "$2" "$1" 2>/dev/null && [ $_i -lt 2000 ]; do
+		sleep 0.01
+		_i=$((_i + 1))
+	done
+	grep -Eq -- "$2" "$1"
+}
+# socbox-sigdfl: the shell starts a background job with SIGINT ignored, and socbox keeps that
+"$SOCBOX_BUILD_DIR/tests/vm/bin/socbox-sigdfl" "$SOCBOX" smmustat irq --all -i 0.1 -J >"$T_TMP/live" 2>"$T_TMP/live.err" &
+pid=$!
+if t_wait_line "$T_TMP/live" interval_s; then t_ok "irq -i printed its first sample"; else t_fail "irq -i printed no sample"; fi
+kill -INT $pid
+wait $pid
+t_eq "irq -i stopped by SIGINT exits 0 (it was killed: 130)" "$?" 0
+if python3 -c 'import json, sys; [json.loads(l)["interval_s"] for l in open(sys.argv[1])]' "$T_TMP/live" 2>"$T_TMP/jl.err"; then
+	t_ok "irq -i stopped by SIGINT: every line it printed is a whole JSON object"
+else
+	t_fail "irq -i stopped by SIGINT left a broken line: $(cat "$T_TMP/jl.err")"
+fi
+"$SOCBOX" smmustat events --follow -v -J >"$T_TMP/follow" 2>"$T_TMP/follow.err" &
+pid=$!
+if t_wait_line "$T_TMP/follow.err" 'following /dev/kmsg'; then t_ok "events --follow says it follows the log"; else t_fail "events --follow: $(cat "$T_TMP/follow.err")"; fi
+kill -TERM $pid
+wait $pid
+t_eq "events --follow stopped by SIGTERM exits 0 (it was killed: 143)" "$?" 0
+t_eq "and says nothing else on stderr" "$(grep -v 'following /dev/kmsg' "$T_TMP/follow.err")" ""
 t_run "events reads the live log" 0 "$SOCBOX" smmustat events -J
 t_json "events" "$T_TMP/out"
 t_jq "events: from /dev/kmsg or klogctl" '.log_source == "/dev/kmsg" or .log_source == "klogctl"' "$T_TMP/out"

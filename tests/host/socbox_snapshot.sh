@@ -5,7 +5,7 @@
 . "$SOCBOX_TESTLIB"
 
 t_run "doctor on the live kernel" 0 "$SOCBOX" doctor
-t_grep "live source" '^source: live system$' "$T_TMP/out"
+t_grep "live: no sysroot" '^sysroot: -$' "$T_TMP/out"
 t_run "doctor --json" 0 "$SOCBOX" doctor --json
 cp "$T_TMP/out" "$T_TMP/live.json"
 t_json "live doctor JSON" "$T_TMP/live.json"

@@ -300,6 +300,76 @@ START_TEST(list_columns_names_every_column)
 }
 END_TEST
 
+enum { N_NAME, N_IDS, N_FACTS, N_MORE };
+static const struct sb_col nested_cols[] = {
+	[N_NAME] = { "NAME", SB_T_STR, 0, 0, "name", 0 },
+	[N_IDS] = { "IDS", SB_T_U64V, 0, 0, "ids", 0 },
+	[N_FACTS] = { "FACTS", SB_T_OBJ, 0, SB_COL_HIDDEN | SB_COL_JSON, "facts", 0 },
+	[N_MORE] = { "MORE", SB_T_OBJ, 0, SB_COL_HIDDEN | SB_COL_JSON, "more", 0 },
+};
+
+static char *render_nested(enum sb_out_mode mode, const char *columns)
+{
+	struct sb_out_opts o = { .mode = mode, .columns = columns };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct sb_out *out = sb_out_new(&o, fp);
+	struct sb_table *t = sb_out_table(out, "subsystems", NULL, nested_cols, 4, true);
+	struct sb_row *r = sb_table_row(t);
+
+	sb_row_str(r, N_NAME, "iommu");
+	sb_row_u64v_add(r, N_IDS, 280);
+	sb_row_obj_s64(r, N_FACTS, "groups", 8);
+	sb_row_obj_bool(r, N_FACTS, "strict", false);
+	sb_row_obj_str(r, N_FACTS, "type", "DMA-FQ");
+	sb_row_obj(r, N_MORE);
+	r = sb_table_row(t); /* FACTS and MORE unset: null */
+	sb_row_str(r, N_NAME, "netdev");
+	ck_assert_int_eq(sb_out_print(out), 0);
+	sb_out_free(out);
+	fclose(fp);
+	return buf;
+}
+
+/* doctor -J through the framework: nested facts, {} for an object without members, null
+ * for one never set, and detail columns that JSON shows by default and tables hide. */
+START_TEST(objects_in_json_and_text)
+{
+	char *s = render_nested(SB_OUT_JSON, NULL);
+
+	ck_assert_str_eq(s, "{\"subsystems\":[{\"name\":\"iommu\",\"ids\":[280],"
+			    "\"facts\":{\"groups\":8,\"strict\":false,\"type\":\"DMA-FQ\"},\"more\":{}},"
+			    "{\"name\":\"netdev\",\"ids\":[],\"facts\":null,\"more\":null}]}\n");
+	free(s);
+	s = render_nested(SB_OUT_JSON, "name");
+	ck_assert_str_eq(s, "{\"subsystems\":[{\"name\":\"iommu\"},{\"name\":\"netdev\"}]}\n");
+	free(s);
+	s = render_nested(SB_OUT_PAIRS, NULL);
+	ck_assert_str_eq(s, "NAME=\"iommu\" IDS=\"280\"\nNAME=\"netdev\" IDS=\"\"\n");
+	free(s);
+	s = render_nested(SB_OUT_PAIRS, "name,facts");
+	ck_assert_str_eq(s, "NAME=\"iommu\" FACTS=\"groups=8,strict=no,type=DMA-FQ\"\nNAME=\"netdev\" FACTS=\"-\"\n");
+	free(s);
+}
+END_TEST
+
+/* -H names the JSON type of every column type (U64V was read past the end of the names) */
+START_TEST(list_columns_types)
+{
+	struct sb_out_opts o = { .mode = SB_OUT_RAW };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(sb_out_list_columns(&o, fp, nested_cols, 4), 0);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "IDS array yes ids"));
+	ck_assert_ptr_nonnull(strstr(buf, "FACTS object no facts"));
+	free(buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("out");
@@ -315,6 +385,8 @@ int main(void)
 	tcase_add_test(tc, json_numbers);
 	tcase_add_test(tc, json_doubles_beyond_int64);
 	tcase_add_test(tc, list_columns_names_every_column);
+	tcase_add_test(tc, objects_in_json_and_text);
+	tcase_add_test(tc, list_columns_types);
 	tcase_add_test(tc, text_modes_escape_control_bytes_everywhere);
 	tcase_add_test(tc, escape_keeps_valid_utf8_and_cuts_whole_characters);
 	tcase_add_test(tc, tables_wrap_at_words_to_columns);

@@ -286,6 +286,55 @@ START_TEST(rproc_trace_missing)
 }
 END_TEST
 
+/* The crash count comes from the kernel log: the lines as the remoteproc core prints them
+ * (dev_err on the rproc device), in /dev/kmsg record format as a snapshot stores it. */
+START_TEST(rproc_crash_count)
+{
+	char *dir = tu_tree_new();
+	struct sb_rproc *rp, one;
+	enum sb_rproc_crash_type t;
+	struct sb_root *r;
+	struct sb_err e;
+	unsigned n;
+	size_t np;
+
+	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/name", "socbox-remote\n", -1);
+	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/state", "running\n", -1);
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0", "../../devices/p/remoteproc/remoteproc0");
+	tu_write(dir, "sys/devices/q/remoteproc/remoteproc1/name", "other\n", -1);
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc1", "../../devices/q/remoteproc/remoteproc1");
+	tu_write(dir, "dev/kmsg",
+		 "3,900,5000000,-;remoteproc remoteproc0: crash detected in socbox-remote: type watchdog\n"
+		 "3,901,5000100,-;remoteproc remoteproc0: handling crash #1 in socbox-remote\n"
+		 "3,902,5000200,-;remoteproc remoteproc0: recovering socbox-remote\n"
+		 "3,950,6000100,-;remoteproc remoteproc0: handling crash #12 in socbox-remote\n"
+		 "3,951,6000100,-;remoteproc remoteproc10: handling crash #99 in x\n"
+		 "3,952,6000200,-;remoteproc remoteproc0: handling crash #x in socbox-remote\n", -1);
+	r = open_root(dir);
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rproc_find(r, "socbox-remote", &one, &e), 0);
+	ck_assert_int_eq(sb_rproc_crash_count(r, &one, &n, &e), 0);
+	ck_assert_uint_eq(n, 12); /* the highest, not remoteproc10's */
+	ck_assert_int_eq(sb_rproc_list(r, &rp, &np, &e), 0);
+	ck_assert_uint_eq(np, 2);
+	ck_assert(rp[0].have_crashes && rp[1].have_crashes);
+	ck_assert_uint_eq(rp[0].crashes, 12);
+	ck_assert_uint_eq(rp[1].crashes, 0);
+	free(rp);
+	/* a crash report is a write: never to a snapshot */
+	ck_assert_int_eq(sb_rproc_crash(r, &one, SB_RPROC_WATCHDOG, &e), -EROFS);
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
+	ck_assert_int_eq(sb_rproc_crash_type_parse("fatal", &t), 0);
+	ck_assert_int_eq(t, SB_RPROC_FATAL_ERROR);
+	ck_assert_int_eq(sb_rproc_crash_type_parse("mmufault", &t), 0);
+	ck_assert_int_eq(t, SB_RPROC_MMUFAULT);
+	ck_assert_int_eq(sb_rproc_crash_type_parse("Fatal", &t), -EINVAL);
+	ck_assert_int_eq(sb_rproc_crash_type_parse("", &t), -EINVAL);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 START_TEST(rproc_garbage)
 {
 	char *dir = tu_tree_new();
@@ -365,6 +414,7 @@ static Suite *suite(void)
 	tcase_add_test(t, rproc_am62x);
 	tcase_add_test(t, rproc_trace_missing);
 	tcase_add_test(t, rproc_garbage);
+	tcase_add_test(t, rproc_crash_count);
 	tcase_add_test(t, send_over_mtu);
 	tcase_add_test(t, methods_and_sysroot);
 	suite_add_tcase(s, t);

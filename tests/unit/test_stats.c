@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <math.h>
-#include <pthread.h>
 
 #include "socbox/stats.h"
 #include "testutil.h"
@@ -50,46 +49,6 @@ START_TEST(histogram_buckets_double)
 }
 END_TEST
 
-START_TEST(sleep_returns_at_once_when_stopped)
-{
-	atomic_bool stop = true;
-
-	ck_assert(sb_sleep_unless(3600, &stop));
-}
-END_TEST
-
-START_TEST(sleep_runs_out_without_stop)
-{
-	atomic_bool stop = false;
-	uint64_t t0 = sb_now_ns();
-
-	ck_assert(!sb_sleep_unless(0.03, &stop));
-	ck_assert_uint_ge(sb_now_ns() - t0, 30 * 1000 * 1000);
-}
-END_TEST
-
-static void *set_stop_later(void *arg)
-{
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-
-	nanosleep(&ts, NULL);
-	atomic_store((atomic_bool *)arg, true);
-	return NULL;
-}
-
-/* The stress timer: a worker that fails sets stop, and the sleep must notice it (before the
- * fix the main thread slept the whole --duration). 3600 s would hit the test timeout. */
-START_TEST(sleep_notices_a_stop_from_another_thread)
-{
-	atomic_bool stop = false;
-	pthread_t t;
-
-	ck_assert_int_eq(pthread_create(&t, NULL, set_stop_later, &stop), 0);
-	ck_assert(sb_sleep_unless(3600, &stop));
-	pthread_join(t, NULL);
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -97,9 +56,6 @@ int main(void)
 	tcase_add_test(tc, summary_of_known_samples);
 	tcase_add_test(tc, empty_and_single);
 	tcase_add_test(tc, histogram_buckets_double);
-	tcase_add_test(tc, sleep_returns_at_once_when_stopped);
-	tcase_add_test(tc, sleep_runs_out_without_stop);
-	tcase_add_test(tc, sleep_notices_a_stop_from_another_thread);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

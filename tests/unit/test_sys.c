@@ -252,6 +252,29 @@ START_TEST(knows_the_kernel_version)
 }
 END_TEST
 
+/* Files that cannot change while a command runs are read once per root, failures too. */
+START_TEST(reads_constant_files_once)
+{
+	const char *text, *again;
+	char rel[32];
+
+	ck_assert_int_eq(sb_read_file_once(root, &text, 4096, "/sys/class/thing/a/name"), 11);
+	ck_assert_str_eq(text, "rpmsg-raw \n");
+	tu_write(dir, "sys/class/thing/a/name", "changed\n", -1);
+	ck_assert_int_eq(sb_read_file_once(root, &again, 4096, "/sys/class/thing/a/name"), 11);
+	ck_assert_ptr_eq(again, text);
+	ck_assert_int_eq(sb_read_file_once(root, &text, 4096, "/sys/class/thing/a/%s", "nope"), -ENOENT);
+	ck_assert_ptr_null(text);
+	tu_write(dir, "sys/class/thing/a/nope", "late\n", -1);
+	ck_assert_int_eq(sb_read_file_once(root, &text, 4096, "/sys/class/thing/a/nope"), -ENOENT);
+	/* the kernel release: as sb_attr_str, trimmed and cut to the buffer */
+	ck_assert_int_eq(sb_kernel_release(root, rel, sizeof(rel)), 13);
+	ck_assert_str_eq(rel, "6.12.34-arm64");
+	ck_assert_int_eq(sb_kernel_release(root, rel, 5), 4);
+	ck_assert_str_eq(rel, "6.12");
+}
+END_TEST
+
 START_TEST(refuses_a_missing_sysroot)
 {
 	struct sb_root *r = NULL;
@@ -294,6 +317,7 @@ int main(void)
 	tcase_add_test(tc, lists_in_natural_order);
 	tcase_add_test(tc, reads_whole_files_with_a_limit);
 	tcase_add_test(tc, knows_the_kernel_version);
+	tcase_add_test(tc, reads_constant_files_once);
 	tcase_add_test(tc, refuses_a_missing_sysroot);
 	tcase_add_test(tc, parses_numbers_strictly);
 	tcase_add_test(tc, lists_directories_larger_than_one_read);

@@ -8,6 +8,9 @@
  *   socbox-vmprobe udmabuf          turn a sealed memfd into a dma-buf and read it through it
  *   socbox-vmprobe rpmsg [CTRL]     endpoint create / echo / destroy on /dev/rpmsg_ctrl0
  *   socbox-vmprobe rpmsg-echo NODE  echo 100 bytes through an existing /dev/rpmsgN
+ *   socbox-vmprobe rpmsg-fd [CTRL]  RPMSG_CREATE_EPT_FD_IOCTL semantics (test-kernel patch)
+ *   socbox-vmprobe rpmsg-fd-gone CTRL MODULE  an fd endpoint while MODULE is removed
+ *   socbox-vmprobe dmabuf-rw DIR    DMA_BUF_IOCTL_RW_FILE semantics (test-kernel patch)
  *   socbox-vmprobe iommufd          /dev/iommu: IOAS alloc, map, unmap, destroy
  */
 #include <errno.h>
@@ -66,10 +69,13 @@ static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } vp_cmds[] = {
+	{ "dmabuf-rw", vp_dmabuf_rw },
 	{ "dmaheap", vp_dmaheap },
 	{ "iommufd", vp_iommufd },
 	{ "rpmsg", vp_rpmsg },
 	{ "rpmsg-echo", vp_rpmsg_echo },
+	{ "rpmsg-fd", vp_rpmsg_fd },
+	{ "rpmsg-fd-gone", vp_rpmsg_fd_gone },
 	{ "udmabuf", vp_udmabuf },
 };
 
@@ -80,6 +86,6 @@ int main(int argc, char **argv)
 			if (strcmp(argv[1], vp_cmds[i].name) == 0)
 				return vp_cmds[i].run(argc - 1, argv + 1);
 	}
-	fputs("usage: socbox-vmprobe dmaheap [HEAP] | udmabuf | rpmsg [CTRL] | rpmsg-echo NODE | iommufd\n", stderr);
+	fputs("usage: socbox-vmprobe dmaheap [HEAP] | udmabuf | rpmsg [CTRL] | rpmsg-echo NODE | rpmsg-fd [CTRL] | rpmsg-fd-gone CTRL MODULE | dmabuf-rw DIR | iommufd\n", stderr);
 	return 2;
 }

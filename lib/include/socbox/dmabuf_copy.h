@@ -19,6 +19,7 @@ enum sb_copy_method {
 	SB_COPY_SENDFILE,   /* sendfile() with the udmabuf's memfd */
 	SB_COPY_SPLICE,     /* splice() through a pipe with the udmabuf's memfd */
 	SB_COPY_RW_FILE,    /* proposed DMA_BUF_IOCTL_RW_FILE */
+	SB_COPY_RW_FILE_DIRECT, /* the same with its O_DIRECT flag for the page-aligned part */
 	SB_COPY_COPY_RANGE, /* copy_file_range() with the dma-buf fd */
 	SB_COPY_NMETHODS,
 };
@@ -81,7 +82,8 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 		bool allow_fallback, volatile sig_atomic_t *stop, struct sb_copy_result *res,
 		struct sb_err *e);
 
-/* 'auto': try the methods of sb_copy_auto_order() that apply, fastest first, until one works.
+/* 'auto': try the methods of sb_copy_auto_order() that apply, fastest first, until one works
+ * (a method the kernel lacks, or one the buffer refuses for now with -EBUSY, is skipped).
  * tried receives "method: why" for each one the kernel or the buffer refused. */
 int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path,
 		     uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,

@@ -35,6 +35,7 @@ struct sb_iommu_event {
 	uint32_t sid;      /* stream id (SMMUv3, arm-smmu), valid when has_sid */
 	bool has_sid;
 	bool client_known; /* device names the client as the log did (not just a stream id) */
+	bool named_by_firmware; /* device found from the stream id in the firmware (iommu_sid.h) */
 	uint64_t ts_us;
 	bool has_ts;
 };

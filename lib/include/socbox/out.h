@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The output layer. A view collects typed tables and top-level fields, then prints them in
  * one of the modes every applet shares:
- *   table (default, libsmartcols), -r raw, -P KEY="value" pairs, -J one JSON object per
+ *   table (default), -r raw, -P KEY="value" pairs, -J one JSON object per
  *   print, --format openmetrics (OpenMetrics 1.0) and --format prometheus (the Prometheus
  *   text format that node_exporter's textfile collector reads); lib/framework/out_openmetrics.c
  *   says how columns become metric families.
@@ -29,6 +29,8 @@ enum sb_col_type {
 	SB_T_BOOL, /* true/false; "yes"/"no" in text modes */
 	SB_T_STRV, /* list of strings; JSON array, joined with "," in text modes */
 	SB_T_U64V, /* list of ids or counts; JSON array of numbers, joined with "," in text */
+	SB_T_OBJ,  /* named values of their own types (doctor's facts); JSON object, "key=value"
+		    * joined with "," in text */
 };
 
 enum sb_col_flags {
@@ -41,6 +43,8 @@ enum sb_col_flags {
 				 * as a gauge of 1 with the text as a label (a state set with
 				 * sb_table_states()) */
 	SB_COL_COUNTER = 1 << 6,/* openmetrics: numeric column exported as a counter */
+	SB_COL_JSON = 1 << 7,   /* JSON: in the default set even when SB_COL_HIDDEN (a value too
+				 * long or nested for a table row) */
 };
 
 struct sb_col {
@@ -100,6 +104,12 @@ void sb_row_dbl(struct sb_row *r, int col, double v);
 void sb_row_bool(struct sb_row *r, int col, bool v);
 void sb_row_strv_add(struct sb_row *r, int col, const char *s);
 void sb_row_u64v_add(struct sb_row *r, int col, uint64_t v);
+/* SB_T_OBJ: sb_row_obj() makes the cell an object (JSON {} while it has no member); the
+ * others add a member (and make it an object too). */
+void sb_row_obj(struct sb_row *r, int col);
+void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v);
+void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v);
+void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v);
 
 /* Top-level fields (JSON members beside the tables; "Key: value" lines in table mode,
  * before the tables). Names are snake_case; units belong in the name ("size_bytes"). */

@@ -143,7 +143,8 @@ int sb_rpmsg_get_outgoing_flow(int fd, bool *paused, struct sb_err *e);
 int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e);
 
 /* One message per call. send: -EMSGSIZE before writing when len > mtu. recv: waits up to
- * timeout_ms (-1 forever); returns the length, -ETIMEDOUT, or -errno. */
+ * timeout_ms (-1 forever); returns the length, -ETIMEDOUT, or -errno. Both return -EINTR
+ * once a stop signal (socbox/stop.h) arrived, other signals do not end them. */
 ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb_err *e);
 ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_err *e);
 

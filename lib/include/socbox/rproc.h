@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "socbox/error.h"
 #include "socbox/sys.h"
@@ -21,6 +22,8 @@ struct sb_rproc {
 	char coredump[16];
 	char device[128];    /* parent device ("5000000.m4fss") */
 	unsigned ntraces;    /* debugfs trace0..N readable */
+	unsigned crashes;    /* crashes handled since boot (kernel log), when have_crashes */
+	bool have_crashes;
 };
 
 /* Every value of the state attribute (drivers/remoteproc/remoteproc_sysfs.c), NULL-terminated. */
@@ -41,5 +44,68 @@ int sb_rproc_recovery_write(const struct sb_root *r, const struct sb_rproc *p, b
 /* The text of debugfs trace<idx>; *text malloc'ed. */
 int sb_rproc_trace(const struct sb_root *r, const struct sb_rproc *p, unsigned idx, char **text,
 		   struct sb_err *e);
+
+/* Crash types of the debugfs crash file (enum rproc_crash_type). */
+enum sb_rproc_crash_type { SB_RPROC_MMUFAULT, SB_RPROC_WATCHDOG, SB_RPROC_FATAL_ERROR };
+int sb_rproc_crash_type_parse(const char *s, enum sb_rproc_crash_type *t);
+/* Report a crash through debugfs remoteproc/<id>/crash, as the remote's watchdog would;
+ * the core then recovers it when recovery is enabled. */
+int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_crash_type t,
+		   struct sb_err *e);
+/* Crashes the kernel handled since boot: the highest N of "<id>: handling crash #N" in the
+ * kernel log (0 when none; the count is lost if the log wrapped). */
+int sb_rproc_crash_count(const struct sb_root *r, const struct sb_rproc *p, unsigned *count,
+			 struct sb_err *e);
+
+struct sb_kmsg_follow;
+
+/* Lifecycle stress: stop and start (or crash and let the core recover) a running remote
+ * processor, and after each cycle wait until it runs again, every rpmsg channel and control
+ * device it had before the first cycle is back, and optionally a channel answers pings. */
+enum sb_rproc_phase {
+	SB_CYCLE_DOWN,    /* stop: the state write; crash: until the core handled the crash */
+	SB_CYCLE_UP,      /* start, or recovery, until the state reads running */
+	SB_CYCLE_DEVICES, /* until the channels and control devices are back */
+	SB_CYCLE_PING,    /* the ping requests */
+	SB_CYCLE_TOTAL,
+	SB_CYCLE_NPHASES,
+};
+const char *sb_rproc_phase_name(enum sb_rproc_phase ph);
+
+struct sb_rproc_cycle_opts {
+	bool crash;
+	enum sb_rproc_crash_type crash_type;
+	const char *ping_channel; /* NULL: no ping */
+	unsigned ping_count;
+	size_t ping_size;
+	int timeout_ms;           /* for each wait */
+};
+
+struct sb_rproc_cycle {
+	const struct sb_root *root;
+	struct sb_rproc p;
+	struct sb_rproc_cycle_opts o;
+	char **channels;     /* the baseline: channel names below the processor */
+	size_t nchannels;
+	size_t nctrls;       /* control devices below it */
+	uint32_t ping_dst;
+	struct sb_kmsg_follow *kmsg; /* --crash: the kernel log, followed from the start */
+	uint32_t cookie;
+	unsigned done;       /* cycles completed */
+};
+
+struct sb_rproc_cycle_result {
+	double ms[SB_CYCLE_NPHASES];
+	unsigned crash_no;   /* crash mode: the kernel's crash number */
+};
+
+/* Check the processor runs (and, for --crash, that recovery is enabled), take the
+ * baseline, find the ping channel. */
+int sb_rproc_cycle_init(struct sb_rproc_cycle *cy, const struct sb_root *r, const char *spec,
+			const struct sb_rproc_cycle_opts *o, struct sb_err *e);
+/* One cycle. A failure names the cycle (cy->done + 1) and what did not come back. */
+int sb_rproc_cycle_run(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_result *res,
+		       struct sb_err *e);
+void sb_rproc_cycle_free(struct sb_rproc_cycle *cy);
 
 #endif

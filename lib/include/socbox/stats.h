@@ -3,7 +3,6 @@
 #ifndef SOCBOX_STATS_H
 #define SOCBOX_STATS_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,10 +14,6 @@ static inline uint64_t sb_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
-
-/* Sleep for seconds, in short slices, returning early once *stop is set (a worker thread
- * failed or finished). True when stopped early, false when the time ran out. */
-bool sb_sleep_unless(double seconds, atomic_bool *stop);
 
 struct sb_stats {
 	size_t n;

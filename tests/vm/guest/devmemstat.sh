@@ -19,7 +19,7 @@ like "$out" '^[0-9]+ eth0 [0-9]+ [0-9]+ [0-9]+ [0-9]+ ' "the pools carry page-po
 json=$("$SOCBOX" devmemstat pools -J)
 like "$json" '"recycle_rate": (0|1|0\.[0-9]+)' "a recycle rate is computed"
 not_ok "no note that stats are unsupported" sh -c "printf '%s' '$json' | grep -q CONFIG_PAGE_POOL_STATS"
-like "$("$SOCBOX" devmemstat --format openmetrics)" 'socbox_pools_recycle_rate\{[^}]*ifname="eth0"' "openmetrics exports the recycle rate"
+like "$("$SOCBOX" devmemstat --format openmetrics)" 'socbox_devmemstat_pools_recycle_rate\{[^}]*ifname="eth0"' "openmetrics exports the recycle rate"
 
 out=$("$SOCBOX" devmemstat queues -o IFNAME,TYPE,QUEUE,NAPI_ID,IRQ,RX_BYTES -r -n)
 diag "queues:"

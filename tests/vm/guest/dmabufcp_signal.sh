@@ -11,18 +11,28 @@ rm -rf "$D"
 mkdir -p "$D"
 head -c $((64 * 1048576 + 1)) /dev/urandom >"$D/big"
 
-for kind in heap:system udmabuf; do
-	rm -f "$D/out" "$D"/.out.dmabufcp-*
-	dmabufcp --verify -m read -s 64K "$D/big" "$kind" "$D/out" 2>"$D/err" &
-	pid=$!
+# wait_tmp: until the temporary output exists (12 s at most): the copy is then writing it
+wait_tmp() {
 	i=0
-	# wait until the temporary output exists: the copy is then mid-way through the output
 	while ! ls "$D"/.out.dmabufcp-* >/dev/null 2>&1 && [ $i -lt 600 ]; do
 		usleep 20000
 		i=$((i + 1))
 	done
-	ok "$kind: temporary output appeared while copying" ls "$D"/.out.dmabufcp-*
+	ls "$D"/.out.dmabufcp-*
+}
+
+# socbox-sigdfl: the shell starts a background job with SIGINT ignored (dmabufcp keeps a
+# signal ignored on entry, as under nohup). SIGSTOP holds the copy where the temporary output
+# exists and nothing is committed yet, so the SIGINT cannot come after the end of the copy.
+for kind in heap:system udmabuf; do
+	rm -f "$D/out" "$D"/.out.dmabufcp-*
+	socbox-sigdfl dmabufcp --verify -m read -s 64K "$D/big" "$kind" "$D/out" 2>"$D/err" &
+	pid=$!
+	ok "$kind: temporary output appeared while copying" wait_tmp
+	kill -STOP "$pid"
+	ok "$kind: ... and is still there with the copy held" ls "$D"/.out.dmabufcp-*
 	kill -INT "$pid"
+	kill -CONT "$pid"
 	wait "$pid"
 	is "$?" 1 "$kind: SIGINT mid-copy exits 1"
 	like "$(cat "$D/err")" 'interrupted by signal 2' "$kind: and says it was interrupted"
@@ -32,13 +42,14 @@ for kind in heap:system udmabuf; do
 done
 
 # SIGINT while writing to stdout: part of the data may already be out, and the message must
-# say so instead of claiming nothing was written. A fifo nobody drains blocks the write.
+# say so instead of claiming nothing was written. A fifo nobody drains blocks the write; the
+# first byte read from it shows that the data has started to go out.
 rm -f "$D/fifo"
 mkfifo "$D/fifo"
-dmabufcp -m read "$D/big" udmabuf - >"$D/fifo" 2>"$D/err" &
+socbox-sigdfl dmabufcp -m read "$D/big" udmabuf - >"$D/fifo" 2>"$D/err" &
 pid=$!
 exec 3<"$D/fifo"
-usleep 500000
+is "$(dd bs=1 count=1 <&3 2>/dev/null | wc -c | tr -d ' ')" 1 "DST -: the data started to come out"
 kill -INT "$pid"
 wait "$pid"
 is "$?" 1 "DST -: SIGINT mid-write exits 1"
@@ -48,14 +59,17 @@ like "$(cat "$D/err")" 'may already be on standard output' "DST -: warns that pa
 not_ok "DST -: does not claim nothing was written" grep -q "nothing was written" "$D/err"
 rm -f "$D/fifo"
 
-# A source that shrinks during the copy: whether the copy is still reading it or already
-# verifying, it is an error (exit 1) and DST is not written.
+# A source that shrinks during the copy is an error (exit 1) and DST is not written. The
+# copy is held (SIGSTOP) once it writes its output, after reading the source and before
+# --verify reads it again; the source shrinks meanwhile.
 head -c $((32 * 1048576)) /dev/urandom >"$D/shrink"
 rm -f "$D/out"
 dmabufcp --verify -s 64K "$D/shrink" udmabuf "$D/out" 2>"$D/err" &
 pid=$!
-usleep 300000
+ok "shrink: temporary output appeared while copying" wait_tmp
+kill -STOP "$pid"
 truncate -s 1048576 "$D/shrink"
+kill -CONT "$pid"
 wait "$pid"
 is "$?" 1 "source truncated mid-copy: exit 1"
 like "$(cat "$D/err")" 'shrank|differs from buffer' "... says the source ended early or differs"

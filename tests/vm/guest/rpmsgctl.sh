@@ -3,8 +3,8 @@
 # vm-kernel: test
 # rpmsgctl against the loopback rpmsg device (tests/vm/rpmsg_loopback): list, endpoints by
 # the legacy path, ping with every byte checked, MTU, send/recv, flow control, destroy,
-# bench, the missing fd ioctl, the default endpoint of an rpmsg-raw channel, and a
-# snapshot that answers like the live system.
+# bench, the default endpoint of an rpmsg-raw channel, and a snapshot that answers like the
+# live system. The fd path (this kernel's patch) is rpmsgctl_fd.sh's.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 R=rpmsgctl
@@ -98,18 +98,14 @@ ok "ept destroy $dev" $R ept destroy "$dev"
 not_ok "/dev/$dev is gone" test -e "/dev/$dev"
 not_ok "/sys/class/rpmsg/$dev is gone" test -e "/sys/class/rpmsg/$dev"
 
-# --- temporary endpoints, auto and fd ---
-ok "ping on a temporary endpoint (auto)" sh -c "$R ping -c 20 -v -P >$T/auto 2>$T/auto.err"
-like "$(cat $T/auto.err)" 'endpoint created by the legacy path' "auto fell back to legacy (verbose)"
-like "$(cat $T/auto)" '^METHOD="legacy"' "auto reports the path that ran"
+# --- temporary endpoints by the legacy path ---
+ok "ping on a temporary endpoint (--method legacy)" sh -c "$R ping --method legacy -c 20 -v -P >$T/legacy 2>$T/legacy.err"
+like "$(cat $T/legacy.err)" 'endpoint created by the legacy path' "the legacy path ran (verbose)"
+like "$(cat $T/legacy)" '^METHOD="legacy"' "ping reports the path that ran"
 is "$(endpoint_devices)" 0 "no endpoint device left behind"
 $R ept create x --method fd 2>$T/fdc.err
 is "$?" 2 "ept create --method fd is a usage error (an fd endpoint dies with the process)"
 like "$(cat $T/fdc.err)" 'destroyed when its last file descriptor closes' "and says why"
-$R ping --method fd -c 1 2>$T/fd.err
-is "$?" 3 "ping --method fd exits 3 on this kernel"
-cat $T/fd.err | sed 's/^/# /'
-like "$(cat $T/fd.err)" 'RPMSG_CREATE_EPT_FD_IOCTL: not supported by this kernel' "the message names the missing ioctl"
 ok "ept create (auto) -v -J" sh -c "$R ept create lasting -v -J >$T/lasting.json 2>$T/lasting.err"
 like "$(cat $T/lasting.err)" 'auto means legacy for ept create' "verbose says auto means legacy here"
 like "$(tr -d ' \n' <$T/lasting.json)" '"requested_method":"auto"' "JSON says auto was asked"
@@ -118,15 +114,10 @@ is "$(endpoint_devices)" 1 "the endpoint device stays after rpmsgctl exits"
 ok "ept destroy it" $R ept destroy "$(sed -n 's/.*"device": *"\(rpmsg[0-9]*\)".*/\1/p' $T/lasting.json)"
 is "$(endpoint_devices)" 0 "and it is gone"
 
-# --- bench ---
-ok "bench 1000 loops" sh -c "$R bench --loops 1000 >$T/bench 2>&1"
-cat $T/bench | sed 's/^/# /'
-like "$(cat $T/bench)" 'unsupported' "the fd row says unsupported"
-ok "bench -J" sh -c "$R bench --loops 200 -J >$T/bench.json"
-like "$(tr -d ' \n' <$T/bench.json)" '"fd_path":"unsupported"' "JSON names the fd path state"
+# --- bench, legacy path ---
+ok "bench --method legacy, 200 loops" sh -c "$R bench --method legacy --loops 200 -J >$T/bench.json"
+like "$(tr -d ' \n' <$T/bench.json)" '"fd_path":"notrun"' "JSON says the fd path was not run"
 like "$(tr -d ' \n' <$T/bench.json)" '"method":"legacy","op":"create"' "JSON has per-op statistics"
-$R bench --loops 10 --require-fd 2>/dev/null
-is "$?" 3 "--require-fd exits 3"
 is "$(endpoint_devices)" 0 "bench leaves no endpoint device"
 
 # --- dev create/release on a backend without it ---

@@ -21,6 +21,7 @@ ok "perf events (CONFIG_PERF_EVENTS)" test -e /proc/sys/kernel/perf_event_parano
 ok "modules (CONFIG_MODULES)" test -e /proc/modules
 ok "IPv6 (CONFIG_IPV6)" test -e /proc/net/if_inet6
 ok "io_uring (CONFIG_IO_URING)" test -e /proc/sys/kernel/io_uring_disabled
+ok "remoteproc (CONFIG_REMOTEPROC)" test -d /sys/class/remoteproc
 like "$(cat /sys/kernel/iommu_groups/*/type | sort -u)" '^(DMA|DMA-FQ)$' "VT-d gives translated DMA domains"
 ok "veth pair can be made (CONFIG_VETH)" ip link add socbox-v0 type veth peer name socbox-v1
 ok "and removed" ip link del socbox-v0

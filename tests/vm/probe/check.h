@@ -17,6 +17,9 @@ int vp_dmaheap(int argc, char **argv);
 int vp_udmabuf(int argc, char **argv);
 int vp_rpmsg(int argc, char **argv);
 int vp_rpmsg_echo(int argc, char **argv);
+int vp_rpmsg_fd(int argc, char **argv);
+int vp_rpmsg_fd_gone(int argc, char **argv);
+int vp_dmabuf_rw(int argc, char **argv);
 int vp_iommufd(int argc, char **argv);
 
 #endif

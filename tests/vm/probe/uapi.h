@@ -65,6 +65,32 @@ _Static_assert(VP_RPMSG_GET_OUTGOING_FLOWCONTROL == 0x8004b505, "RPMSG_GET_OUTGO
 _Static_assert(VP_RPMSG_SET_INCOMING_FLOWCONTROL == 0x8004b506, "RPMSG_SET_INCOMING_FLOWCONTROL");
 #define VP_RPMSG_MAX_PAYLOAD 496 /* 512-byte virtio buffer minus the 16-byte header */
 
+/* Test-kernel patches (tests/vm/patches): the fd endpoint ioctl and DMA_BUF_IOCTL_RW_FILE. */
+struct vp_rpmsg_endpoint_fd_info {
+	char name[VP_RPMSG_NAME_SIZE];
+	uint32_t src;
+	uint32_t dst;
+	uint32_t flags;
+	int32_t fd;
+};
+_Static_assert(sizeof(struct vp_rpmsg_endpoint_fd_info) == 48, "rpmsg_endpoint_fd_info is 48 bytes");
+#define VP_RPMSG_CREATE_EPT_FD_IOCTL _IOWR(0xb5, 0x7, struct vp_rpmsg_endpoint_fd_info)
+_Static_assert(VP_RPMSG_CREATE_EPT_FD_IOCTL == 0xc030b507, "RPMSG_CREATE_EPT_FD_IOCTL");
+
+struct vp_dmabuf_rw_file {
+	uint32_t flags;
+	int32_t fd;
+	uint64_t file_offset;
+	uint64_t buf_offset;
+	uint64_t buf_len;
+};
+_Static_assert(sizeof(struct vp_dmabuf_rw_file) == 32, "dma_buf_rw_file is 32 bytes");
+#define VP_DMA_BUF_RW_READ 1u
+#define VP_DMA_BUF_RW_WRITE 2u
+#define VP_DMA_BUF_RW_DIRECT (1u << 31)
+#define VP_DMA_BUF_IOCTL_RW_FILE _IOW('b', 4, struct vp_dmabuf_rw_file)
+_Static_assert(VP_DMA_BUF_IOCTL_RW_FILE == 0x40206204, "DMA_BUF_IOCTL_RW_FILE");
+
 /* iommufd: /dev/iommu; every command is _IO(';', nr) and starts with its own size */
 #define VP_IOMMUFD_TYPE ';'
 struct vp_iommu_destroy {

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rpmsgctl rproc cycle: N stop/start (or crash/recover) cycles of a remote processor, each
+ * checked (running, rpmsg devices back, optional ping), with per-phase time statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "socbox/stats.h"
+#include "socbox/stop.h"
+#include "rpmsgctl.h"
+
+enum { P_PHASE, P_CYCLES, P_MIN, P_MEDIAN, P_P99, P_MAX, P_MEAN };
+static const struct sb_col phase_cols[] = {
+	[P_PHASE] = { "PHASE", SB_T_STR, 0, 0, "down (stop, or until the crash is taken), up (start or recovery), devices, ping, cycle (all)", 0 },
+	[P_CYCLES] = { "CYCLES", SB_T_U64, 0, SB_COL_RIGHT, "cycles measured", 0 },
+	[P_MIN] = { "MIN_MS", SB_T_DBL, 0, SB_COL_RIGHT, "fastest", 2 },
+	[P_MEDIAN] = { "MEDIAN_MS", SB_T_DBL, 0, SB_COL_RIGHT, "median", 2 },
+	[P_P99] = { "P99_MS", SB_T_DBL, 0, SB_COL_RIGHT, "99th percentile", 2 },
+	[P_MAX] = { "MAX_MS", SB_T_DBL, 0, SB_COL_RIGHT, "slowest", 2 },
+	[P_MEAN] = { "MEAN_MS", SB_T_DBL, 0, SB_COL_RIGHT, "mean", 2 },
+};
+#define NPCOLS (sizeof(phase_cols) / sizeof(phase_cols[0]))
+
+static void progress(unsigned done, unsigned total)
+{
+	if (sb_opt.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (done < total)
+		fprintf(stderr, "\r" RPMSGCTL " rproc cycle: %u/%u   ", done + 1, total);
+	else
+		fputs("\r\033[K", stderr);
+}
+
+int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
+{
+	static int count, crash, timeout_ms, ping_count, ping_size;
+	static char *ping, *crash_type;
+	struct poptOption table[] = {
+		{ "count", 'c', POPT_ARG_INT, &count, 0, "cycles (default 10)", "N" },
+		{ "crash", '\0', POPT_ARG_NONE, &crash, 0, "crash it (debugfs) and let the core recover it, instead of stop/start", NULL },
+		{ "crash-type", '\0', POPT_ARG_STRING, &crash_type, 0, "with --crash: mmufault, watchdog or fatal (default watchdog)", "TYPE" },
+		{ "ping", '\0', POPT_ARG_STRING, &ping, 0, "after each cycle, ping this channel of the processor", "CHANNEL" },
+		{ "ping-count", '\0', POPT_ARG_INT, &ping_count, 0, "requests per ping check (default 3)", "N" },
+		{ "size", 's', POPT_ARG_INT, &ping_size, 0, "ping payload bytes (default 64)", "BYTES" },
+		{ "timeout", 't', POPT_ARG_INT, &timeout_ms, 0, "for each wait (default 10000)", "MS" },
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
+	};
+	struct sb_rproc_cycle_opts o = { 0 };
+	struct sb_rproc_cycle cy;
+	double *ms[SB_CYCLE_NPHASES] = { NULL };
+	unsigned first_crash = 0, last_crash = 0;
+	struct sb_out *out = NULL;
+	struct sb_table *t;
+	struct sb_err e, fail;
+	bool failed = false;
+	int rc;
+
+	count = 10, crash = 0, timeout_ms = 10000, ping_count = 3, ping_size = 64;
+	ping = crash_type = NULL;
+	rc = sb_cli_parse(c, table, "NAME", argc, argv, phase_cols, NPCOLS);
+	if (rc)
+		return rc;
+	if (c->nargs != 1)
+		return sb_usage_error(c, "expected NAME");
+	if (count < 1 || timeout_ms < 1 || ping_count < 1 || ping_size < 1 || ping_size > SB_RPMSG_VIRTIO_MTU)
+		return sb_usage_error(c, "--count, --timeout and --ping-count must be positive, --size 1 to %d",
+				      SB_RPMSG_VIRTIO_MTU);
+	o.crash = crash;
+	o.crash_type = SB_RPROC_WATCHDOG;
+	if (crash_type && (!crash || sb_rproc_crash_type_parse(crash_type, &o.crash_type)))
+		return sb_usage_error(c, "--crash-type goes with --crash and is mmufault, watchdog or fatal");
+	o.ping_channel = ping;
+	o.ping_count = (unsigned)ping_count;
+	o.ping_size = (size_t)ping_size;
+	o.timeout_ms = timeout_ms;
+
+	sb_err_clear(&e);
+	sb_err_clear(&fail);
+	if (sb_rproc_cycle_init(&cy, c->root, c->args[0], &o, &e) < 0) {
+		sb_rproc_cycle_free(&cy);
+		return sb_report(RPMSGCTL, &e);
+	}
+	for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
+		if (!(ms[ph] = calloc((size_t)count, sizeof(double)))) {
+			sb_err_set(&e, ENOMEM, "cycle", "allocate samples", NULL);
+			rc = sb_report(RPMSGCTL, &e);
+			goto out;
+		}
+	sb_catch_stop_signals();
+	sb_verbose(RPMSGCTL, "%s (%s): %d %s cycles; baseline %zu channel(s), %zu control device(s)",
+		   cy.p.id, cy.p.name, count, crash ? "crash/recover" : "stop/start", cy.nchannels, cy.nctrls);
+	for (unsigned i = 0; i < (unsigned)count && !sb_stop_signal; i++) {
+		struct sb_rproc_cycle_result res;
+
+		progress(i, (unsigned)count);
+		if (sb_rproc_cycle_run(&cy, &res, &fail) < 0) {
+			failed = true;
+			break;
+		}
+		for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
+			ms[ph][i] = res.ms[ph];
+		if (crash) {
+			if (!first_crash)
+				first_crash = res.crash_no;
+			last_crash = res.crash_no;
+		}
+		sb_verbose(RPMSGCTL, "cycle %u: %.1f ms", i + 1, res.ms[SB_CYCLE_TOTAL]);
+	}
+	progress((unsigned)count, (unsigned)count);
+
+	out = sb_out_new(&c->out, stdout);
+	sb_out_field_str(out, "remoteproc", cy.p.id);
+	sb_out_field_str(out, "name", cy.p.name);
+	sb_out_field_str(out, "mode", crash ? "crash" : "stop-start");
+	sb_out_field_u64(out, "cycles_requested", (uint64_t)count);
+	sb_out_field_u64(out, "cycles_completed", cy.done);
+	sb_out_field_u64(out, "channels", cy.nchannels);
+	sb_out_field_u64(out, "control_devices", cy.nctrls);
+	if (ping)
+		sb_out_field_str(out, "ping_channel", ping);
+	if (crash && cy.done) {
+		sb_out_field_u64(out, "first_crash", first_crash);
+		sb_out_field_u64(out, "last_crash", last_crash);
+	}
+	t = sb_out_table(out, "phases", "Per phase", phase_cols, NPCOLS, true);
+	for (int ph = 0; ph < SB_CYCLE_NPHASES && cy.done; ph++) {
+		struct sb_row *row;
+		struct sb_stats st;
+
+		if (ph == SB_CYCLE_PING && !ping)
+			continue;
+		sb_stats_compute(ms[ph], cy.done, &st);
+		row = sb_table_row(t);
+		sb_row_str(row, P_PHASE, sb_rproc_phase_name((enum sb_rproc_phase)ph));
+		sb_row_u64(row, P_CYCLES, cy.done);
+		sb_row_dbl(row, P_MIN, st.min);
+		sb_row_dbl(row, P_MEDIAN, st.median);
+		sb_row_dbl(row, P_P99, st.p99);
+		sb_row_dbl(row, P_MAX, st.max);
+		sb_row_dbl(row, P_MEAN, st.mean);
+	}
+	if (failed) {
+		char msg[SB_ERR_LINE_MAX];
+
+		sb_err_format(&fail, msg, sizeof(msg));
+		sb_out_field_str(out, "failure", msg);
+	}
+	rc = sb_out_print(out) < 0 ? SB_EXIT_FAIL : 0;
+	if (failed) {
+		rc = sb_report(RPMSGCTL, &fail);
+	} else if (sb_stop_signal) {
+		sb_err_set(&e, EINTR, cy.p.id, "cycle", NULL);
+		sb_err_reason(&e, "interrupted after %u of %d cycles", cy.done, count);
+		sb_err_exit(&e, SB_EXIT_FAIL);
+		rc = sb_report(RPMSGCTL, &e);
+	}
+out:
+	sb_out_free(out);
+	for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
+		free(ms[ph]);
+	sb_rproc_cycle_free(&cy);
+	return rc;
+}

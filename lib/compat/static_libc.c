@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The static build (SOCBOX_STATIC) must not load anything from the board at run time, and a
+ * static glibc would: NSS modules for getpwuid()/getgrgid() and gconv modules for iconv(),
+ * dlopen()ed from the board's own glibc, of another version. So here:
+ * - getpwuid()/getgrgid() read /etc/passwd and /etc/group only, as "files" in nsswitch;
+ * - iconv_open() fails (EINVAL), so popt prints its help text as written (UTF-8, ASCII in
+ *   practice) instead of converting it to the locale's charset.
+ * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB. */
+#define _GNU_SOURCE
+#include "socbox/config.h"
+
+#if SOCBOX_STATIC
+#include <errno.h>
+#include <grp.h>
+#include <iconv.h>
+#include <pwd.h>
+#include <stdio.h>
+
+struct passwd *getpwuid(uid_t uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw = NULL;
+
+	if (!f)
+		return NULL;
+	while ((pw = fgetpwent(f)) && pw->pw_uid != uid)
+		;
+	fclose(f);
+	return pw;
+}
+
+struct group *getgrgid(gid_t gid)
+{
+	FILE *f = fopen("/etc/group", "re");
+	struct group *gr = NULL;
+
+	if (!f)
+		return NULL;
+	while ((gr = fgetgrent(f)) && gr->gr_gid != gid)
+		;
+	fclose(f);
+	return gr;
+}
+
+iconv_t iconv_open(const char *tocode, const char *fromcode)
+{
+	errno = EINVAL;
+	return (iconv_t)-1;
+}
+
+size_t iconv(iconv_t cd, char **in, size_t *inleft, char **out, size_t *outleft)
+{
+	errno = EBADF;
+	return (size_t)-1;
+}
+
+int iconv_close(iconv_t cd)
+{
+	errno = EBADF;
+	return -1;
+}
+#endif

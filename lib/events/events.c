@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The event timeline: kernel log lines of remoteproc, rpmsg, page pools and CMA recognised
+ * by their format strings (Linux 7.2, named below; older spellings where they differ), IOMMU
+ * records from lib/iommu, detached page pools from the netdev state, rpmsg uevents. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/events.h"
+
+static const char *const subsys_names[SB_EV_NSUBSYS] = {
+	[SB_EV_IOMMU] = "iommu", [SB_EV_REMOTEPROC] = "remoteproc", [SB_EV_RPMSG] = "rpmsg",
+	[SB_EV_NETDEV] = "netdev", [SB_EV_DMABUF] = "dmabuf",
+};
+
+const char *sb_ev_subsys_name(enum sb_ev_subsys s)
+{
+	return (unsigned)s < SB_EV_NSUBSYS ? subsys_names[s] : "?";
+}
+
+int sb_ev_subsys_mask(const char *list, unsigned *mask, char *bad, size_t len)
+{
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		unsigned i;
+
+		for (i = 0; i < SB_EV_NSUBSYS; i++)
+			if (strlen(subsys_names[i]) == n && !strncmp(p, subsys_names[i], n))
+				break;
+		if (i == SB_EV_NSUBSYS) {
+			snprintf(bad, len, "%.*s", (int)n, p);
+			return -EINVAL;
+		}
+		*mask |= 1u << i;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!*mask) {
+		snprintf(bad, len, "%s", list);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void set(struct sb_event *ev, const struct sb_kmsg_line *l, enum sb_ev_subsys s,
+		const char *kind, const char *object)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ts_us = l ? l->ts_us : 0;
+	ev->has_ts = l && l->has_ts;
+	ev->subsys = s;
+	ev->source = "kmsg";
+	snprintf(ev->kind, sizeof(ev->kind), "%s", kind);
+	snprintf(ev->object, sizeof(ev->object), "%s", object);
+}
+
+/* "DRIVER DEVICE: rest" as dev_printk() writes it: device into dev, returns rest. */
+static const char *dev_prefix(const char *t, const char *driver, char *dev, size_t len)
+{
+	size_t dl = strlen(driver);
+	const char *colon;
+
+	if (strncmp(t, driver, dl) || t[dl] != ' ')
+		return NULL;
+	t += dl + 1;
+	colon = strstr(t, ": ");
+	if (!colon || memchr(t, ' ', (size_t)(colon - t)))
+		return NULL;
+	snprintf(dev, len, "%.*s", (int)(colon - t), t);
+	return colon + 2;
+}
+
+/* rest starts with prefix: the text after it, else NULL. */
+static const char *after(const char *rest, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(rest, prefix, n) ? NULL : rest + n;
+}
+
+/* drivers/remoteproc/remoteproc_core.c: every message is dev_*(&rproc->dev, ...), so the
+ * prefix is "remoteproc remoteprocN: ". */
+static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
+{
+	static const struct { const char *prefix, *kind; } simple[] = {
+		{ "powering up ", "power-up" },              /* rproc_boot */
+		{ "attaching to ", "attaching" },            /* rproc_boot */
+		{ "stopped remote processor ", "stopped" },  /* rproc_shutdown */
+		{ "detached remote processor ", "detached" },/* rproc_detach */
+		{ "recovering ", "recovery" },               /* rproc_trigger_recovery */
+	};
+	char dev[64];
+	const char *rest = dev_prefix(l->text, "remoteproc", dev, sizeof(dev)), *p;
+	unsigned crash;
+	int nlen;
+
+	if (!rest)
+		return false;
+	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
+		if ((p = after(rest, simple[i].prefix))) {
+			set(ev, l, SB_EV_REMOTEPROC, simple[i].kind, dev);
+			snprintf(ev->detail, sizeof(ev->detail), "%s", p);
+			return true;
+		}
+	if ((p = after(rest, "remote processor "))) { /* rproc_start, rproc_attach */
+		const char *up = strstr(p, " is now up"), *att = strstr(p, " is now attached");
+
+		if (!up && !att)
+			return false;
+		set(ev, l, SB_EV_REMOTEPROC, up ? "up" : "attached", dev);
+		snprintf(ev->detail, sizeof(ev->detail), "%.*s", (int)((up ? up : att) - p), p);
+		return true;
+	}
+	if ((p = after(rest, "crash detected in "))) { /* rproc_report_crash: "NAME: type TYPE" */
+		const char *type = strstr(p, ": type ");
+
+		set(ev, l, SB_EV_REMOTEPROC, "crash", dev);
+		if (type)
+			snprintf(ev->detail, sizeof(ev->detail), "%.*s, type %s", (int)(type - p), p, type + 7);
+		else
+			snprintf(ev->detail, sizeof(ev->detail), "%s", p);
+		return true;
+	}
+	/* rproc_crash_handler_work: the kernel's own crash count */
+	if (sscanf(rest, "handling crash #%u in %n", &crash, &nlen) == 1 && nlen > 0) {
+		set(ev, l, SB_EV_REMOTEPROC, "crash-handled", dev);
+		snprintf(ev->detail, sizeof(ev->detail), "%s, crash #%u", rest + nlen, crash);
+		return true;
+	}
+	if ((p = after(rest, "Booting fw image "))) { /* rproc_fw_boot: "NAME, size N" */
+		set(ev, l, SB_EV_REMOTEPROC, "booting", dev);
+		snprintf(ev->detail, sizeof(ev->detail), "firmware %s", p);
+		return true;
+	}
+	if ((p = after(rest, "Direct firmware load for "))) { /* drivers/base/firmware_loader */
+		set(ev, l, SB_EV_REMOTEPROC, "firmware-missing", dev);
+		snprintf(ev->detail, sizeof(ev->detail), "%s", p);
+		return true;
+	}
+	return false;
+}
+
+/* drivers/rpmsg/rpmsg_ns.c and mtk_rpmsg.c: "%sing channel %s addr 0x%x" (creat/destroy);
+ * virtio_rpmsg_bus.c: "rpmsg host is online". */
+static bool parse_rpmsg(const struct sb_kmsg_line *l, struct sb_event *ev)
+{
+	const char *t = l->text, *sp = strchr(t, ' '), *rest, *p;
+	char dev[96];
+
+	if (!sp)
+		return false;
+	{
+		char driver[32];
+
+		snprintf(driver, sizeof(driver), "%.*s", (int)(sp - t), t);
+		rest = dev_prefix(t, driver, dev, sizeof(dev));
+	}
+	if (!rest)
+		return false;
+	if ((p = after(rest, "creating channel ")) || (p = after(rest, "destroying channel "))) {
+		const char *addr = strstr(p, " addr ");
+		bool add = rest[0] == 'c';
+
+		set(ev, l, SB_EV_RPMSG, add ? "channel-add" : "channel-remove", "");
+		snprintf(ev->object, sizeof(ev->object), "%.*s", addr ? (int)(addr - p) : (int)strlen(p), p);
+		snprintf(ev->detail, sizeof(ev->detail), "%s%s(announced on %s)", addr ? addr + 1 : "",
+			 addr ? " " : "", dev);
+		return true;
+	}
+	if (!strcmp(rest, "rpmsg host is online")) {
+		set(ev, l, SB_EV_RPMSG, "online", dev);
+		snprintf(ev->detail, sizeof(ev->detail), "rpmsg host is online");
+		return true;
+	}
+	return false;
+}
+
+/* net/core/page_pool.c page_pool_release_retry(): "%s() stalled pool shutdown: id %u, %d
+ * inflight %d sec" (6.8+), "%s() stalled pool shutdown %d inflight %d sec" before. */
+static bool parse_pool(const struct sb_kmsg_line *l, struct sb_event *ev)
+{
+	const char *p = strstr(l->text, "stalled pool shutdown");
+	unsigned id;
+	int inflight, sec;
+
+	if (!p || !strstr(l->text, "page_pool_release_retry"))
+		return false;
+	p += strlen("stalled pool shutdown");
+	if (sscanf(p, ": id %u, %d inflight %d sec", &id, &inflight, &sec) == 3) {
+		set(ev, l, SB_EV_NETDEV, "pool-stalled", "");
+		snprintf(ev->object, sizeof(ev->object), "pool %u", id);
+	} else if (sscanf(p, " %d inflight %d sec", &inflight, &sec) == 2) {
+		set(ev, l, SB_EV_NETDEV, "pool-stalled", "pool ?");
+	} else {
+		return false;
+	}
+	snprintf(ev->detail, sizeof(ev->detail), "%d pages in flight %d s after its netdev went", inflight, sec);
+	return true;
+}
+
+/* mm/cma.c: "%s: %s: alloc failed, req-size: %lu pages, ret: %d" (function, area: 7.2
+ * names the function __cma_alloc_frozen, 6.x cma_alloc; 5.x "cma: cma_alloc: alloc failed,
+ * ..." without the area). The CMA dma-buf heap allocates there. */
+static bool parse_cma(const struct sb_kmsg_line *l, struct sb_event *ev)
+{
+	const char *t = l->text, *p = strstr(t, "alloc failed, req-size: ");
+	const char *area = NULL;
+	char pre[160];
+
+	if (!p || p - t < 2 || strncmp(p - 2, ": ", 2))
+		return false;
+	snprintf(pre, sizeof(pre), "%.*s", (int)(p - 2 - t), t);
+	if (!strstr(pre, "cma_alloc"))
+		return false;
+	for (const char *q = strstr(pre, ": "); q; q = strstr(q + 2, ": "))
+		area = q + 2;
+	set(ev, l, SB_EV_DMABUF, "alloc-failed", area && !strstr(area, "cma_alloc") ? area : "cma");
+	snprintf(ev->detail, sizeof(ev->detail), "CMA %s", p + strlen("alloc failed, "));
+	return true;
+}
+
+bool sb_ev_parse_kmsg(const struct sb_kmsg_line *l, struct sb_event *ev)
+{
+	if (!l->text || !*l->text)
+		return false;
+	return parse_rproc(l, ev) || parse_pool(l, ev) || parse_cma(l, ev) || parse_rpmsg(l, ev);
+}
+
+void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev)
+{
+	int n;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ts_us = ie->ts_us;
+	ev->has_ts = ie->has_ts;
+	ev->subsys = SB_EV_IOMMU;
+	ev->source = "kmsg";
+	snprintf(ev->kind, sizeof(ev->kind), "fault");
+	snprintf(ev->object, sizeof(ev->object), "%s", ie->device[0] ? ie->device : "-");
+	n = snprintf(ev->detail, sizeof(ev->detail), "%s", ie->kind);
+	if (ie->has_addr && n >= 0 && (size_t)n < sizeof(ev->detail))
+		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " addr 0x%" PRIx64, ie->addr);
+	if (ie->reason[0] && n >= 0 && (size_t)n < sizeof(ev->detail))
+		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, ": %s", ie->reason);
+	if (ie->source[0] && n >= 0 && (size_t)n < sizeof(ev->detail))
+		snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " (%s)", ie->source);
+}
+
+bool sb_ev_from_pool(const struct sb_nd_pool *p, const char *ifname, struct sb_event *ev)
+{
+	if (!(p->has & SB_ND_POOL_DETACHED) || !(p->has & SB_ND_POOL_INFLIGHT) || !p->inflight)
+		return false;
+	memset(ev, 0, sizeof(*ev));
+	ev->ts_us = p->detach_time * 1000000u;
+	ev->has_ts = true;
+	ev->subsys = SB_EV_NETDEV;
+	ev->source = "netdev";
+	snprintf(ev->kind, sizeof(ev->kind), "pool-not-drained");
+	snprintf(ev->object, sizeof(ev->object), "pool %" PRIu64, p->id);
+	snprintf(ev->detail, sizeof(ev->detail), "detached from %s with %" PRIu64 " pages (%" PRIu64
+		 " bytes) still in flight", ifname && *ifname ? ifname : "its netdev", p->inflight,
+		 p->has & SB_ND_POOL_INFLIGHT_MEM ? p->inflight_mem : 0);
+	return true;
+}
+
+bool sb_ev_from_uevent(const char *action, const char *devpath, const char *devname,
+		       uint64_t now_us, struct sb_event *ev)
+{
+	const char *base = strrchr(devpath, '/');
+	const char *what;
+
+	base = base ? base + 1 : devpath;
+	if (strcmp(action, "add") && strcmp(action, "remove"))
+		return false;
+	if (devname && *devname)
+		what = !strncmp(devname, "rpmsg_ctrl", 10) ? "ctrl" : "endpoint";
+	else
+		what = "channel";
+	memset(ev, 0, sizeof(*ev));
+	ev->ts_us = now_us;
+	ev->has_ts = true;
+	ev->subsys = SB_EV_RPMSG;
+	ev->source = "uevent";
+	snprintf(ev->kind, sizeof(ev->kind), "%s-%s", what, action);
+	snprintf(ev->object, sizeof(ev->object), "%s", base);
+	if (devname && *devname)
+		snprintf(ev->detail, sizeof(ev->detail), "/dev/%s", devname);
+	return true;
+}
+
+int sb_ev_add(struct sb_ev_list *l, const struct sb_event *ev)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct sb_event *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n] = *ev;
+	l->v[l->n].seq = l->n;
+	l->n++;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct sb_event *x = a, *y = b;
+
+	if (x->ts_us != y->ts_us)
+		return x->ts_us < y->ts_us ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+void sb_ev_sort(struct sb_ev_list *l)
+{
+	/* a record without a time keeps the time of the one before it */
+	for (size_t i = 1; i < l->n; i++)
+		if (!l->v[i].has_ts)
+			l->v[i].ts_us = l->v[i - 1].ts_us;
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), by_time);
+}
+
+void sb_ev_list_free(struct sb_ev_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int collect_pools(const struct sb_root *r, struct sb_ev_list *l)
+{
+	struct sb_nd_state st;
+	struct sb_nd_ifname *names = NULL;
+	size_t nnames = 0;
+	int rc;
+
+	rc = sb_nd_state_from_root(r, SB_ND_POOLS, &st, &l->netdev_err);
+	if (rc) {
+		l->netdev_missing = 1;
+		return 0;
+	}
+	sb_nd_read_ifnames(r, &names, &nnames);
+	for (size_t i = 0; i < st.npools && !rc; i++) {
+		struct sb_event ev;
+		const char *ifname = sb_nd_ifname_of(names, nnames, st.pools[i].ifindex);
+		char buf[64];
+
+		if (!ifname && st.pools[i].ifindex) { /* ifindex 0: the netdev is gone */
+			snprintf(buf, sizeof(buf), "ifindex %u", st.pools[i].ifindex);
+			ifname = buf;
+		}
+		if (sb_ev_from_pool(&st.pools[i], ifname, &ev))
+			rc = sb_ev_add(l, &ev);
+	}
+	free(names);
+	sb_nd_state_free(&st);
+	return rc;
+}
+
+int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, struct sb_err *e)
+{
+	struct sb_iommu_event *ie = NULL;
+	struct sb_kmsg log;
+	size_t nie = 0;
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	if ((rc = sb_kmsg_read(r, &log, e)))
+		return rc;
+	l->log_source = log.source;
+	for (size_t i = 0; i < log.n; i++)
+		if (log.lines[i].has_ts && log.lines[i].ts_us > l->last_ts_us)
+			l->last_ts_us = log.lines[i].ts_us;
+	if ((mask & (1u << SB_EV_IOMMU)) && sb_iommu_events(&log, &ie, &nie, NULL))
+		rc = -ENOMEM;
+	for (size_t i = 0; i < nie && !rc; i++) {
+		struct sb_event ev;
+
+		sb_ev_from_iommu(&ie[i], &ev);
+		rc = sb_ev_add(l, &ev);
+	}
+	free(ie);
+	for (size_t i = 0; i < log.n && !rc; i++) {
+		struct sb_event ev;
+
+		if (sb_ev_parse_kmsg(&log.lines[i], &ev) && (mask & (1u << ev.subsys)))
+			rc = sb_ev_add(l, &ev);
+	}
+	sb_kmsg_free(&log);
+	if (!rc && (mask & (1u << SB_EV_NETDEV)))
+		rc = collect_pools(r, l);
+	if (rc) {
+		sb_ev_list_free(l);
+		return sb_err_set(e, -rc, "events", "collect", NULL);
+	}
+	sb_ev_sort(l);
+	return 0;
+}

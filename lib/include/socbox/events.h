@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One timeline of what the subsystems report: IOMMU faults, remote processor state changes,
+ * crashes and recoveries, rpmsg channels and endpoint devices coming and going, page pools
+ * that stall or are detached without draining, dma-buf heap (CMA) allocation failures.
+ * Sources: the kernel log (live or a snapshot's), the netdev state (detached pools), and
+ * when following, uevents (rpmsg devices) and netdev notifications (page pools). The kernel
+ * log parsers for IOMMU events are lib/iommu's; the others are here, written against the
+ * kernel's format strings (named next to each). */
+#ifndef SOCBOX_EVENTS_H
+#define SOCBOX_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "socbox/error.h"
+#include "socbox/iommu_events.h"
+#include "socbox/kmsg.h"
+#include "socbox/netdev.h"
+#include "socbox/sys.h"
+
+enum sb_ev_subsys { SB_EV_IOMMU, SB_EV_REMOTEPROC, SB_EV_RPMSG, SB_EV_NETDEV, SB_EV_DMABUF, SB_EV_NSUBSYS };
+#define SB_EV_ALL ((1u << SB_EV_NSUBSYS) - 1)
+
+struct sb_event {
+	uint64_t ts_us;     /* since boot (kernel log clock; netdev detach times are whole seconds) */
+	bool has_ts;
+	enum sb_ev_subsys subsys;
+	char kind[24];      /* "fault", "crash", "recovery", "up", "channel-add", "pool-stalled", ... */
+	char object[96];    /* what it is about: a device, "remoteproc0", a channel, "pool 12" */
+	char detail[256];   /* the rest, as text */
+	const char *source; /* "kmsg", "netdev", "uevent" */
+	size_t seq;         /* order of arrival, for equal times */
+};
+
+const char *sb_ev_subsys_name(enum sb_ev_subsys s);
+/* "iommu,rpmsg" -> mask; -EINVAL naming the unknown word in bad (len bytes). */
+int sb_ev_subsys_mask(const char *list, unsigned *mask, char *bad, size_t len);
+
+/* Recognise one kernel log line of remoteproc, rpmsg, page pool or CMA. Returns true and
+ * fills ev. IOMMU lines are not recognised here (sb_iommu_event_parse). */
+bool sb_ev_parse_kmsg(const struct sb_kmsg_line *l, struct sb_event *ev);
+/* An IOMMU record as an event. */
+void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev);
+/* A detached page pool that still holds pages, as an event at its detach time. */
+bool sb_ev_from_pool(const struct sb_nd_pool *p, const char *ifname, struct sb_event *ev);
+/* An rpmsg uevent (bus device = channel, class device = endpoint or control device). */
+bool sb_ev_from_uevent(const char *action, const char *devpath, const char *devname,
+		       uint64_t now_us, struct sb_event *ev);
+
+struct sb_ev_list {
+	struct sb_event *v;
+	size_t n, cap;
+	unsigned netdev_missing; /* the netdev state could not be read (why in netdev_err) */
+	struct sb_err netdev_err;
+	const char *log_source;
+	uint64_t last_ts_us;     /* newest kernel log record */
+};
+
+/* Everything of a root: its kernel log and its netdev state (live or a snapshot's capture;
+ * its absence is noted, not an error), in time order. -errno when the log cannot be read. */
+int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, struct sb_err *e);
+int sb_ev_add(struct sb_ev_list *l, const struct sb_event *ev);
+void sb_ev_sort(struct sb_ev_list *l);
+void sb_ev_list_free(struct sb_ev_list *l);
+
+#endif
