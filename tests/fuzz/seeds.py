@@ -142,6 +142,13 @@ for board in sorted(os.listdir(fixtures)):
     seed("sysfs", b"\0".join(parts))
     seed("sysfs", b"\0".join(parts[:9] + [b"../../../canary"] + parts[10:]))
 
+# firmware tables and device tree properties
+for p in files("*/sys/firmware/acpi/tables/IORT"):
+    seed("iort", read(p))
+for p in (files("*/devicetree/base/*/iommus") + files("*/devicetree/base/*/iommu-map*") +
+          files("*/devicetree/base/*/#iommu-cells") + files("*/devicetree/base/*/phandle")):
+    seed("dt", read(p))
+
 # path walks (see fuzz_resolve.c): the link shapes of the fixture trees
 seed("resolve", "D sys\nD sys/devices\nD sys/devices/platform\nD sys/devices/platform/x\n"
      "F sys/devices/platform/x/name\nD sys/class\nD sys/class/r\n"
