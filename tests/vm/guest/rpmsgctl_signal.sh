@@ -3,7 +3,8 @@
 # vm-kernel: test
 # rpmsgctl stopped by a signal (man rpmsgctl, SIGNALS): a temporary endpoint is destroyed on
 # SIGINT, SIGTERM, SIGHUP and SIGPIPE, what arrived is still printed, and the exit status is
-# the documented one. Every signal is sent after a readiness line (-v) or the effect it
+# the documented one. The endpoints are made by the legacy path, whose /dev/rpmsgN outlives
+# the process unless destroyed (an fd endpoint dies with its fd). Every signal is sent after a readiness line (-v) or the effect it
 # waits for has been seen, never after a sleep.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
@@ -13,7 +14,7 @@ mkdir -p $T
 is "$(endpoint_devices)" 0 "no endpoint device at the start"
 
 # --- a SIGINT ignored on entry (a script's background job) stays ignored ---
-$R recv -v >$T/ign.out 2>$T/ign.err &
+$R recv --method legacy -v >$T/ign.out 2>$T/ign.err &
 pid=$!
 ok "recv started with SIGINT ignored said its endpoint is ready" wait_line $T/ign.err 'endpoint created'
 kill -INT $pid
@@ -26,7 +27,7 @@ is "$(endpoint_devices)" 0 "no endpoint device left behind"
 # --- recv on a temporary endpoint, one run per stop signal ---
 # (socbox-sigdfl: a background job starts with SIGINT ignored, and rpmsgctl keeps that)
 for sig in INT TERM HUP; do
-	socbox-sigdfl $R recv -v -J >$T/recv.$sig 2>$T/recv.$sig.err &
+	socbox-sigdfl $R recv --method legacy -v -J >$T/recv.$sig 2>$T/recv.$sig.err &
 	pid=$!
 	ok "SIG$sig: recv said its endpoint is ready" wait_line $T/recv.$sig.err 'endpoint created by the legacy path: /dev/rpmsg[0-9]+'
 	dev=$(sed -n 's|.*endpoint created by the legacy path: \(/dev/rpmsg[0-9]*\).*|\1|p' $T/recv.$sig.err)
@@ -42,7 +43,7 @@ for sig in INT TERM HUP; do
 done
 
 # --- SIGPIPE: the reader went away; the endpoint goes too, status 1 without a message ---
-$R recv -v >$T/pipe.out 2>$T/pipe.err &
+$R recv --method legacy -v >$T/pipe.out 2>$T/pipe.err &
 pid=$!
 ok "SIGPIPE: recv said its endpoint is ready" wait_line $T/pipe.err 'endpoint created'
 kill -PIPE $pid
@@ -87,7 +88,7 @@ ok "ept destroy held" $R ept destroy "$node"
 is "$(endpoint_devices)" 0 "no endpoint device after destroy"
 
 # --- ping prints the statistics so far ---
-socbox-sigdfl $R ping -c 1000000 -v -J >$T/ping.json 2>$T/ping.err &
+socbox-sigdfl $R ping --method legacy -c 1000000 -v -J >$T/ping.json 2>$T/ping.err &
 pid=$!
 ok "ping said its endpoint is ready" wait_line $T/ping.err 'endpoint created'
 kill -INT $pid
