@@ -373,11 +373,11 @@ static int follow_loop(struct follow *f, double timeout_s)
 		release(f, false);
 		if (f->rc || (f->v->max && f->v->printed >= f->v->max))
 			break;
-		r = poll(p, (nfds_t)np, wait_ms);
-		if (r < 0 && errno == EINTR)
+		r = sb_poll(p, (nfds_t)np, wait_ms);
+		if (r == -EINTR) /* a stop signal: the loop ends */
 			continue;
 		if (r < 0)
-			return -errno;
+			return r;
 		if (r == 0) { /* quiet: a record waiting for more lines is whole */
 			if (sb_iommu_evasm_pending(&f->asm_) && !f->held.n)
 				flush_pending(f);

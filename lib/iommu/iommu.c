@@ -173,7 +173,8 @@ int sb_iommu_parse_resv(const char *text, struct sb_iommu_resv **out, size_t *n,
 			if (*n == cap) {
 				struct sb_iommu_resv *nr;
 
-				cap = cap ? cap * 2 : 8;
+				/* most groups have one or two regions: start small (thousands of groups) */
+				cap = cap ? cap * 2 : 2;
 				nr = realloc(*out, cap * sizeof(*nr));
 				if (!nr)
 					return -ENOMEM;

@@ -148,5 +148,21 @@ for board in sorted(os.listdir(fixtures)):
     seed("sysfs", b"\0".join(parts))
     seed("sysfs", b"\0".join(parts[:9] + [b"../../../canary"] + parts[10:]))
 
+# firmware tables and device tree properties
+for p in files("*/sys/firmware/acpi/tables/IORT"):
+    seed("iort", read(p))
+for p in (files("*/devicetree/base/*/iommus") + files("*/devicetree/base/*/iommu-map*") +
+          files("*/devicetree/base/*/#iommu-cells") + files("*/devicetree/base/*/phandle")):
+    seed("dt", read(p))
+
+# path walks (see fuzz_resolve.c): the link shapes of the fixture trees
+seed("resolve", "D sys\nD sys/devices\nD sys/devices/platform\nD sys/devices/platform/x\n"
+     "F sys/devices/platform/x/name\nD sys/class\nD sys/class/r\n"
+     "L sys/class/r/r0 ../../devices/platform/x\nQ /sys/class/r/r0/name\nQ sys/class/r/r0/../x\n")
+seed("resolve", "D a\nL a/up ../../../../..\nL a/abs /a\nL loop loop\nL l1 l2\nL l2 l1\n"
+     "Q a/up/a/abs/up\nQ loop\nQ l1/x\nQ a/../../a\nQ /\n")
+seed("resolve", "D d\nF d/f\nL d/dot .\nL d/self d\nL canary ../canary\nQ d/dot/dot/f\n"
+     "Q canary\nQ d/self\nQ d/f/\nQ d/f/..\n")
+
 for h in sorted(count):
     print("%s: %d seeds" % (h, count[h]))
