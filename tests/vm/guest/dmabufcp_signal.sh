@@ -12,9 +12,10 @@ mkdir -p "$D"
 head -c $((64 * 1048576 + 1)) /dev/urandom >"$D/big"
 
 # wait_tmp: until the temporary output exists (12 s at most): the copy is then writing it
+# shellcheck disable=SC2317 # called through ok
 wait_tmp() {
 	i=0
-	while ! ls "$D"/.out.dmabufcp-* >/dev/null 2>&1 && [ $i -lt 600 ]; do
+	while ! ls "$D"/.out.dmabufcp-* >/dev/null 2>&1 && [ "$i" -lt 600 ]; do
 		usleep 20000
 		i=$((i + 1))
 	done

@@ -18,11 +18,12 @@ endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
 	echo $n
 }
 # wait_for FILE ERE: until a line of FILE matches (10 s at most); 0 when it did
+# shellcheck disable=SC2317 # called through ok
 wait_for() {
 	i=0
 	while ! grep -Eq -- "$2" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -le 1000 ] || return 1
+		[ "$i" -le 1000 ] || return 1
 		usleep 10000
 	done
 }
