@@ -172,29 +172,6 @@ void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
 		sb_out_note(o, "%u netlink messages could not be parsed and were skipped", st->malformed);
 }
 
-/* Keep only what belongs to ifindex (0: everything). */
-#define KEEP_IF(arr, n, field)                                  \
-	do {                                                    \
-		size_t k_ = 0;                                  \
-		for (size_t i_ = 0; i_ < (n); i_++)             \
-			if ((arr)[i_].field == ifindex)         \
-				(arr)[k_++] = (arr)[i_];        \
-		(n) = k_;                                       \
-	} while (0)
-
-static void filter_state(struct sb_nd_state *st, uint32_t ifindex)
-{
-	if (!ifindex)
-		return;
-	KEEP_IF(st->devs, st->ndevs, ifindex);
-	KEEP_IF(st->queues, st->nqueues, ifindex);
-	KEEP_IF(st->napis, st->nnapis, ifindex);
-	KEEP_IF(st->pools, st->npools, ifindex);
-	KEEP_IF(st->pool_stats, st->npool_stats, ifindex);
-	KEEP_IF(st->qstats, st->nqstats, ifindex);
-	KEEP_IF(st->dev_qstats, st->ndev_qstats, ifindex);
-}
-
 int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
 	       struct sb_nd_state *st)
 {
@@ -212,8 +189,7 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 			return sb_report(c->applet, &e);
 		}
 		int rc = sb_nd_state_from_buf(buf, (size_t)n, st);
-		size_t parsed = st->ndevs + st->nqueues + st->nnapis + st->npools + st->npool_stats +
-				st->nqstats + st->ndev_qstats;
+		size_t parsed = sb_nd_state_records(st);
 
 		free(buf);
 		if (rc < 0 && parsed == 0) {
@@ -226,13 +202,13 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		}
 		if (rc < 0)
 			st->malformed++;
-		filter_state(st, ifindex);
+		sb_nd_state_keep_ifindex(st, ifindex);
 		return 0;
 	}
 	if (!sb_root_is_live(c->root)) {
 		if (sb_nd_state_from_root(c->root, parts, st, &e))
 			return sb_report(c->applet, &e);
-		filter_state(st, ifindex);
+		sb_nd_state_keep_ifindex(st, ifindex);
 		return 0;
 	}
 	if (sb_nd_collect(g, parts, ifindex, st, &e)) {
@@ -244,7 +220,7 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		fclose(capture_fp);
 		capture_fp = NULL;
 	}
-	filter_state(st, ifindex);
+	sb_nd_state_keep_ifindex(st, ifindex);
 	return 0;
 }
 

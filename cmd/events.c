@@ -341,11 +341,11 @@ static int follow_loop(struct follow *f, double timeout_s)
 			if ((deadline - now) / 1000000 < (uint64_t)wait_ms)
 				wait_ms = (int)((deadline - now) / 1000000) + 1;
 		}
-		r = poll(p, (nfds_t)np, wait_ms);
-		if (r < 0 && errno == EINTR)
+		r = sb_poll(p, (nfds_t)np, wait_ms);
+		if (r == -EINTR) /* a stop signal: the loop ends */
 			continue;
 		if (r < 0)
-			return -errno;
+			return r;
 		if (r == 0) { /* quiet: a record waiting for more lines is whole */
 			flush_pending(f);
 			continue;

@@ -108,11 +108,11 @@ static int drain(int fd, struct result *r, double deadline)
 
 		if (left <= 0 || sb_stop_signal)
 			return -ETIMEDOUT;
-		if (poll(&p, 1, (int)(left * 1000) + 1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+		n = sb_poll(&p, 1, (int)(left * 1000) + 1);
+		if (n == -EINTR) /* a stop signal: seen above */
+			continue;
+		if (n < 0)
+			return (int)n;
 		if (r->len + 65536 + 1 > cap) {
 			char *t;
 

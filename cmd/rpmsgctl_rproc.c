@@ -23,7 +23,7 @@ const struct sb_col rproc_cols[] = {
 	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
 	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
 	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP, "rpmsg channels it announced", 0 },
-	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT, "crashes the kernel handled since boot (kernel log)", 0 },
+	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "crashes the kernel handled since boot (kernel log)", 0 },
 };
 const size_t rproc_ncols = sizeof(rproc_cols) / sizeof(rproc_cols[0]);
 

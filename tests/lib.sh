@@ -63,6 +63,22 @@ t_eq() {
 	if [ "$2" = "$3" ]; then t_ok "$1"; else t_fail "$1: got '$2', wanted '$3'"; fi
 }
 
+# t_wait CMD...: until CMD succeeds, polling every 50 ms for at most 20 s; 0 when it did.
+# Wait for the effect or a readiness line this way, never with a sleep that hopes.
+t_wait() {
+	_w=0
+	until "$@"; do
+		_w=$((_w + 1))
+		[ $_w -lt 400 ] || return 1
+		sleep 0.05
+	done
+}
+
+# t_wait_line FILE ERE: t_wait until a line of FILE matches
+t_wait_line() {
+	t_wait grep -Eq -- "$2" "$1"
+}
+
 t_done() {
 	echo "$T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ] && [ "$T_PASS" -gt 0 ]

@@ -89,7 +89,7 @@ const char *sb_root_path(const struct sb_root *r)
  * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
  * without symlinks or "..": ".." never climbs above the root, and a link is read and its
  * target put in front of what is left (an absolute one starting again at the root). */
-static int resolve_in_root(const struct sb_root *r, const char *path, char *out, size_t outlen)
+int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t outlen)
 {
 	char todo[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
 	unsigned links = 0;
@@ -122,8 +122,12 @@ static int resolve_in_root(const struct sb_root *r, const char *path, char *out,
 		out[olen] = '\0';
 		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW))
 			return *p ? -errno : 0; /* a missing last component is the open's to report */
-		if (!S_ISLNK(st.st_mode))
+		if (!S_ISLNK(st.st_mode)) {
+			/* "file/", "file/." and "file/.." are not directories, as in the kernel */
+			if (slash && !S_ISDIR(st.st_mode))
+				return -ENOTDIR;
 			continue;
+		}
 		if (++links > SB_RESOLVE_MAX_LINKS)
 			return -ELOOP;
 		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
@@ -175,7 +179,7 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 			return fd;
 		have_openat2 = 0;
 	}
-	rc = resolve_in_root(r, path, resolved, sizeof(resolved));
+	rc = sb_root_resolve(r, path, resolved, sizeof(resolved));
 	if (rc) {
 		errno = -rc;
 		return -1;
@@ -397,10 +401,17 @@ static ssize_t read_fd(int fd, char **out, size_t max)
 static ssize_t read_path(const struct sb_root *r, const char *path, char **out, size_t max)
 {
 	int fd = root_openat(r, path, O_RDONLY);
+	struct stat st;
 
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
+	/* A regular file of a snapshot tells its size: one over the limit (a 2 GiB sparse file)
+	 * is refused unread. sysfs and procfs files say 4096 or 0 and are read to the limit. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
 	return read_fd(fd, out, max);
 }
 

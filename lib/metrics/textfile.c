@@ -84,13 +84,15 @@ int sb_expo_add(struct sb_expo *x, const char *chunk, size_t len)
 		if (len < el || memcmp(chunk + len - el, EOF_LINE, el))
 			return -EINVAL;
 		body = len - el;
+		if (body && chunk[body - 1] != '\n')
+			return -EINVAL; /* "x# EOF": the EOF is not a line of its own */
 		if (memmem(chunk, body, EOF_LINE, el) == chunk || memmem(chunk, body, "\n" EOF_LINE, el + 1))
 			return -EINVAL; /* text after an EOF */
 	}
 	for (size_t off = 0; off < body && !rc;) {
 		const char *line = chunk + off;
 		const char *nl = memchr(line, '\n', body - off);
-		size_t n = (size_t)(nl - line) + 1;
+		size_t n = nl ? (size_t)(nl - line) + 1 : body - off;
 
 		if (n > 7 && !memcmp(line, "# HELP ", 7)) {
 			const char *name = line + 7;

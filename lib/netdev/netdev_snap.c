@@ -134,27 +134,9 @@ static int parse_meta(char *text, struct meta *m, unsigned parts, struct sb_nd_s
 /* Drop what was not asked for, so a view sees what a live dump of its parts gives. */
 static void keep_parts(struct sb_nd_state *st, unsigned parts)
 {
-	struct {
-		unsigned part;
-		void **items;
-		size_t *n;
-	} all[] = {
-		{ SB_ND_DEVS, (void **)&st->devs, &st->ndevs },
-		{ SB_ND_QUEUES, (void **)&st->queues, &st->nqueues },
-		{ SB_ND_NAPIS, (void **)&st->napis, &st->nnapis },
-		{ SB_ND_POOLS, (void **)&st->pools, &st->npools },
-		{ SB_ND_POOL_STATS, (void **)&st->pool_stats, &st->npool_stats },
-		{ SB_ND_QSTATS_QUEUE, (void **)&st->qstats, &st->nqstats },
-		{ SB_ND_QSTATS_DEV, (void **)&st->dev_qstats, &st->ndev_qstats },
-	};
-
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		if (parts & all[i].part)
-			continue;
-		free(*all[i].items);
-		*all[i].items = NULL;
-		*all[i].n = 0;
-	}
+	for (size_t i = 0; i < SB_ND_NPARTS; i++)
+		if (!(parts & sb_nd_parts[i].part))
+			sb_nd_part_drop(st, &sb_nd_parts[i]);
 }
 
 static int from_live(unsigned parts, struct sb_nd_state *st, struct sb_err *e)

@@ -26,8 +26,11 @@ t_jq "announce is a boolean" '.channels[0].announce == false' "$T_TMP/out"
 
 t_run "list -o on the channel table" 0 "$SOCBOX" rpmsgctl list -r -n -o NAME,DST --sysroot "$AM"
 t_grep "raw NAME DST" '^ti\.ipc4\.ping-pong 13$' "$T_TMP/out"
-t_run "-H lists the channel columns" 0 "$SOCBOX" rpmsgctl list -H
-t_grep "REMOTEPROC column" 'REMOTEPROC' "$T_TMP/out"
+t_run "-H lists the channel columns" 0 "$SOCBOX" rpmsgctl list -H -r -n
+t_grep "REMOTEPROC column: its type, shown by default, its help" '^REMOTEPROC string yes ' "$T_TMP/out"
+t_run "list -J" 0 "$SOCBOX" rpmsgctl list -J --sysroot "$AM"
+t_jq "each channel names the remote processor it is under" \
+	'[.channels[] | .remoteproc] == ["remoteproc0","remoteproc0","remoteproc0","remoteproc1","remoteproc1"]' "$T_TMP/out"
 t_run "unknown column is a usage error" 2 "$SOCBOX" rpmsgctl list -o NOPE --sysroot "$AM"
 t_run "unknown command is a usage error" 2 "$SOCBOX" rpmsgctl frobnicate
 t_run "list takes no arguments" 2 "$SOCBOX" rpmsgctl list extra --sysroot "$AM"

@@ -53,6 +53,12 @@ def read(p):
 
 for p in files("*/dev/kmsg"):
     seed("kmsg", read(p))
+    seed("events", read(p))
+# socbox metrics' view outputs (fuzz_expo.c): NUL between the views
+seed("expo", b"# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 1\n# EOF\n\0"
+     b"# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 2\n# HELP socbox_b_y y\n"
+     b"# TYPE socbox_b_y counter\nsocbox_b_y_total{a=\"b\"} 3\n# EOF\n")
+seed("expo", b"# HELP socbox_c c\n# TYPE socbox_c gauge\nsocbox_c 1\n\0# EOF\nx\n# EOF\n\0no newline")
 for p in files("*/proc/interrupts"):
     seed("interrupts", read(p))
 for p in files("*/proc/stat") + files("*/proc/softirqs"):
@@ -141,6 +147,22 @@ for board in sorted(os.listdir(fixtures)):
     parts += [attr(os.path.join(ed, a)) for a in ("name", "src", "dst", "uevent")]
     seed("sysfs", b"\0".join(parts))
     seed("sysfs", b"\0".join(parts[:9] + [b"../../../canary"] + parts[10:]))
+
+# firmware tables and device tree properties
+for p in files("*/sys/firmware/acpi/tables/IORT"):
+    seed("iort", read(p))
+for p in (files("*/devicetree/base/*/iommus") + files("*/devicetree/base/*/iommu-map*") +
+          files("*/devicetree/base/*/#iommu-cells") + files("*/devicetree/base/*/phandle")):
+    seed("dt", read(p))
+
+# path walks (see fuzz_resolve.c): the link shapes of the fixture trees
+seed("resolve", "D sys\nD sys/devices\nD sys/devices/platform\nD sys/devices/platform/x\n"
+     "F sys/devices/platform/x/name\nD sys/class\nD sys/class/r\n"
+     "L sys/class/r/r0 ../../devices/platform/x\nQ /sys/class/r/r0/name\nQ sys/class/r/r0/../x\n")
+seed("resolve", "D a\nL a/up ../../../../..\nL a/abs /a\nL loop loop\nL l1 l2\nL l2 l1\n"
+     "Q a/up/a/abs/up\nQ loop\nQ l1/x\nQ a/../../a\nQ /\n")
+seed("resolve", "D d\nF d/f\nL d/dot .\nL d/self d\nL canary ../canary\nQ d/dot/dot/f\n"
+     "Q canary\nQ d/self\nQ d/f/\nQ d/f/..\n")
 
 for h in sorted(count):
     print("%s: %d seeds" % (h, count[h]))

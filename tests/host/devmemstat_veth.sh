@@ -78,17 +78,8 @@ c, _ = s.accept(); c.settimeout(15)
 while c.recv(1 << 20): pass
 ' &
 SERVER=$!
-# wait_for CMD...: until CMD succeeds (10 s at most), polling every 50 ms; 0 when it did
-wait_for() {
-	_i=0
-	until "$@"; do
-		_i=$((_i + 1))
-		[ $_i -lt 200 ] || return 1
-		sleep 0.05
-	done
-}
 listening() { ip netns exec "$NB" ss -Hltn 'sport = :5299' | grep -q LISTEN; }
-if wait_for listening; then t_ok "the traffic sink listens"; else t_fail "the traffic sink never listened"; fi
+if t_wait listening; then t_ok "the traffic sink listens"; else t_fail "the traffic sink never listened"; fi
 ip netns exec "$NA" python3 -c '
 import socket, time
 c = socket.create_connection(("10.203.0.2", 5299), timeout=5)
@@ -131,15 +122,15 @@ TRAFFIC_PIDS=
 # delete, and SIGTERM ends it once the dev-delete is out (-t 30 only bounds a failure).
 "$SOCBOX" devmemstat monitor --netns "$NA" -t 30 -v -J >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
 MON=$!
-if wait_for grep -q 'listening for netdev events' "$T_TMP/mon.err"; then t_ok "monitor listens"; else t_fail "monitor never said it listens"; fi
+if t_wait grep -q 'listening for netdev events' "$T_TMP/mon.err"; then t_ok "monitor listens"; else t_fail "monitor never said it listens"; fi
 ip -n "$NA" link add sbdm8 type veth peer name sbdm9
-if wait_for grep -q '"event":"dev-add","ifindex":[0-9]*,"ifname":"sbdm8"' "$T_TMP/mon"; then
+if t_wait grep -q '"event":"dev-add","ifindex":[0-9]*,"ifname":"sbdm8"' "$T_TMP/mon"; then
 	t_ok "monitor: dev-add of the new veth"
 else
 	t_fail "monitor: no dev-add of sbdm8: $(cat "$T_TMP/mon")"
 fi
 ip -n "$NA" link del sbdm8
-if wait_for grep -q '"event":"dev-delete","ifindex":[0-9]*,"ifname":"sbdm8"' "$T_TMP/mon"; then
+if t_wait grep -q '"event":"dev-delete","ifindex":[0-9]*,"ifname":"sbdm8"' "$T_TMP/mon"; then
 	t_ok "monitor: dev-delete names the deleted veth"
 else
 	t_fail "monitor: no dev-delete of sbdm8: $(cat "$T_TMP/mon")"

@@ -33,15 +33,6 @@ else
 fi
 # A stop signal ends a live view with 0 and whole lines: sent once the first sample is out
 # (or, for --follow, once it says it follows the log), never after a sleep.
-# t_wait_line FILE ERE: until a line of FILE matches (20 s at most)
-t_wait_line() {
-	_i=0
-	while ! grep -Eq -- "$2" "$1" 2>/dev/null && [ $_i -lt 2000 ]; do
-		sleep 0.01
-		_i=$((_i + 1))
-	done
-	grep -Eq -- "$2" "$1"
-}
 # socbox-sigdfl: the shell starts a background job with SIGINT ignored, and socbox keeps that
 "$SOCBOX_BUILD_DIR/tests/vm/bin/socbox-sigdfl" "$SOCBOX" smmustat irq --all -i 0.1 -J >"$T_TMP/live" 2>"$T_TMP/live.err" &
 pid=$!

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/netdev/netdev_priv.h"
 #include "socbox/netdev.h"
 #include "testutil.h"
 
@@ -453,6 +454,58 @@ START_TEST(proc_net_dev)
 }
 END_TEST
 
+/* One descriptor per part, in bit order, each naming its own array in the state. */
+START_TEST(part_descriptors)
+{
+	struct sb_nd_state st = { 0 };
+	unsigned all = 0;
+
+	for (size_t i = 0; i < SB_ND_NPARTS; i++) {
+		const struct sb_nd_part_desc *d = &sb_nd_parts[i];
+
+		ck_assert_uint_eq(d->part, 1u << i);
+		ck_assert_ptr_nonnull(d->parse);
+		ck_assert_uint_gt(d->size, d->ifindex_off);
+		for (size_t k = 0; k < i; k++)
+			ck_assert(sb_nd_part_items(&st, d) != sb_nd_part_items(&st, &sb_nd_parts[k]));
+		all |= d->part;
+	}
+	ck_assert_uint_eq(all, SB_ND_ALL_PARTS);
+	ck_assert_ptr_eq(sb_nd_part_items(&st, &sb_nd_parts[1]), (void **)&st.queues);
+	ck_assert_ptr_eq(sb_nd_part_count(&st, &sb_nd_parts[6]), &st.ndev_qstats);
+}
+END_TEST
+
+/* --dev on a capture: every part keeps the records of that device only. */
+START_TEST(keep_one_device)
+{
+	size_t len;
+	char *buf = load("netlink/vm-virtio-netdevsim-show.nl", &len);
+	struct sb_nd_state st = { 0 };
+	size_t before;
+
+	ck_assert_int_gt(sb_nd_state_from_buf(buf, len, &st), 0);
+	before = sb_nd_state_records(&st);
+	ck_assert_uint_eq(before, st.ndevs + st.nqueues + st.nnapis + st.npools + st.npool_stats +
+					  st.nqstats + st.ndev_qstats);
+	ck_assert_uint_gt(st.npools, 0);
+	sb_nd_state_keep_ifindex(&st, 2);
+	ck_assert_uint_lt(sb_nd_state_records(&st), before);
+	ck_assert_uint_eq(st.ndevs, 1);
+	ck_assert_uint_eq(st.devs[0].ifindex, 2);
+	for (size_t i = 0; i < st.nqueues; i++)
+		ck_assert_uint_eq(st.queues[i].ifindex, 2);
+	for (size_t i = 0; i < st.npools; i++)
+		ck_assert_uint_eq(st.pools[i].ifindex, 2);
+	ck_assert_uint_gt(st.nqueues, 0);
+	sb_nd_state_keep_ifindex(&st, 999);
+	ck_assert_uint_eq(sb_nd_state_records(&st), 0);
+	sb_nd_state_free(&st);
+	ck_assert_ptr_null(st.queues);
+	free(buf);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("netdev");
@@ -472,6 +525,8 @@ static Suite *suite(void)
 	tcase_add_test(t, buffers_garbage_empty_huge);
 	tcase_add_test(t, min_kernel_table);
 	tcase_add_test(t, proc_net_dev);
+	tcase_add_test(t, part_descriptors);
+	tcase_add_test(t, keep_one_device);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -41,6 +41,7 @@ START_TEST(cut_chunks_are_refused_whole)
 	ck_assert_int_eq(sb_expo_add(&x, a_om, strlen(a_om) - 6), -EINVAL); /* no EOF */
 	ck_assert_int_eq(sb_expo_add(&x, a_om, strlen(a_om) - 1), -EINVAL); /* no newline */
 	ck_assert_int_eq(sb_expo_add(&x, "# EOF\nsocbox_z 1\n# EOF\n", 24), -EINVAL);
+	ck_assert_int_eq(sb_expo_add(&x, "socbox_z 1# EOF\n", 16), -EINVAL); /* found by fuzz_expo */
 	ck_assert_str_eq(sb_expo_finish(&x, &len), "# EOF\n");
 	ck_assert_uint_eq(x.nfamilies, 0);
 	sb_expo_free(&x);

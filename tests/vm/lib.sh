@@ -7,6 +7,10 @@
 #   is GOT WANT DESC         pass if the strings are equal
 #   like GOT ERE DESC        pass if any line of GOT matches the extended regular expression
 #   diag TEXT...             print a "# " diagnostic line
+#   wait_for CMD [ARG...]    until CMD succeeds (every 20 ms, 20 s at most); 0 when it did:
+#                            wait for the effect or a readiness line, never sleep and hope
+#   wait_line FILE ERE       wait_for a line of FILE that matches
+#   endpoint_devices         how many rpmsg endpoint devices (/sys/class/rpmsg/rpmsgN) exist
 #   bail_out REASON          a test that cannot go on: one "not ok" line, then done_testing
 #   done_testing             print the plan if none was given, check the count, exit 1 on failure
 #
@@ -73,6 +77,27 @@ like() {
 		diag "got:  '$1'"
 		diag "want match for: $2"
 	fi
+}
+
+wait_for() {
+	_w=0
+	until "$@"; do
+		_w=$((_w + 1))
+		[ $_w -lt 1000 ] || return 1
+		usleep 20000
+	done
+}
+
+wait_line() {
+	wait_for grep -Eq -- "$2" "$1"
+}
+
+endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
+	n=0
+	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
 }
 
 bail_out() {

@@ -103,7 +103,9 @@ struct sb_nd_state {
 	uint32_t family_version;   /* of the netdev family that answered */
 	uint64_t boottime_s;       /* CLOCK_BOOTTIME seconds when collected (pool ages) */
 };
-#define SB_ND_ALL_PARTS 0x7fu
+#define SB_ND_NPARTS 7
+#define SB_ND_ALL_PARTS ((1u << SB_ND_NPARTS) - 1)
+_Static_assert(SB_ND_NPARTS <= 8, "part_err has a slot per part");
 
 /* Open the netdev family (exit 3 with the minimum kernel when it is missing). */
 int sb_nd_open(struct sb_genl *g, struct sb_err *e);
@@ -113,6 +115,10 @@ int sb_nd_open(struct sb_genl *g, struct sb_err *e);
 int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb_nd_state *st,
 		  struct sb_err *e);
 void sb_nd_state_free(struct sb_nd_state *st);
+/* Keep only the records of device ifindex in every part (0: keep everything). */
+void sb_nd_state_keep_ifindex(struct sb_nd_state *st, uint32_t ifindex);
+/* How many records all parts hold. */
+size_t sb_nd_state_records(const struct sb_nd_state *st);
 /* Append every dump reply message, raw, to fp (NULL: stop): for bug reports and test
  * fixtures. The file is a plain sequence of netlink messages. */
 void sb_nd_set_capture(FILE *fp);

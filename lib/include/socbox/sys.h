@@ -26,6 +26,10 @@ void sb_root_close(struct sb_root *r);
 bool sb_root_is_live(const struct sb_root *r);
 /* The directory given as sysroot, or "/" for the live system. */
 const char *sb_root_path(const struct sb_root *r);
+/* The walk used where openat2 is missing (kernels before 5.6, qemu-user): path (relative
+ * to the root) resolved as RESOLVE_IN_ROOT would, into out, relative to the root, without
+ * symlinks or "..". 0 or -errno. Public for its differential fuzz harness. */
+int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t outlen);
 
 /* All path arguments below are printf formats producing an absolute path as seen on a live
  * system. Return values are >= 0 on success or -errno:

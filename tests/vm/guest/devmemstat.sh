@@ -40,33 +40,31 @@ like "$out" '"leaked_pools_count": 0' "no leaked pools"
 
 # events: a netdevsim device appears, goes up (netdevsim creates a page pool per RX queue
 # when opened), down (its pools go) and disappears
-"$SOCBOX" devmemstat monitor -t 12 -J >/tmp/mon 2>/tmp/mon.err &
+# monitor says when it listens (-v); each step then waits for what the one before did, and
+# SIGTERM ends monitor once the dev-delete is out (-t 120 only bounds a failure)
+"$SOCBOX" devmemstat monitor -t 120 -v -J >/tmp/mon 2>/tmp/mon.err &
 mon=$!
-sleep 2
+ok "monitor listens" wait_line /tmp/mon.err 'listening for netdev events'
 echo "1 1" >/sys/bus/netdevsim/new_device
-i=0
-while [ ! -d /sys/bus/netdevsim/devices/netdevsim1/net ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+ok "netdevsim device created" wait_for test -d /sys/bus/netdevsim/devices/netdevsim1/net
 nsim=$(ls /sys/bus/netdevsim/devices/netdevsim1/net 2>/dev/null)
-like "$nsim" '^[a-z0-9]+$' "netdevsim device created"
+like "$nsim" '^[a-z0-9]+$' "netdevsim names its netdev"
+# ip returns once the driver's open ran: the page pools exist
 ip link set "$nsim" up
-sleep 0.5
 out=$("$SOCBOX" devmemstat pools --dev "$nsim" -o POOL_ID,IFNAME,INFLIGHT -r -n)
 diag "netdevsim pools: $out"
 like "$out" "^[0-9]+ $nsim " "netdevsim's page pools are listed"
+ok "page-pool-add event when it went up" wait_line /tmp/mon "\"event\":\"page-pool-add\",\"ifindex\":[0-9]*,\"ifname\":\"$nsim\""
 ip link set "$nsim" down
-sleep 0.5
+ok "page-pool-delete event when it went down" wait_line /tmp/mon '"event":"page-pool-delete"'
 echo 1 >/sys/bus/netdevsim/del_device
+ok "dev-delete event names the gone netdev" wait_line /tmp/mon "\"event\":\"dev-delete\",\"ifindex\":[0-9]*,\"ifname\":\"$nsim\""
+kill -TERM $mon
 wait $mon
-is "$?" 0 "monitor exits 0 after --timeout"
+is "$?" 0 "monitor stopped by SIGTERM exits 0"
 diag "events:"
 sed 's/^/#   /' /tmp/mon | head -20
 ok "dev-add event for the netdevsim netdev" grep -q "\"event\":\"dev-add\",\"ifindex\":[0-9]*,\"ifname\":\"$nsim\"" /tmp/mon
-ok "page-pool-add event when it went up" grep -q "\"event\":\"page-pool-add\",\"ifindex\":[0-9]*,\"ifname\":\"$nsim\"" /tmp/mon
-ok "page-pool-delete event when it went down" grep -q '"event":"page-pool-delete"' /tmp/mon
-ok "dev-delete event names the gone netdev" grep -q "\"event\":\"dev-delete\",\"ifindex\":[0-9]*,\"ifname\":\"$nsim\"" /tmp/mon
 
 # bind-rx: a udmabuf is allocated here (/dev/udmabuf), the drivers refuse the binding
 ok "/dev/udmabuf exists" test -c /dev/udmabuf
@@ -75,11 +73,7 @@ is "$?" 1 "bind-rx on virtio-net fails with exit 1"
 diag "$(cat /tmp/err)"
 ok "virtio-net: the kernel's answer is shown" grep -q '^devmemstat: eth0: bind-rx: kernel: ' /tmp/err
 echo "2 1" >/sys/bus/netdevsim/new_device
-i=0
-while [ ! -d /sys/bus/netdevsim/devices/netdevsim2/net ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+ok "second netdevsim device created" wait_for test -d /sys/bus/netdevsim/devices/netdevsim2/net
 nsim=$(ls /sys/bus/netdevsim/devices/netdevsim2/net 2>/dev/null)
 ip link set "$nsim" up
 "$SOCBOX" devmemstat bind --dev "$nsim" --queues 0 --size 1M --duration 1 >/tmp/out 2>/tmp/err

@@ -11,16 +11,9 @@ rm -rf "$D"
 mkdir -p "$D"
 head -c $((64 * 1048576 + 1)) /dev/urandom >"$D/big"
 
-# wait_tmp: until the temporary output exists (12 s at most): the copy is then writing it
-# shellcheck disable=SC2317 # called through ok
-wait_tmp() {
-	i=0
-	while ! ls "$D"/.out.dmabufcp-* >/dev/null 2>&1 && [ "$i" -lt 600 ]; do
-		usleep 20000
-		i=$((i + 1))
-	done
-	ls "$D"/.out.dmabufcp-*
-}
+# the temporary output exists: the copy is then writing it
+# shellcheck disable=SC2317 # called through wait_for
+tmp_exists() { ls "$D"/.out.dmabufcp-* >/dev/null 2>&1; }
 
 # socbox-sigdfl: the shell starts a background job with SIGINT ignored (dmabufcp keeps a
 # signal ignored on entry, as under nohup). SIGSTOP holds the copy where the temporary output
@@ -29,7 +22,7 @@ for kind in heap:system udmabuf; do
 	rm -f "$D/out" "$D"/.out.dmabufcp-*
 	socbox-sigdfl dmabufcp --verify -m read -s 64K "$D/big" "$kind" "$D/out" 2>"$D/err" &
 	pid=$!
-	ok "$kind: temporary output appeared while copying" wait_tmp
+	ok "$kind: temporary output appeared while copying" wait_for tmp_exists
 	kill -STOP "$pid"
 	ok "$kind: ... and is still there with the copy held" ls "$D"/.out.dmabufcp-*
 	kill -INT "$pid"
@@ -67,7 +60,7 @@ head -c $((32 * 1048576)) /dev/urandom >"$D/shrink"
 rm -f "$D/out"
 dmabufcp --verify -s 64K "$D/shrink" udmabuf "$D/out" 2>"$D/err" &
 pid=$!
-ok "shrink: temporary output appeared while copying" wait_tmp
+ok "shrink: temporary output appeared while copying" wait_for tmp_exists
 kill -STOP "$pid"
 truncate -s 1048576 "$D/shrink"
 kill -CONT "$pid"

@@ -7,11 +7,7 @@
 
 ok "/sys/bus/netdevsim/new_device exists" test -e /sys/bus/netdevsim/new_device
 ok "create netdevsim device 1 with 1 port" sh -c 'echo "1 1" >/sys/bus/netdevsim/new_device'
-i=0
-while [ ! -d /sys/bus/netdevsim/devices/netdevsim1/net ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+ok "its netdev appears" wait_for test -d /sys/bus/netdevsim/devices/netdevsim1/net
 netdev=$(ls /sys/bus/netdevsim/devices/netdevsim1/net 2>/dev/null)
 like "$netdev" '^[a-z0-9]+$' "netdevsim1 has a netdev"
 ok "the netdev $netdev is in /sys/class/net" test -e "/sys/class/net/$netdev"

@@ -9,13 +9,6 @@
 . /tests/lib.sh
 R=rpmsgctl
 T=/tmp/rpmsgctl
-endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
-	n=0
-	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
 mkdir -p $T
 
 ok "rpmsgctl is installed as an applet" test -x "$(command -v $R)"
@@ -49,8 +42,13 @@ for size in 1 64 496; do
 done
 ok "ping table output" sh -c "$R ping --dev $dev -c 100 --size 64 >$T/pingtab 2>&1"
 cat $T/pingtab | sed 's/^/# /'
-like "$(cat $T/pingtab)" 'MEDIAN_US' "ping prints min/median/p99/max/mean/stddev"
-like "$(cat $T/pingtab)" 'LE_US' "ping prints a histogram"
+# the latency row under its heading: 100 round trips and six numbers
+like "$(cat $T/pingtab)" '^ *100( +[0-9]+\.[0-9]){6}$' "ping's table: count, min, median, p99, max, mean, stddev"
+ok "ping -P" sh -c "$R ping --dev $dev -c 100 --size 64 -P >$T/pingpairs 2>&1"
+# min <= median <= p99 <= max, and the histogram buckets hold every round trip
+is "$(awk -F'"' '/^COUNT="100" MIN_US/ { print ($4 <= $6 && $6 <= $8 && $8 <= $10) ? "ordered" : "not ordered" }' $T/pingpairs)" \
+	ordered "min <= median <= p99 <= max"
+is "$(awk -F'"' '/^LE_US=/ { n += $4 } END { print n }' $T/pingpairs)" 100 "the histogram counts all 100 round trips"
 
 # --- MTU ---
 $R ping --dev "$dev" -c 1 --size 497 2>$T/ping497.err

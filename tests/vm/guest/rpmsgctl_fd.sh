@@ -11,13 +11,6 @@
 R=rpmsgctl
 T=/tmp/rpmsgctl_fd
 mkdir -p $T
-endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
-	n=0
-	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
 
 ok "RPMSG_CREATE_EPT_FD_IOCTL: flags, anonymous inode, echo, ioctls, DESTROY, no node, no uevent" \
 	socbox-vmprobe rpmsg-fd /dev/rpmsg_ctrl0

@@ -10,30 +10,12 @@
 R=rpmsgctl
 T=/tmp/rpmsgctl_signal
 mkdir -p $T
-endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
-	n=0
-	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
-# wait_for FILE ERE: until a line of FILE matches (10 s at most); 0 when it did
-# shellcheck disable=SC2317 # called through ok
-wait_for() {
-	i=0
-	while ! grep -Eq -- "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ "$i" -le 1000 ] || return 1
-		usleep 10000
-	done
-}
-
 is "$(endpoint_devices)" 0 "no endpoint device at the start"
 
 # --- a SIGINT ignored on entry (a script's background job) stays ignored ---
 $R recv -v >$T/ign.out 2>$T/ign.err &
 pid=$!
-ok "recv started with SIGINT ignored said its endpoint is ready" wait_for $T/ign.err 'endpoint created'
+ok "recv started with SIGINT ignored said its endpoint is ready" wait_line $T/ign.err 'endpoint created'
 kill -INT $pid
 kill -TERM $pid
 wait $pid
@@ -46,7 +28,7 @@ is "$(endpoint_devices)" 0 "no endpoint device left behind"
 for sig in INT TERM HUP; do
 	socbox-sigdfl $R recv -v -J >$T/recv.$sig 2>$T/recv.$sig.err &
 	pid=$!
-	ok "SIG$sig: recv said its endpoint is ready" wait_for $T/recv.$sig.err 'endpoint created by the legacy path: /dev/rpmsg[0-9]+'
+	ok "SIG$sig: recv said its endpoint is ready" wait_line $T/recv.$sig.err 'endpoint created by the legacy path: /dev/rpmsg[0-9]+'
 	dev=$(sed -n 's|.*endpoint created by the legacy path: \(/dev/rpmsg[0-9]*\).*|\1|p' $T/recv.$sig.err)
 	ok "SIG$sig: $dev exists while recv runs" test -c "$dev"
 	kill -"$sig" $pid
@@ -62,7 +44,7 @@ done
 # --- SIGPIPE: the reader went away; the endpoint goes too, status 1 without a message ---
 $R recv -v >$T/pipe.out 2>$T/pipe.err &
 pid=$!
-ok "SIGPIPE: recv said its endpoint is ready" wait_for $T/pipe.err 'endpoint created'
+ok "SIGPIPE: recv said its endpoint is ready" wait_line $T/pipe.err 'endpoint created'
 kill -PIPE $pid
 wait $pid
 is "$?" 1 "SIGPIPE: recv exits 1"
@@ -77,7 +59,7 @@ ok "send one" $R send --fd 3 one
 ok "send two" $R send --fd 3 two
 socbox-sigdfl $R recv --fd 3 -v -J >$T/two.json 2>$T/two.err &
 pid=$!
-ok "recv reported the second message" wait_for $T/two.err 'message 2: 3 bytes'
+ok "recv reported the second message" wait_line $T/two.err 'message 2: 3 bytes'
 kill -INT $pid
 wait $pid
 is "$?" 0 "recv --fd stopped by SIGINT exits 0"
@@ -107,7 +89,7 @@ is "$(endpoint_devices)" 0 "no endpoint device after destroy"
 # --- ping prints the statistics so far ---
 socbox-sigdfl $R ping -c 1000000 -v -J >$T/ping.json 2>$T/ping.err &
 pid=$!
-ok "ping said its endpoint is ready" wait_for $T/ping.err 'endpoint created'
+ok "ping said its endpoint is ready" wait_line $T/ping.err 'endpoint created'
 kill -INT $pid
 wait $pid
 is "$?" 0 "ping stopped by SIGINT exits 0"
@@ -122,7 +104,7 @@ like "$(tr -d ' \n' <$T/ping.json)" 'stoppedbySIGINTafter[0-9]+request' "the not
 # --- bench: stopped between iterations, leaves nothing ---
 $R bench --method legacy --loops 1000000 -v -J >$T/bench.json 2>$T/bench.err &
 pid=$!
-ok "bench said it started measuring" wait_for $T/bench.err 'measuring'
+ok "bench said it started measuring" wait_line $T/bench.err 'measuring'
 kill -TERM $pid
 wait $pid
 is "$?" 0 "bench stopped by SIGTERM exits 0"

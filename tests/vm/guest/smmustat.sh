@@ -36,7 +36,10 @@ is "$?" 1 "groups --device of an unknown device: exit 1 (not found)"
 # irq: VT-d registers its fault interrupt as dmar0
 out=$($S irq -J)
 like "$out" '"kind": "dmar"' "irq shows the DMAR fault line"
-ok "irq -i 0.5 -c 2 gives two samples" sh -c "$S irq -i 0.5 -c 2 -J | grep -c interval_s | grep -qx 2"
+$S irq -i 0.5 -c 2 -J >/tmp/irq.jsonl
+is "$(wc -l </tmp/irq.jsonl | tr -d ' ')" 2 "irq -i 0.5 -c 2 -J: two lines (JSON Lines)"
+is "$(grep -cE '^\{"interval_s":[0-9.]+,.*"irqs":\[\{.*"kind":"dmar".*\}$' /tmp/irq.jsonl)" 2 \
+	"each line is one object: its interval and the DMAR line's row"
 
 # events and check
 ok "events reads the kernel log" $S events
