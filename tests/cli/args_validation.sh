@@ -40,7 +40,7 @@ t_run "dmabufcp ls --pid '' is a usage error" 2 "$SOCBOX" dmabufcp ls --sysroot 
 t_grep "--pid '': says what it needs" '^dmabufcp ls: --pid needs a number, not an empty string' "$T_TMP/err"
 t_run "smmustat irq -c '' is a usage error" 2 "$SOCBOX" smmustat irq --sysroot "$arm" -c ''
 t_run "smmustat groups --group= is a usage error" 2 "$SOCBOX" smmustat groups --sysroot "$fx" --group=
-for cols in + '' , 'NAME,,KIND' 'NAME,'; do
+for cols in + '' ',' 'NAME,,KIND' 'NAME,'; do
 	t_run "smmustat -o '$cols' is a usage error" 2 "$SOCBOX" smmustat --sysroot "$fx" -o "$cols"
 done
 t_run "doctor -o + is a usage error" 2 "$SOCBOX" doctor --sysroot "$fx" -o +

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # dmabufcp ls and heaps on a dump of an AM62x board (weston, a camera pipeline, a CMA heap).
+# shellcheck disable=SC2086 # $D is "$SOCBOX dmabufcp": split into words on purpose
 . "$SOCBOX_TESTLIB"
 B=$SOCBOX_FIXTURES/am62x-dmabuf
 D="$SOCBOX dmabufcp"

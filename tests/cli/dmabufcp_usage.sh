@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # dmabufcp's command line: what is a usage error (2), what needs the live kernel (3).
+# shellcheck disable=SC2086 # $D is "$SOCBOX dmabufcp": split into words on purpose
 . "$SOCBOX_TESTLIB"
 B=$SOCBOX_FIXTURES/am62x-dmabuf
 D="$SOCBOX dmabufcp"

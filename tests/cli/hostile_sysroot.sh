@@ -94,6 +94,7 @@ t_eq "dmabufcp ls: one line on stderr, no leak report" "$(wc -l <"$T_TMP/err")" 
 rm -rf "$T_TMP/root"
 cp -a "$fx/am62x-dmabuf" "$T_TMP/root"
 bi=$T_TMP/root/sys/kernel/debug/dma_buf/bufinfo
+# shellcheck disable=SC2094 # sed prints lines 3-7 only; what it appends comes after them
 sed -n '3,7p' "$bi" >>"$bi"
 t_run "dmabufcp ls: bufinfo listing an inode twice, no leak" 0 "$SOCBOX" dmabufcp ls -J --sysroot "$T_TMP/root"
 t_jq "dmabufcp ls: the inode once" '[.buffers[] | select(.inode == 31)] | length == 1' "$T_TMP/out"

@@ -19,6 +19,7 @@ t_run "--install needs a directory" 2 "$SOCBOX" --install
 mkdir "$T_TMP/bin"
 cp "$SOCBOX" "$T_TMP/bin/socbox"
 t_run "--install" 0 "$T_TMP/bin/socbox" --install "$T_TMP/bin"
+# shellcheck disable=SC2013 # applet names are single words
 for a in $(cat "$T_TMP/applets"); do
 	t_eq "link $a" "$(readlink "$T_TMP/bin/$a")" socbox
 	t_run "$a runs through its link" 0 "$T_TMP/bin/$a" --version

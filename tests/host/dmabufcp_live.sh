@@ -3,6 +3,7 @@
 # dmabufcp against this machine's kernel. Without dma-heaps and udmabuf (the CI host) every
 # copy must fail with exit 3 and a hint, and leave no output; PID:FD goes through pidfd_getfd
 # for real (refusals, permission); ls reads the live /proc; a snapshot answers like the live run.
+# shellcheck disable=SC2086 # $D is "$SOCBOX dmabufcp": split into words on purpose
 . "$SOCBOX_TESTLIB"
 D="$SOCBOX dmabufcp"
 head -c 10000 /dev/urandom >"$T_TMP/f"

@@ -7,6 +7,7 @@
 # decoded line and a qualifier: smmustat must show exactly one record per event, with the
 # device, the stream ID and the IOVA, live (--follow, started before the fault) and from
 # the log (events, check --no-faults).
+# shellcheck disable=SC2086 # $S is "$SOCBOX smmustat": split into words on purpose
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
@@ -28,18 +29,20 @@ evtq_before=$(evtq)
 
 # Wait for a line in a file that a background command writes (never sleep and hope):
 # up to 30 s for the command to say it is ready or to finish.
+# shellcheck disable=SC2317 # called through ok
 wait_for() { # FILE ERE PID
 	n=0
 	while ! grep -Eq "$2" "$1" 2>/dev/null; do
 		kill -0 "$3" 2>/dev/null || return 1
-		[ $n -lt 300 ] || return 1
+		[ "$n" -lt 300 ] || return 1
 		n=$((n + 1))
 		sleep 0.1
 	done
 }
+# shellcheck disable=SC2317 # called through ok
 wait_exit() { # PID: up to 30 s
 	n=0
-	while kill -0 "$1" 2>/dev/null && [ $n -lt 300 ]; do
+	while kill -0 "$1" 2>/dev/null && [ "$n" -lt 300 ]; do
 		n=$((n + 1))
 		sleep 0.1
 	done

@@ -4,6 +4,7 @@
 # smmustat against a real SMMUv3: QEMU virt (iommu=smmuv3) under Debian's arm64 kernel.
 # Overview, features, groups with the stream IDs of the device tree's iommu-map, interrupts,
 # check, and what this kernel lacks (no PMCG, no iommufd) said with the exit code 3.
+# shellcheck disable=SC2086 # $S is "$SOCBOX smmustat": split into words on purpose
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 

@@ -12,6 +12,7 @@ mkdir -p "$D"
 head -c $((64 * 1048576 + 1)) /dev/urandom >"$D/big"
 
 # the temporary output exists: the copy is then writing it
+# shellcheck disable=SC2317 # called through wait_for
 tmp_exists() { ls "$D"/.out.dmabufcp-* >/dev/null 2>&1; }
 
 # socbox-sigdfl: the shell starts a background job with SIGINT ignored (dmabufcp keeps a

@@ -20,6 +20,7 @@ dev=/sys/bus/pci/devices/$edu
 not_ok "edu has no driver (its DMA goes through its default domain)" test -e "$dev/driver"
 
 # wait_for FILE ERE [TENTHS]: poll until a line of FILE matches (bounded), never sleep and hope
+# shellcheck disable=SC2317 # called through ok
 wait_for() {
 	_n=0
 	while ! grep -Eq -- "$2" "$1" 2>/dev/null; do
@@ -36,9 +37,11 @@ ok "events --follow is listening to the log, uevents and page-pool notifications
 
 # 1. the DMA fault: bus mastering on, then edu reads IOVA 0x1234000, which nobody mapped
 cmd=$(od -An -tu1 -j4 -N1 "$dev/config" | tr -d ' ')
+# shellcheck disable=SC2059 # the byte is the format: an octal escape printf writes
 printf "\\$(printf %o $((cmd | 6)))" | dd of="$dev/config" bs=1 seek=4 count=1 conv=notrunc 2>/dev/null
 ok "edu reads IOVA 0x1234000" socbox-edu-dma "$edu" 0x1234000
 ok "the fault is in the timeline" wait_for $T/follow.jsonl '"subsystem":"iommu","kind":"fault"'
+# shellcheck disable=SC2059 # the byte is the format: an octal escape printf writes
 printf "\\$(printf %o "$cmd")" | dd of="$dev/config" bs=1 seek=4 count=1 conv=notrunc 2>/dev/null
 fault_s=$(sed -n 's/.*"time_s":\([0-9.]*\),"subsystem":"iommu".*/\1/p' $T/follow.jsonl | head -n1)
 like "$fault_s" '^[0-9]+\.[0-9]+$' "the fault has its kernel log time"
@@ -47,7 +50,7 @@ like "$fault_s" '^[0-9]+\.[0-9]+$' "the fault has its kernel log time"
 ok "rpmsgctl ept create" sh -c "$SOCBOX rpmsgctl ept create evt -r -n -o DEVICE >$T/ept"
 ept=$(cat $T/ept)
 ok "endpoint-add in the timeline" wait_for $T/follow.jsonl "\"kind\":\"endpoint-add\",\"object\":\"$ept\""
-ok "rpmsgctl ept destroy" $SOCBOX rpmsgctl ept destroy "$ept"
+ok "rpmsgctl ept destroy" "$SOCBOX" rpmsgctl ept destroy "$ept"
 ok "endpoint-remove in the timeline" wait_for $T/follow.jsonl "\"kind\":\"endpoint-remove\",\"object\":\"$ept\""
 
 # 3. the page pool: at least one boot second after the fault (detach times are whole seconds)

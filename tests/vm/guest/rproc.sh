@@ -13,6 +13,7 @@ T=/tmp/rproc
 mkdir -p $T
 
 # wait_for SECONDS CMD...: poll CMD every 20 ms until it succeeds (bounded, never a guess)
+# shellcheck disable=SC2317 # called through ok
 wait_for() {
 	w_n=$(($1 * 50))
 	shift
@@ -23,7 +24,9 @@ wait_for() {
 	done
 	return 1
 }
+# shellcheck disable=SC2317 # called through wait_for
 state_is() { [ "$(cat "/sys/class/remoteproc/$rp/state")" = "$1" ]; }
+# shellcheck disable=SC2317 # called through ok and wait_for
 has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
 rproc_ctrl() { # the index of the rpmsg control device below the remote processor
 	for c in /sys/class/rpmsg/rpmsg_ctrl*; do
@@ -42,7 +45,7 @@ ok "the firmware images are in /lib/firmware" test -f /lib/firmware/socbox-rproc
 
 # --- start: the core loads the ELF, the remote boots, its channel comes up ---
 ok "start" $R rproc start "$rp"
-is "$(cat /sys/class/remoteproc/$rp/state)" running "state running"
+is "$(cat "/sys/class/remoteproc/$rp/state")" running "state running"
 ok "the rpmsg-raw channel appears" wait_for 10 has_channel
 like "$($R rproc status "$rp" -P)" 'TRACES="1" CHANNELS="[^"]*rpmsg-raw' "status: one trace buffer, channel rpmsg-raw"
 like "$($R rproc trace "$rp")" 'socbox test remote: boot 1, firmware socbox-rproc-a' "trace: boot 1 of firmware a"
@@ -60,7 +63,7 @@ $R rproc firmware "$rp" socbox-rproc-b.elf 2>$T/fw.err
 is "$?" 1 "changing the firmware while running fails"
 like "$(cat $T/fw.err)" 'only change while offline' "and says why"
 ok "stop" $R rproc stop "$rp"
-is "$(cat /sys/class/remoteproc/$rp/state)" offline "state offline"
+is "$(cat "/sys/class/remoteproc/$rp/state")" offline "state offline"
 not_ok "the channel is gone" has_channel
 ok "firmware b" $R rproc firmware "$rp" socbox-rproc-b.elf
 is "$($R rproc firmware "$rp")" socbox-rproc-b.elf "firmware reads back"
@@ -76,7 +79,7 @@ ok "firmware that does not exist" $R rproc firmware "$rp" socbox-missing.elf
 $R rproc start "$rp" 2>$T/missing.err
 is "$?" 1 "start with a missing firmware fails"
 like "$(cat $T/missing.err)" "not found under /lib/firmware" "and names the problem"
-is "$(cat /sys/class/remoteproc/$rp/state)" offline "still offline"
+is "$(cat "/sys/class/remoteproc/$rp/state")" offline "still offline"
 ok "back to firmware a" $R rproc firmware "$rp" socbox-rproc-a.elf
 ok "start a" $R rproc start "$rp"
 ok "channel up" wait_for 10 has_channel

@@ -41,7 +41,7 @@ is "$((last - first + 1))" "$N" "the kernel handled $N crashes (#$first to #$las
 like "$j" '"phase":"up","cycles":'"$N" "JSON: recovery times"
 like "$j" '"phase":"cycle","cycles":'"$N"',"min_ms":[0-9.]+,"median_ms":[0-9.]+,"p99_ms":[0-9.]+,"max_ms":[0-9.]+' "JSON: per-cycle statistics"
 diag "crash cycles: $(grep -A0 '"phase": "cycle"' -A6 $T/crash.json | tr -d ' \n')"
-is "$(cat /sys/class/remoteproc/$rp/state)" running "running after the cycles"
+is "$(cat "/sys/class/remoteproc/$rp/state")" running "running after the cycles"
 
 ok "recovery off" $R rproc recovery "$rp" off
 $R rproc cycle "$rp" -c 1 --crash 2>$T/norec.err

@@ -4,6 +4,7 @@
 # smmustat on q35 + intel-iommu: overview, groups, irq, events, check, snapshot/sysroot
 # equality, and the map/unmap stress through iommufd + the VFIO cdev of the spare edu device
 # and through dma_map_benchmark.
+# shellcheck disable=SC2086 # $S is "$SOCBOX smmustat": split into words on purpose
 # shellcheck source=../lib.sh
 . /tests/lib.sh
 
@@ -52,7 +53,7 @@ _tap_run $S pmu
 is "$?" 3 "pmu: no SMMUv3 PMCG on x86: exit 3 (not supported here)"
 
 # snapshot, then the same answers offline
-ok "socbox snapshot" $SOCBOX snapshot /tmp/snap
+ok "socbox snapshot" "$SOCBOX" snapshot /tmp/snap
 live=$($S -J | grep -v log_source)
 offline=$($S -J --sysroot /tmp/snap | grep -v log_source)
 is "$offline" "$live" "overview on the snapshot equals the live one"
@@ -75,19 +76,19 @@ err=$($S stress --device "$edu" --duration 0.2 2>&1 >/dev/null)
 like "$err" 'allow_unsafe_interrupts' "without interrupt remapping the error says how to proceed"
 ok "allow unsafe interrupts for the test" sh -c "echo 1 >$unsafe"
 ok "stress iommufd+vfio, 4K fixed (baseline)" sh -c "$S stress --device $edu --duration 3 --label 'iommufd 4K fixed' -J >$DATA/base.json"
-like "$(cat $DATA/base.json)" '"path": "iommufd\+vfio"' "the stress ran with the device attached"
-like "$(cat $DATA/base.json)" '"requests_total": [1-9]' "requests were counted"
+like "$(cat "$DATA/base.json")" '"path": "iommufd\+vfio"' "the stress ran with the device attached"
+like "$(cat "$DATA/base.json")" '"requests_total": [1-9]' "requests were counted"
 ok "stress 4K random window" sh -c "$S stress --device $edu --duration 3 --pattern random --window 1M --label 'iommufd 4K random' -J >$DATA/random.json"
 ok "stress 64K no-huge" sh -c "$S stress --device $edu --duration 3 --size 64K --no-huge --label 'iommufd 64K no-huge' -J >$DATA/nohuge.json"
 ok "stress on CPU 1 only" sh -c "$S stress --device $edu --duration 3 --cpus 1 --label 'iommufd 4K cpu1' -J >$DATA/cpu1.json"
-like "$(cat $DATA/cpu1.json)" '"cpus": 1' "--cpus 1 ran one thread"
+like "$(cat "$DATA/cpu1.json")" '"cpus": 1' "--cpus 1 ran one thread"
 ok "stress 4K sequential, the table against all earlier runs" sh -c "$S stress --device $edu --duration 3 --pattern sequential --label 'iommufd 4K sequential' \
 	--baseline $DATA/base.json --baseline $DATA/random.json --baseline $DATA/nohuge.json --baseline $DATA/cpu1.json -J >$DATA/seq.json"
-is "$(grep -o '"run": "[^"]*"' $DATA/seq.json | tr '\n' ';')" '"run": "iommufd 4K fixed";"run": "iommufd 4K random";"run": "iommufd 64K no-huge";"run": "iommufd 4K cpu1";"run": "iommufd 4K sequential";' \
+is "$(grep -o '"run": "[^"]*"' "$DATA/seq.json" | tr '\n' ';')" '"run": "iommufd 4K fixed";"run": "iommufd 4K random";"run": "iommufd 64K no-huge";"run": "iommufd 4K cpu1";"run": "iommufd 4K sequential";' \
 	"the baselines keep their labels, in order, the reference first"
 # a baseline that itself compared with others is read as its own run, not its first row
 ok "a run with baselines is a baseline too" sh -c "$S stress --device $edu --duration 1 --label again --baseline $DATA/seq.json -J >$DATA/again.json"
-like "$(grep -o '"run": "[^"]*"' $DATA/again.json | head -n1)" '"run": "iommufd 4K sequential"' "seq.json is read as 'iommufd 4K sequential'"
+like "$(grep -o '"run": "[^"]*"' "$DATA/again.json" | head -n1)" '"run": "iommufd 4K sequential"' "seq.json is read as 'iommufd 4K sequential'"
 echo "$edu" >/sys/bus/pci/drivers/vfio-pci/unbind
 echo >"/sys/bus/pci/devices/$edu/driver_override"
 echo 0 >"$unsafe"
