@@ -82,8 +82,6 @@ const char *sb_root_path(const struct sb_root *r)
 	return r->path;
 }
 
-/* Symbolic links followed in one lookup before ELOOP, as the kernel's MAXSYMLINKS. */
-#define SB_RESOLVE_MAX_LINKS 40
 
 /* Without openat2 (kernels before 5.6, qemu-user before 9.0): resolve path below the root
  * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
