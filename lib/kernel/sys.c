@@ -134,7 +134,9 @@ int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t
 		if (n == 0) /* an empty link leads nowhere, as for the kernel */
 			return -ENOENT;
 		target[n] = '\0';
-		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
+		/* the rest after the link; a "/" only where the path had one ("link/" asks
+		 * for a directory, "link" does not) */
+		if (snprintf(next, sizeof(next), "%s%s%s", target, slash ? "/" : "", p) >= (int)sizeof(next))
 			return -ENAMETOOLONG;
 		memcpy(todo, next, sizeof(todo));
 		p = todo;
