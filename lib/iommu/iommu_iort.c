@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "socbox/iommu_iort.h"
+#include "socbox/limits.h"
 
 #define IORT_HEADER_LEN 48 /* ACPI header + node count + node offset + reserved */
 #define NODE_HEADER_LEN 16
 #define MAP_LEN 20
-#define MAX_HOPS 16        /* the kernel's MAX_NESTED_NODES */
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -170,7 +170,7 @@ static bool map_one(const struct sb_iort_node *n, const struct sb_iort_map *m, u
 int sb_iort_map_id(const struct sb_iort *t, const struct sb_iort_node *n, uint32_t id,
 		   const struct sb_iort_node **smmu, uint32_t *sid)
 {
-	for (int hop = 0; n && hop < MAX_HOPS; hop++) {
+	for (int hop = 0; n && hop < SB_IORT_MAX_HOPS; hop++) {
 		const struct sb_iort_node *next = NULL;
 		uint32_t out = 0;
 

@@ -15,7 +15,6 @@
 #include "socbox/iommu_sid.h"
 
 #define IORT_PATH "/sys/firmware/acpi/tables/IORT"
-#define PATH_HOPS 8   /* links followed while resolving one path */
 #define USED_MAX 8    /* paths one answer reads */
 
 struct dt_smmu {
@@ -89,7 +88,7 @@ static int resolve(struct sb_sid_fw *fw, const char *path, char *out, size_t len
 		if ((size_t)snprintf(next, sizeof(next), "%s/%s", cur, tok) >= sizeof(next))
 			return -ENAMETOOLONG;
 		if (sb_readlink(fw->r, text, sizeof(text), "%s", next) >= 0) {
-			if (++hops > PATH_HOPS)
+			if (++hops > SB_SID_PATH_HOPS)
 				return -ELOOP;
 			use(fw, next);
 			join(next, sizeof(next), cur[0] ? cur : "/", text);

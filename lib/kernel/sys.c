@@ -82,8 +82,6 @@ const char *sb_root_path(const struct sb_root *r)
 	return r->path;
 }
 
-/* Symbolic links followed in one lookup before ELOOP, as the kernel's MAXSYMLINKS. */
-#define SB_RESOLVE_MAX_LINKS 40
 
 /* Without openat2 (kernels before 5.6, qemu-user before 9.0): resolve path below the root
  * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
@@ -136,7 +134,9 @@ int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t
 		if (n == 0) /* an empty link leads nowhere, as for the kernel */
 			return -ENOENT;
 		target[n] = '\0';
-		if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next))
+		/* the rest after the link; a "/" only where the path had one ("link/" asks
+		 * for a directory, "link" does not) */
+		if (snprintf(next, sizeof(next), "%s%s%s", target, slash ? "/" : "", p) >= (int)sizeof(next))
 			return -ENAMETOOLONG;
 		memcpy(todo, next, sizeof(todo));
 		p = todo;

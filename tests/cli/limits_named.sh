@@ -21,4 +21,13 @@ if [ -s "$T_TMP/bare" ]; then
 else
 	t_ok "every sb_read_file()/sb_read_user_file() names its limit"
 fi
+# depths and hop counts of what is followed (links, mappings, nesting) live there too; the
+# JSON writer's own nesting (SB_JSON_MAX_DEPTH) bounds what socbox writes, not what it reads
+grep -rnE '#define +[A-Z_]*(HOPS|LINKS|DEPTH)\b' "$top/lib" "$top/cmd" |
+	grep -v "$limits" | grep -v 'SB_JSON_MAX_DEPTH' >"$T_TMP/depths" || true
+if [ -s "$T_TMP/depths" ]; then
+	t_fail "depth limits outside limits.h: $(sed "s|$top/||" "$T_TMP/depths" | head -n 5)"
+else
+	t_ok "every depth and hop limit is in limits.h"
+fi
 t_done

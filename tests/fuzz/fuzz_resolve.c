@@ -28,8 +28,14 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 static int open_in_root(int dfd, const char *path)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	int fd, tries = 0;
 
-	return (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+	/* EAGAIN: a rename or mount anywhere on the machine raced with a ".." (openat2(2));
+	 * sys.c retries the same way */
+	do
+		fd = (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+	while (fd < 0 && errno == EAGAIN && ++tries < 1000);
+	return fd;
 }
 
 static void query(int dfd, const char *path)
@@ -45,8 +51,8 @@ static void query(int dfd, const char *path)
 	fa = open_in_root(dfd, path);
 	err = errno;
 	rc = sb_root_resolve(fuzz_root(), path, out, sizeof(out));
-	if (fa < 0 && err == ENOSYS)
-		fa = -2; /* no openat2 here (qemu-user): the walk's own properties only */
+	if (fa < 0 && (err == ENOSYS || err == EAGAIN))
+		fa = -2; /* no openat2 here (qemu-user) or no answer: the walk's own properties only */
 	if (rc == -ENAMETOOLONG || (fa == -1 && err == ENAMETOOLONG)) {
 		if (fa >= 0)
 			close(fa);

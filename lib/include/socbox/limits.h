@@ -25,6 +25,13 @@
 #define SB_DIR_MAX_ENTRIES (1u << 20)
 /* Nesting of the JSON documents socbox reads (stress baselines). */
 #define SB_PARSE_MAX_DEPTH 32
+/* Symbolic links followed in one lookup below a sysroot where openat2 is missing, before
+ * ELOOP: the kernel's MAXSYMLINKS. */
+#define SB_RESOLVE_MAX_LINKS 40
+/* IORT ID mappings followed from a device to its SMMU: the kernel's MAX_NESTED_NODES. */
+#define SB_IORT_MAX_HOPS 16
+/* Symlinks followed by hand while finding a device's firmware node (stream IDs). */
+#define SB_SID_PATH_HOPS 8
 
 /* socbox snapshot: files larger than this are blobs, not attributes, and are left out; at
  * most this many symlinks are followed from a listed path. */
