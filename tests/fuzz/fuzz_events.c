@@ -32,8 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(&ev);
 	}
 	sb_ev_sort(&l);
-	for (size_t i = 1; i < l.n; i++)
-		FUZZ_ASSERT(l.v[i - 1].ts_us <= l.v[i].ts_us);
+	/* the order sb_ev_add documents: by place, arrival for equal places; a kernel log
+	 * event's place is never before its own time nor before an event the log holds earlier
+	 * (its time may be: printk clocks step back across CPUs) */
+	for (size_t i = 0; i < l.n; i++) {
+		if (l.v[i].has_ts)
+			FUZZ_ASSERT(l.v[i].key_us >= l.v[i].ts_us);
+		if (i)
+			FUZZ_ASSERT(l.v[i - 1].key_us < l.v[i].key_us ||
+				    (l.v[i - 1].key_us == l.v[i].key_us && l.v[i - 1].seq < l.v[i].seq));
+	}
 	sb_ev_list_free(&l);
 	sb_kmsg_free(&log);
 	return 0;
