@@ -178,15 +178,14 @@ static int wait_kmsg(struct sb_rproc_cycle *cy, const char *want, unsigned *n, u
 	snprintf(key, sizeof(key), "%s: %s", cy->p.id, want);
 	for (;;) {
 		struct sb_kmsg_line line;
-		uint64_t now = sb_now_ns();
+		int left = sb_poll_timeout(deadline, -1), rc;
 		const char *at;
-		int rc;
 
 		if (sb_stop_signal)
 			return -EINTR;
-		if (now >= deadline)
+		if (!left)
 			return -ETIMEDOUT;
-		rc = sb_kmsg_follow_next(cy->kmsg, &line, (int)((deadline - now + 999999) / 1000000));
+		rc = sb_kmsg_follow_next(cy->kmsg, &line, left);
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0)
