@@ -172,11 +172,6 @@ static size_t rtrim_len(const char *s, size_t n)
 	return n;
 }
 
-struct layout {
-	size_t *width; /* per selected column */
-	char **text;   /* nrows * nsel escaped cells */
-};
-
 /* Width of the longest piece of s that wrapping keeps on one line: a word with the ','
  * after it. */
 static size_t longest_word(const char *s)
