@@ -12,7 +12,6 @@
 
 #include "socbox/stats.h"
 #include "socbox/udev.h"
-#include "socbox/udev.h"
 #include "rpmsgctl.h"
 
 enum { R_RUN, R_LOOPS, R_LEGACY, R_FD, R_RATIO, R_FD_PATH };
@@ -249,10 +248,10 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		struct sb_row *row;
 		int ran = 0;
 
-		if (do_legacy)
+		if (do_legacy) {
 			progress("legacy", r + 1, runs);
-		if (do_legacy)
 			ran = run_legacy(&ctl, ept_name, (unsigned)loops, &leg, &legacy_us, &e);
+		}
 		if (fd_ok && !ran) {
 			progress("fd", r + 1, runs);
 			ran = run_fd(&ctl, ept_name, (unsigned)loops, &fds, &fd_us, &e);
