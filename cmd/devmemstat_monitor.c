@@ -184,14 +184,10 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	sb_verbose(c->applet, "listening for netdev events");
 	rc = 0;
 	while (!sb_stop_signal && (!m.max_events || m.events < m.max_events)) {
-		int wait_ms = 500;
-		if (deadline) {
-			uint64_t now = sb_now_ns();
-			if (now >= deadline)
-				break;
-			if ((deadline - now) / 1000000 < (uint64_t)wait_ms)
-				wait_ms = (int)((deadline - now) / 1000000) + 1;
-		}
+		int wait_ms = sb_poll_timeout(deadline, 500);
+
+		if (!wait_ms)
+			break;
 		sb_err_clear(&e);
 		rc = sb_genl_recv(&g, event_cb, &m, wait_ms, &e);
 		if (rc == -ETIMEDOUT || (rc && sb_stop_signal)) {

@@ -362,14 +362,9 @@ static int follow_loop(struct follow *f, double timeout_s)
 			igenl = np;
 			p[np++] = (struct pollfd){ .fd = f->g.fd, .events = POLLIN };
 		}
-		if (deadline) {
-			uint64_t now = sb_now_ns();
-
-			if (now >= deadline)
-				break;
-			if ((deadline - now) / 1000000 < (uint64_t)wait_ms)
-				wait_ms = (int)((deadline - now) / 1000000) + 1;
-		}
+		wait_ms = sb_poll_timeout(deadline, wait_ms);
+		if (!wait_ms)
+			break;
 		release(f, false);
 		if (f->rc || (f->v->max && f->v->printed >= f->v->max))
 			break;

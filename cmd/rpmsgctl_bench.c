@@ -12,7 +12,6 @@
 
 #include "socbox/stats.h"
 #include "socbox/udev.h"
-#include "socbox/udev.h"
 #include "rpmsgctl.h"
 
 enum { R_RUN, R_LOOPS, R_LEGACY, R_FD, R_RATIO, R_FD_PATH };
@@ -25,15 +24,11 @@ static const struct sb_col run_cols[] = {
 	[R_FD_PATH] = { "FD_PATH", SB_T_STR, 0, 0, "fd ioctl: ok, unsupported or not run", 0 },
 };
 
-enum { O_METHOD, O_OP, O_MIN, O_MEDIAN, O_P99, O_MAX, O_MEAN };
-static const struct sb_col op_cols[] = {
+enum { O_METHOD, O_OP, O_STATS, O_NCOLS = O_STATS + SB_STATS_NCOLS };
+static const struct sb_col op_cols[O_NCOLS] = {
 	[O_METHOD] = { "METHOD", SB_T_STR, 0, 0, "legacy or fd", 0 },
 	[O_OP] = { "OP", SB_T_STR, 0, 0, "create, open, destroy, close or iteration", 0 },
-	[O_MIN] = { "MIN_US", SB_T_DBL, 0, SB_COL_RIGHT, "fastest", 1 },
-	[O_MEDIAN] = { "MEDIAN_US", SB_T_DBL, 0, SB_COL_RIGHT, "median", 1 },
-	[O_P99] = { "P99_US", SB_T_DBL, 0, SB_COL_RIGHT, "99th percentile", 1 },
-	[O_MAX] = { "MAX_US", SB_T_DBL, 0, SB_COL_RIGHT, "slowest", 1 },
-	[O_MEAN] = { "MEAN_US", SB_T_DBL, 0, SB_COL_RIGHT, "mean", 1 },
+	[O_STATS] = SB_STATS_COLS("US", 1, 0),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -154,11 +149,7 @@ static void op_rows(struct sb_table *t, const char *method, struct samples *sm, 
 		row = sb_table_row(t);
 		sb_row_str(row, O_METHOD, method);
 		sb_row_str(row, O_OP, op_names[op]);
-		sb_row_dbl(row, O_MIN, st.min);
-		sb_row_dbl(row, O_MEDIAN, st.median);
-		sb_row_dbl(row, O_P99, st.p99);
-		sb_row_dbl(row, O_MAX, st.max);
-		sb_row_dbl(row, O_MEAN, st.mean);
+		sb_row_stats(row, O_STATS, &st);
 	}
 }
 
@@ -257,10 +248,10 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		struct sb_row *row;
 		int ran = 0;
 
-		if (do_legacy)
+		if (do_legacy) {
 			progress("legacy", r + 1, runs);
-		if (do_legacy)
 			ran = run_legacy(&ctl, ept_name, (unsigned)loops, &leg, &legacy_us, &e);
+		}
 		if (fd_ok && !ran) {
 			progress("fd", r + 1, runs);
 			ran = run_fd(&ctl, ept_name, (unsigned)loops, &fds, &fd_us, &e);

@@ -12,15 +12,11 @@
 #include "socbox/stop.h"
 #include "rpmsgctl.h"
 
-enum { P_PHASE, P_CYCLES, P_MIN, P_MEDIAN, P_P99, P_MAX, P_MEAN };
-static const struct sb_col phase_cols[] = {
+enum { P_PHASE, P_CYCLES, P_STATS, P_NCOLS = P_STATS + SB_STATS_NCOLS };
+static const struct sb_col phase_cols[P_NCOLS] = {
 	[P_PHASE] = { "PHASE", SB_T_STR, 0, 0, "down (stop, or until the crash is taken), up (start or recovery), devices, ping, cycle (all)", 0 },
 	[P_CYCLES] = { "CYCLES", SB_T_U64, 0, SB_COL_RIGHT, "cycles measured", 0 },
-	[P_MIN] = { "MIN_MS", SB_T_DBL, 0, SB_COL_RIGHT, "fastest", 2 },
-	[P_MEDIAN] = { "MEDIAN_MS", SB_T_DBL, 0, SB_COL_RIGHT, "median", 2 },
-	[P_P99] = { "P99_MS", SB_T_DBL, 0, SB_COL_RIGHT, "99th percentile", 2 },
-	[P_MAX] = { "MAX_MS", SB_T_DBL, 0, SB_COL_RIGHT, "slowest", 2 },
-	[P_MEAN] = { "MEAN_MS", SB_T_DBL, 0, SB_COL_RIGHT, "mean", 2 },
+	[P_STATS] = SB_STATS_COLS("MS", 2, 0),
 };
 #define NPCOLS (sizeof(phase_cols) / sizeof(phase_cols[0]))
 
@@ -138,11 +134,7 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		row = sb_table_row(t);
 		sb_row_str(row, P_PHASE, sb_rproc_phase_name((enum sb_rproc_phase)ph));
 		sb_row_u64(row, P_CYCLES, cy.done);
-		sb_row_dbl(row, P_MIN, st.min);
-		sb_row_dbl(row, P_MEDIAN, st.median);
-		sb_row_dbl(row, P_P99, st.p99);
-		sb_row_dbl(row, P_MAX, st.max);
-		sb_row_dbl(row, P_MEAN, st.mean);
+		sb_row_stats(row, P_STATS, &st);
 	}
 	if (failed) {
 		char msg[SB_ERR_LINE_MAX];

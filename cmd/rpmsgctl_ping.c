@@ -14,14 +14,10 @@
 #include "socbox/stats.h"
 #include "rpmsgctl.h"
 
-enum { L_COUNT, L_MIN, L_MEDIAN, L_P99, L_MAX, L_MEAN, L_STDDEV };
+enum { L_COUNT, L_STATS, L_STDDEV = L_STATS + SB_STATS_NCOLS };
 static const struct sb_col lat_cols[] = {
 	[L_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips measured", 0 },
-	[L_MIN] = { "MIN_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "fastest round trip", 1 },
-	[L_MEDIAN] = { "MEDIAN_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "median round trip", 1 },
-	[L_P99] = { "P99_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "99th percentile", 1 },
-	[L_MAX] = { "MAX_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "slowest round trip", 1 },
-	[L_MEAN] = { "MEAN_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "mean round trip", 1 },
+	[L_STATS] = SB_STATS_COLS("US", 1, SB_COL_METRIC),
 	[L_STDDEV] = { "STDDEV_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "standard deviation", 1 },
 };
 
@@ -58,11 +54,7 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	row = sb_table_row(t);
 	sb_row_u64(row, L_COUNT, n);
 	if (n) {
-		sb_row_dbl(row, L_MIN, st.min);
-		sb_row_dbl(row, L_MEDIAN, st.median);
-		sb_row_dbl(row, L_P99, st.p99);
-		sb_row_dbl(row, L_MAX, st.max);
-		sb_row_dbl(row, L_MEAN, st.mean);
+		sb_row_stats(row, L_STATS, &st);
 		sb_row_dbl(row, L_STDDEV, st.stddev);
 	}
 	t = sb_out_table(o, "histogram", "Histogram", hist_cols, N(hist_cols), false);

@@ -11,7 +11,7 @@
 #include "socbox/stats.h"
 #include "smmustat.h"
 
-enum { I_IRQ, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU };
+enum { I_IRQ, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU, I_CPU_COUNTS };
 
 static const struct sb_col irq_cols[] = {
 	[I_IRQ] = { "IRQ", SB_T_STR, 0, SB_COL_RIGHT | SB_COL_LABEL, "interrupt number", 0 },
@@ -20,7 +20,10 @@ static const struct sb_col irq_cols[] = {
 	[I_CHIP] = { "CHIP", SB_T_STR, 0, 0, "interrupt chip", 0 },
 	[I_TOTAL] = { "TOTAL", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "count over all CPUs (delta of the interval with -i)", 0 },
 	[I_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "interrupts per second in the interval (-i)", 1 },
+	/* PER_CPU's JSON ("0=3" strings) is kept for compatibility; CPU_COUNTS has the numbers */
 	[I_PER_CPU] = { "PER_CPU", SB_T_STRV, 0.3, SB_COL_WRAP, "CPU=COUNT for CPUs with a non-zero count", 0 },
+	[I_CPU_COUNTS] = { "CPU_COUNTS", SB_T_OBJV, 0.3, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
+			   "PER_CPU as numbers: {cpu, count} for CPUs with a non-zero count (JSON by default)", 0 },
 };
 
 enum { P_IRQ, P_CPU, P_COUNT, P_RATE };
@@ -84,10 +87,13 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 			uint64_t v = r->counts[k] - prev_count(prev, r->name, cur->cpu_ids[k], false);
 
 			if (v) {
+				static const char *const keys[] = { "cpu", "count" };
+				const uint64_t rec[] = { cur->cpu_ids[k], v };
 				char cell[48];
 
 				snprintf(cell, sizeof(cell), "%u=%llu", cur->cpu_ids[k], (unsigned long long)v);
 				sb_row_strv_add(row, I_PER_CPU, cell);
+				sb_row_objv_add_u64(row, I_CPU_COUNTS, 2, keys, rec);
 			}
 			if (pt) {
 				struct sb_row *pr = sb_table_row(pt);

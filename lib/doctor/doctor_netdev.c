@@ -63,11 +63,20 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		sb_nd_state_free(&st);
 		return;
 	}
-	if (sb_nd_open(&g, &e)) {
+	rc = sb_nd_open(&g, &e);
+	if (rc == -ENOENT) {
 		s->status = SB_HEALTH_MISSING;
 		doctor_bool(s, "family", false, true);
 		doctor_summary(s, "no 'netdev' generic netlink family");
 		doctor_hint(s, "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)");
+		return;
+	}
+	if (rc) { /* the kernel was not asked: whether it has the family is unknown */
+		s->status = SB_HEALTH_UNKNOWN;
+		doctor_summary(s, "cannot ask the kernel: %s: %s: %s", e.object, e.what,
+			       e.reason[0] ? e.reason : sb_strerror(e.errnum));
+		if (e.hint[0])
+			doctor_hint(s, "%s", e.hint);
 		return;
 	}
 	memset(&st, 0, sizeof(st));

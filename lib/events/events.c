@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "socbox/events.h"
+#include "socbox/rproc.h"
 
 static const char *const subsys_names[SB_EV_NSUBSYS] = {
 	[SB_EV_IOMMU] = "iommu", [SB_EV_REMOTEPROC] = "remoteproc", [SB_EV_RPMSG] = "rpmsg",
@@ -99,7 +100,6 @@ static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 	char dev[64];
 	const char *rest = dev_prefix(l->text, "remoteproc", dev, sizeof(dev)), *p;
 	unsigned crash;
-	int nlen;
 
 	if (!rest)
 		return false;
@@ -128,10 +128,9 @@ static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 			snprintf(ev->detail, sizeof(ev->detail), "%s", p);
 		return true;
 	}
-	/* rproc_crash_handler_work: the kernel's own crash count */
-	if (sscanf(rest, "handling crash #%u in %n", &crash, &nlen) == 1 && nlen > 0) {
+	if (sb_rproc_crash_msg(rest, &crash, &p)) { /* rproc_crash_handler_work */
 		set(ev, l, SB_EV_REMOTEPROC, "crash-handled", dev);
-		snprintf(ev->detail, sizeof(ev->detail), "%s, crash #%u", rest + nlen, crash);
+		snprintf(ev->detail, sizeof(ev->detail), "%s, crash #%u", p, crash);
 		return true;
 	}
 	if ((p = after(rest, "Booting fw image "))) { /* rproc_fw_boot: "NAME, size N" */

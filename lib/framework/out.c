@@ -300,7 +300,8 @@ void sb_row_strv_add(struct sb_row *r, int col, const char *s)
 	c->set = true;
 }
 
-/* A named value in *v (fields of a view, members of an SB_T_OBJ cell). */
+/* A named value in *v (fields of a view, members of an SB_T_OBJ cell, records of an
+ * SB_T_OBJV cell). */
 static struct field *add_named(struct field **v, size_t *n, const char *key, enum sb_col_type t)
 {
 	struct field *f, *nv = realloc(*v, (*n + 1) * sizeof(**v));
@@ -347,6 +348,17 @@ void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v)
 	struct cell *c = &r->cells[col];
 
 	add_named(&c->m, &c->nm, key, SB_T_BOOL)->c.b = v;
+	c->set = true;
+}
+
+void sb_row_objv_add_u64(struct sb_row *r, int col, size_t n, const char *const keys[],
+			 const uint64_t v[])
+{
+	struct cell *c = &r->cells[col];
+	struct field *rec = add_named(&c->m, &c->nm, "", SB_T_OBJ);
+
+	for (size_t i = 0; i < n; i++)
+		add_named(&rec->c.m, &rec->c.nm, keys[i], SB_T_U64)->c.u = v[i];
 	c->set = true;
 }
 
@@ -419,7 +431,7 @@ static const char *type_name(enum sb_col_type t)
 	static const char *const names[] = {
 		[SB_T_STR] = "string", [SB_T_U64] = "number", [SB_T_S64] = "number",
 		[SB_T_DBL] = "number", [SB_T_BOOL] = "boolean", [SB_T_STRV] = "array",
-		[SB_T_U64V] = "array", [SB_T_OBJ] = "object",
+		[SB_T_U64V] = "array", [SB_T_OBJ] = "object", [SB_T_OBJV] = "array",
 	};
 	return names[t];
 }

@@ -23,7 +23,7 @@ struct cell {
 	};
 	char **v; /* SB_T_STRV, SB_T_U64V */
 	size_t nv;
-	struct field *m; /* SB_T_OBJ: the members */
+	struct field *m; /* SB_T_OBJ: the members; SB_T_OBJV: the records (SB_T_OBJ, key "") */
 	size_t nm;
 };
 

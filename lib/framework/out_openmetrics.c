@@ -103,6 +103,7 @@ static void family_name(struct family *f, const struct sb_out *o, const char *pa
 {
 	char last[NAME_MAX_LEN] = "";
 
+	_Static_assert(sizeof(last) == sizeof(f->name), "the unit rules edit either buffer");
 	memset(f, 0, sizeof(*f));
 	f->counter = counter;
 	f->scale = 1;
@@ -136,7 +137,7 @@ static void family_name(struct family *f, const struct sb_out *o, const char *pa
 		if (!ends_with(full, u->suffix))
 			continue;
 		full[strlen(full) - strlen(u->suffix)] = '\0';
-		append(full, full == last ? sizeof(last) : sizeof(f->name), u->to);
+		append(full, NAME_MAX_LEN, u->to); /* last or f->name: both NAME_MAX_LEN */
 		f->scale = u->scale;
 		f->unit = u->unit;
 		f->as = u->as;

@@ -16,7 +16,7 @@
 
 static void json_cell(struct sb_json *j, const char *key, const struct cell *c, enum sb_col_type t)
 {
-	if (!c->set && t != SB_T_STRV && t != SB_T_U64V) {
+	if (!c->set && t != SB_T_STRV && t != SB_T_U64V && t != SB_T_OBJV) {
 		sb_json_null(j, key);
 		return;
 	}
@@ -53,6 +53,12 @@ static void json_cell(struct sb_json *j, const char *key, const struct cell *c, 
 		for (size_t i = 0; i < c->nm; i++)
 			json_cell(j, c->m[i].key, &c->m[i].c, c->m[i].type);
 		sb_json_obj_end(j);
+		break;
+	case SB_T_OBJV:
+		sb_json_arr_begin(j, key);
+		for (size_t i = 0; i < c->nm; i++)
+			json_cell(j, NULL, &c->m[i].c, SB_T_OBJ);
+		sb_json_arr_end(j);
 		break;
 	}
 }

@@ -67,8 +67,8 @@ static size_t output_width(FILE *fp)
 
 static char *cell_string(const struct cell *c, const struct sb_col *col);
 
-/* SB_T_OBJ: "key=value,key=value" */
-static char *obj_string(const struct cell *c)
+/* SB_T_OBJ: "key=value,key=value"; a record of SB_T_OBJV: "key=value key=value" */
+static char *obj_string(const struct cell *c, const char *sep)
 {
 	char *s = strdup(""), *v, *ns;
 
@@ -76,7 +76,7 @@ static char *obj_string(const struct cell *c)
 		struct sb_col mc = { .name = c->m[i].key, .type = c->m[i].type };
 
 		v = cell_string(&c->m[i].c, &mc);
-		if (!v || asprintf(&ns, "%s%s%s=%s", s, i ? "," : "", c->m[i].key, v) < 0)
+		if (!v || asprintf(&ns, "%s%s%s=%s", s, i ? sep : "", c->m[i].key, v) < 0)
 			ns = NULL;
 		free(v);
 		free(s);
@@ -91,7 +91,7 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 	char *s = NULL;
 	int n = -1;
 
-	if (!c->set && col->type != SB_T_STRV && col->type != SB_T_U64V)
+	if (!c->set && col->type != SB_T_STRV && col->type != SB_T_U64V && col->type != SB_T_OBJV)
 		return strdup("-");
 	switch (col->type) {
 	case SB_T_STR:
@@ -124,7 +124,19 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 		return s;
 	}
 	case SB_T_OBJ:
-		return obj_string(c);
+		return obj_string(c, ",");
+	case SB_T_OBJV:
+		s = strdup("");
+		for (size_t i = 0; s && i < c->nm; i++) {
+			char *rec = obj_string(&c->m[i].c, " "), *ns = NULL;
+
+			if (!rec || asprintf(&ns, "%s%s%s", s, i ? "," : "", rec) < 0)
+				ns = NULL;
+			free(rec);
+			free(s);
+			s = ns;
+		}
+		return s;
 	}
 	return n < 0 ? NULL : s;
 }
@@ -171,11 +183,6 @@ static size_t rtrim_len(const char *s, size_t n)
 		n--;
 	return n;
 }
-
-struct layout {
-	size_t *width; /* per selected column */
-	char **text;   /* nrows * nsel escaped cells */
-};
 
 /* Width of the longest piece of s that wrapping keeps on one line: a word with the ','
  * after it. */

@@ -12,6 +12,15 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void sb_row_stats(struct sb_row *row, int first, const struct sb_stats *s)
+{
+	sb_row_dbl(row, first, s->min);
+	sb_row_dbl(row, first + 1, s->median);
+	sb_row_dbl(row, first + 2, s->p99);
+	sb_row_dbl(row, first + 3, s->max);
+	sb_row_dbl(row, first + 4, s->mean);
+}
+
 double sb_percentile_sorted(const double *v, size_t n, double pct)
 {
 	double pos, frac;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "socbox/stats.h"
 #include "socbox/stop.h"
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
@@ -106,6 +107,21 @@ static int wait_stoppable(struct pollfd *fds, nfds_t n, double seconds)
 int sb_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
 	return wait_stoppable(fds, n, timeout_ms < 0 ? -1.0 : (double)timeout_ms / 1000.0);
+}
+
+int sb_poll_timeout(uint64_t deadline_ns, int max_ms)
+{
+	uint64_t now, left_ms;
+
+	if (!deadline_ns)
+		return max_ms < 0 ? -1 : max_ms;
+	now = sb_now_ns();
+	if (now >= deadline_ns)
+		return 0;
+	left_ms = (deadline_ns - now + 999999) / 1000000;
+	if (max_ms >= 0 && left_ms > (uint64_t)max_ms)
+		return max_ms;
+	return left_ms > INT32_MAX ? INT32_MAX : (int)left_ms;
 }
 
 bool sb_sleep(double seconds)

@@ -11,6 +11,7 @@
 
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
+#include "socbox/path.h"
 
 
 const char *const sb_iommu_group_types[6] = { "DMA", "DMA-FQ", "identity", "blocked", "unmanaged", "unknown" };
@@ -40,29 +41,6 @@ enum sb_iommu_kind sb_iommu_kind_guess(const char *name, const char *driver)
 	return SB_IOMMU_OTHER;
 }
 
-/* Resolve link text against the directory holding the link, lexically ("a/b" + "../c"). */
-static void join_collapse(char *out, size_t len, const char *dir, const char *rel)
-{
-	char tmp[1024], *parts[128], *save = NULL, *tok;
-	size_t n = 0, o = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/%s", rel[0] == '/' ? "" : dir, rel);
-	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			if (n)
-				n--;
-			continue;
-		}
-		if (n < 128)
-			parts[n++] = tok;
-	}
-	out[0] = '\0';
-	for (size_t i = 0; i < n && o < len; i++)
-		o += (size_t)snprintf(out + o, len - o, "/%s", parts[i]);
-}
-
 /* The hardware device behind a class device: the target of its "device" link, resolved from
  * the class device's real directory (the link text's last component may be "..", depending
  * on how the kernel spelt it). */
@@ -74,11 +52,11 @@ static void hw_device(const struct sb_root *r, const char *name, char *out, size
 	out[0] = '\0';
 	if (sb_readlink(r, text, sizeof(text), "/sys/class/iommu/%s", name) < 0)
 		snprintf(real, sizeof(real), "/sys/class/iommu/%s", name);
-	else
-		join_collapse(real, sizeof(real), "/sys/class/iommu", text);
-	if (sb_readlink(r, text, sizeof(text), "%s/device", real) < 0)
+	else if (sb_path_join(real, sizeof(real), "/sys/class/iommu", text))
 		return;
-	join_collapse(dev, sizeof(dev), real, text);
+	if (sb_readlink(r, text, sizeof(text), "%s/device", real) < 0 ||
+	    sb_path_join(dev, sizeof(dev), real, text))
+		return;
 	base = strrchr(dev, '/');
 	if (base && base[1])
 		snprintf(out, len, "%s", base + 1);

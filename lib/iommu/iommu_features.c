@@ -82,7 +82,7 @@ static bool smmuv3_line(const char *text, char *dev, size_t len, const char **re
 bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p)
 {
 	char dev[96];
-	const char *rest, *q;
+	const char *rest;
 	unsigned long ias = 0, oas = 0, feat;
 	int used = 0;
 
@@ -99,7 +99,7 @@ bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p)
 		p->options = (uint32_t)feat;
 		p->has_options = true;
 		return true;
-	} else if ((q = strcasestr(rest, "ecmdq"))) {
+	} else if (strcasestr(rest, "ecmdq")) {
 		snprintf(p->dev, sizeof(p->dev), "%s", dev);
 		snprintf(p->ecmdq, sizeof(p->ecmdq), "%s", rest);
 		return true;

@@ -13,6 +13,7 @@
 #include "socbox/iommu_events.h"
 #include "socbox/iommu_iort.h"
 #include "socbox/iommu_sid.h"
+#include "socbox/path.h"
 
 #define IORT_PATH "/sys/firmware/acpi/tables/IORT"
 #define USED_MAX 8    /* paths one answer reads */
@@ -50,31 +51,6 @@ static void visit_used(struct sb_sid_fw *fw)
 	fw->nused = 0;
 }
 
-/* dir + "/" + link text, "." and ".." collapsed lexically. */
-static void join(char *out, size_t len, const char *dir, const char *rel)
-{
-	char tmp[PATH_MAX * 2], *parts[256], *save = NULL, *tok;
-	size_t n = 0, o = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/%s", rel[0] == '/' ? "" : dir, rel);
-	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			if (n)
-				n--;
-			continue;
-		}
-		if (n < 256)
-			parts[n++] = tok;
-	}
-	out[0] = '\0';
-	for (size_t i = 0; i < n && o < len; i++)
-		o += (size_t)snprintf(out + o, len - o, "/%s", parts[i]);
-	if (!n)
-		snprintf(out, len, "/");
-}
-
 /* The real path of path: every component that is a symlink replaced by its target. */
 static int resolve(struct sb_sid_fw *fw, const char *path, char *out, size_t len)
 {
@@ -91,7 +67,8 @@ static int resolve(struct sb_sid_fw *fw, const char *path, char *out, size_t len
 			if (++hops > SB_SID_PATH_HOPS)
 				return -ELOOP;
 			use(fw, next);
-			join(next, sizeof(next), cur[0] ? cur : "/", text);
+			if (sb_path_join(next, sizeof(next), cur[0] ? cur : "/", text))
+				return -ENAMETOOLONG;
 		}
 		snprintf(cur, sizeof(cur), "%s", next);
 	}
@@ -111,8 +88,7 @@ static int link_at(struct sb_sid_fw *fw, const char *dir, const char *name, char
 	if (rc < 0)
 		return rc;
 	use(fw, path);
-	join(out, len, dir, text);
-	return 0;
+	return sb_path_join(out, len, dir, text);
 }
 
 /* A property (or any small binary file) of dir. */

@@ -200,6 +200,28 @@ static int sockopt(struct sb_genl *g, int opt, int value)
 	return setsockopt(g->fd, SOL_NETLINK, opt, &value, sizeof(value));
 }
 
+/* The socket itself refused: not the family missing, but this process may not talk
+ * netlink at all (qemu-user emulates no generic netlink: EPROTONOSUPPORT; a seccomp filter
+ * or a sandbox answers what it was told to). */
+static int socket_error(struct sb_err *e, int err, const char *what)
+{
+	sb_err_set(e, err, "generic netlink", what, NULL);
+	switch (err) {
+	case EAFNOSUPPORT:
+	case EPROTONOSUPPORT:
+	case EPFNOSUPPORT:
+		sb_err_hint(e, "no netlink sockets here: qemu-user has no generic netlink, a seccomp filter "
+			       "or sandbox may refuse them; run on the board's kernel");
+		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		break;
+	case EPERM:
+	case EACCES:
+		sb_err_hint(e, "a seccomp filter or security module refuses netlink sockets to this process");
+		break;
+	}
+	return -err;
+}
+
 /* A generic netlink socket bound to a port the kernel picks. */
 static int open_socket(struct sb_genl *g, struct sb_err *e)
 {
@@ -208,11 +230,11 @@ static int open_socket(struct sb_genl *g, struct sb_err *e)
 
 	g->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (g->fd < 0)
-		return sb_err_set(e, errno, "generic netlink", "open socket", NULL);
+		return socket_error(e, errno, "open socket");
 	g->open = true;
 	if (bind(g->fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
 	    getsockname(g->fd, (struct sockaddr *)&addr, &len) < 0)
-		return sb_err_set(e, errno, "generic netlink", "bind", NULL);
+		return socket_error(e, errno, "bind");
 	if (len != sizeof(addr) || addr.nl_family != AF_NETLINK)
 		return sb_err_set(e, EINVAL, "generic netlink", "bind", NULL);
 	g->portid = addr.nl_pid;

@@ -153,7 +153,7 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 	struct kmod_list *list = NULL, *it;
 	struct kmod_api api = { 0 };
 	struct kmod_ctx *ctx;
-	int rc, loaded = 0;
+	int rc;
 
 	rc = kmod_api_load(&api, e);
 	if (rc)
@@ -175,11 +175,11 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 			sb_err_set(e, -rc, name, "load module", rc == -EPERM ? "needs root (CAP_SYS_MODULE)" : NULL);
 			break;
 		}
-		loaded = 1;
 	}
 	api.list_unref(list);
 	api.unref(ctx);
-	return loaded && rc >= 0 ? 0 : (rc < 0 ? rc : -ENOENT);
+	/* an empty lookup returned above, so the loop ran: rc is the last probe's */
+	return rc < 0 ? rc : 0;
 }
 #else
 int sb_kmod_load(const char *name, struct sb_err *e)

@@ -11,6 +11,7 @@
 
 #include "socbox/config.h"
 #include "socbox/stats.h"
+#include "socbox/stop.h"
 #include "socbox/udev.h"
 
 #if SOCBOX_WITH_UDEV
@@ -237,13 +238,8 @@ int sb_devmon_next(struct sb_devmon *m, struct sb_devevent *ev, int timeout_ms)
 
 	for (;;) {
 		struct pollfd p = { .fd = m->fd, .events = POLLIN };
-		int left = -1, rc;
+		int rc = poll(&p, 1, timeout_ms < 0 ? -1 : sb_poll_timeout(deadline, -1));
 
-		if (timeout_ms >= 0) {
-			uint64_t now = sb_now_ns();
-			left = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
-		}
-		rc = poll(&p, 1, left);
 		if (rc < 0)
 			return -errno;
 		if (rc == 0)
@@ -260,13 +256,12 @@ int sb_devmon_wait(struct sb_devmon *m, const char *action, const char *name,
 	uint64_t deadline = sb_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 
 	for (;;) {
-		uint64_t now = sb_now_ns();
+		int left = sb_poll_timeout(deadline, -1), rc;
 		char base[256];
-		int rc;
 
-		if (now >= deadline)
+		if (!left)
 			return -ETIMEDOUT;
-		rc = sb_devmon_next(m, ev, (int)((deadline - now + 999999) / 1000000));
+		rc = sb_devmon_next(m, ev, left);
 		if (rc)
 			return rc;
 		basename_of(ev->devpath, base, sizeof(base));

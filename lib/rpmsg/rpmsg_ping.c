@@ -9,6 +9,7 @@
 
 #include "socbox/rpmsg.h"
 #include "socbox/stats.h"
+#include "socbox/stop.h"
 
 /* Bytes of the sequence number and whether the cookie fits (see rpmsg.h). */
 static size_t seq_bytes(size_t size)
@@ -114,16 +115,16 @@ int sb_rpmsg_ping_one(int fd, struct sb_rpmsg_ping *p, uint32_t seq, int timeout
 			return (int)n;
 	}
 	for (;;) {
-		uint64_t now = sb_now_ns();
+		int left = sb_poll_timeout(deadline, -1);
 		ssize_t got;
 		enum sb_rpmsg_echo r;
 
-		if (now >= deadline) {
+		if (!left) {
 			sb_err_set(e, ETIMEDOUT, "endpoint", "receive", NULL);
 			sb_err_reason(e, "no echo within %d ms", timeout_ms);
 			return -ETIMEDOUT;
 		}
-		got = sb_rpmsg_recv(fd, p->in, p->size + 1, (int)((deadline - now + 999999) / 1000000), e);
+		got = sb_rpmsg_recv(fd, p->in, p->size + 1, left, e);
 		if (got < 0)
 			return (int)got;
 		r = sb_rpmsg_ping_check(p->in, (size_t)got, p->size, p->cookie, seq);

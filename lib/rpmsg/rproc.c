@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* remoteproc sysfs and debugfs. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +54,6 @@ const char *const sb_rproc_states[] = {
 	"offline", "suspended", "running", "crashed", "deleted", "attached", "detached", "invalid", NULL,
 };
 
-static bool crash_line(const char *text, const char *id, unsigned *n);
-
 /* One pass over the kernel log for all processors; best effort (the log may be unreadable). */
 static void count_crashes(const struct sb_root *r, struct sb_rproc *p, size_t n)
 {
@@ -66,9 +66,12 @@ static void count_crashes(const struct sb_root *r, struct sb_rproc *p, size_t n)
 	for (size_t j = 0; j < n; j++)
 		p[j].have_crashes = true;
 	for (size_t i = 0; i < k.n; i++)
-		for (size_t j = 0; j < n; j++)
-			if (crash_line(k.lines[i].text, p[j].id, &c) && c > p[j].crashes)
+		for (size_t j = 0; j < n; j++) {
+			const char *msg = sb_rproc_log_msg(k.lines[i].text, p[j].id);
+
+			if (msg && sb_rproc_crash_msg(msg, &c, NULL) && c > p[j].crashes)
 				p[j].crashes = c;
+		}
 	sb_kmsg_free(&k);
 }
 
@@ -272,30 +275,35 @@ int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rp
 	return rc;
 }
 
-/* "remoteproc remoteproc0: handling crash #3 in NAME" -> 3 when it is about id. */
-static bool crash_line(const char *text, const char *id, unsigned *n)
+const char *sb_rproc_log_msg(const char *text, const char *id)
 {
-	char key[64];
-	const char *at;
+	static const char drv[] = "remoteproc ";
+	size_t n = strlen(id);
 
-	snprintf(key, sizeof(key), "%s: handling crash #", id);
-	at = strstr(text, key);
-	return at && sscanf(at + strlen(key), "%u", n) == 1;
+	if (strncmp(text, drv, sizeof(drv) - 1))
+		return NULL;
+	text += sizeof(drv) - 1;
+	if (!n || strncmp(text, id, n) || text[n] != ':' || text[n + 1] != ' ')
+		return NULL;
+	return text + n + 2;
 }
 
-int sb_rproc_crash_count(const struct sb_root *r, const struct sb_rproc *p, unsigned *count,
-			 struct sb_err *e)
+bool sb_rproc_crash_msg(const char *msg, unsigned *n, const char **name)
 {
-	struct sb_kmsg k;
-	unsigned n;
-	int rc = sb_kmsg_read(r, &k, e);
+	static const char key[] = "handling crash #";
+	const char *p = msg + sizeof(key) - 1;
+	unsigned long v;
+	char *end;
 
-	*count = 0;
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; i < k.n; i++)
-		if (crash_line(k.lines[i].text, p->id, &n) && n > *count)
-			*count = n;
-	sb_kmsg_free(&k);
-	return 0;
+	if (strncmp(msg, key, sizeof(key) - 1) || !isdigit((unsigned char)*p))
+		return false;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (errno || v > UINT_MAX || strncmp(end, " in ", 4))
+		return false;
+	*n = (unsigned)v;
+	if (name)
+		*name = end + 4;
+	return true;
 }
+

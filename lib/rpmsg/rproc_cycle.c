@@ -169,33 +169,27 @@ void sb_rproc_cycle_free(struct sb_rproc_cycle *cy)
 	cy->kmsg = NULL;
 }
 
-/* Follow the kernel log until a line about our processor contains want; returns the line's
- * crash number through n when asked. */
+/* Follow the kernel log until a line about our processor starts with want, or with want
+ * NULL until the core's crash line, whose crash number goes to *n. */
 static int wait_kmsg(struct sb_rproc_cycle *cy, const char *want, unsigned *n, uint64_t deadline)
 {
-	char key[96];
-
-	snprintf(key, sizeof(key), "%s: %s", cy->p.id, want);
 	for (;;) {
 		struct sb_kmsg_line line;
-		uint64_t now = sb_now_ns();
-		const char *at;
-		int rc;
+		int left = sb_poll_timeout(deadline, -1), rc;
+		const char *msg;
 
 		if (sb_stop_signal)
 			return -EINTR;
-		if (now >= deadline)
+		if (!left)
 			return -ETIMEDOUT;
-		rc = sb_kmsg_follow_next(cy->kmsg, &line, (int)((deadline - now + 999999) / 1000000));
+		rc = sb_kmsg_follow_next(cy->kmsg, &line, left);
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0)
 			return rc;
-		if ((at = strstr(line.text, key)) != NULL) {
-			if (n && sscanf(at + strlen(key), "%u", n) != 1)
-				*n = 0;
+		msg = sb_rproc_log_msg(line.text, cy->p.id);
+		if (msg && (want ? !strncmp(msg, want, strlen(want)) : sb_rproc_crash_msg(msg, n, NULL)))
 			return 0;
-		}
 	}
 }
 
@@ -208,7 +202,7 @@ static int crash_and_recover(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_re
 
 	if ((rc = sb_rproc_crash(cy->root, &cy->p, cy->o.crash_type, e)) < 0)
 		return rc;
-	rc = wait_kmsg(cy, "handling crash #", &res->crash_no, deadline);
+	rc = wait_kmsg(cy, NULL, &res->crash_no, deadline);
 	res->ms[SB_CYCLE_DOWN] = ms_since(t0);
 	if (rc == -EINTR)
 		return cycle_fail(cy, e, EINTR, "interrupted while waiting for the crash to be handled");

@@ -40,6 +40,11 @@ cp "$T_TMP/out" "$T_TMP/i.json"
 t_json "server: irq" "$T_TMP/i.json"
 t_jq "server: evtq/gerror/priq for both SMMUs" '[.irqs[].kind] == ["evtq","gerror","priq","evtq","gerror","priq"]' "$T_TMP/i.json"
 t_jq "server: per-CPU counts" '.irqs[3].total == 4 and .irqs[3].per_cpu == ["0=4"]' "$T_TMP/i.json"
+t_jq "server: per-CPU counts as numbers (cpu_counts)" '.irqs[3].cpu_counts == [{"cpu":0,"count":4}]' "$T_TMP/i.json"
+t_run "server: irq --all" 0 "$SOCBOX" smmustat irq --sysroot "$SRV" --all -J
+t_jq "server: cpu_counts and per_cpu say the same on every line" \
+	'([.irqs[] | .per_cpu == [.cpu_counts[] | "\(.cpu)=\(.count)"]] | all) and ([.irqs[].cpu_counts[]] | length) > 10' "$T_TMP/out"
+t_jq "server: cpu_counts sum to TOTAL" '[.irqs[] | .total == ([.cpu_counts[].count] | add // 0)] | all' "$T_TMP/out"
 t_run "soc: irq on the 2026 layout with CPU2 offline" 0 "$SOCBOX" smmustat irq --sysroot "$SOC" -p -J
 cp "$T_TMP/out" "$T_TMP/s.json"
 t_jq "soc: two wired SMMU lines" '[.irqs[].irq] == ["70","71"] and .cpus == 5' "$T_TMP/s.json"

@@ -354,6 +354,50 @@ START_TEST(objects_in_json_and_text)
 }
 END_TEST
 
+/* SB_T_OBJV: numbers stay numbers inside a list of records (smmustat irq's CPU_COUNTS) */
+static char *render_records(enum sb_out_mode mode, const char *columns)
+{
+	static const struct sb_col rec_cols[] = {
+		{ "IRQ", SB_T_STR, 0, 0, "irq", 0 },
+		{ "CPU_COUNTS", SB_T_OBJV, 0, SB_COL_HIDDEN | SB_COL_JSON, "per CPU", 0 },
+	};
+	static const char *const keys[] = { "cpu", "count" };
+	struct sb_out_opts o = { .mode = mode, .columns = columns };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct sb_out *out = sb_out_new(&o, fp);
+	struct sb_table *t = sb_out_table(out, "irqs", NULL, rec_cols, 2, true);
+	struct sb_row *r = sb_table_row(t);
+
+	sb_row_str(r, 0, "28");
+	sb_row_objv_add_u64(r, 1, 2, keys, (const uint64_t[]){ 0, 3 });
+	sb_row_objv_add_u64(r, 1, 2, keys, (const uint64_t[]){ 2, 18446744073709551615ull });
+	r = sb_table_row(t); /* no record: [] and empty text, like an empty list */
+	sb_row_str(r, 0, "29");
+	ck_assert_int_eq(sb_out_print(out), 0);
+	sb_out_free(out);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(records_of_numbers)
+{
+	char *s = render_records(SB_OUT_JSON, NULL);
+
+	ck_assert_str_eq(s, "{\"irqs\":[{\"irq\":\"28\",\"cpu_counts\":[{\"cpu\":0,\"count\":3},"
+			    "{\"cpu\":2,\"count\":18446744073709551615}]},{\"irq\":\"29\",\"cpu_counts\":[]}]}\n");
+	free(s);
+	s = render_records(SB_OUT_PAIRS, NULL);
+	ck_assert_str_eq(s, "IRQ=\"28\"\nIRQ=\"29\"\n");
+	free(s);
+	s = render_records(SB_OUT_PAIRS, "+cpu_counts");
+	ck_assert_str_eq(s, "IRQ=\"28\" CPU_COUNTS=\"cpu=0 count=3,cpu=2 count=18446744073709551615\"\n"
+			    "IRQ=\"29\" CPU_COUNTS=\"\"\n");
+	free(s);
+}
+END_TEST
+
 /* -H names the JSON type of every column type (U64V was read past the end of the names) */
 START_TEST(list_columns_types)
 {
@@ -386,6 +430,7 @@ int main(void)
 	tcase_add_test(tc, json_doubles_beyond_int64);
 	tcase_add_test(tc, list_columns_names_every_column);
 	tcase_add_test(tc, objects_in_json_and_text);
+	tcase_add_test(tc, records_of_numbers);
 	tcase_add_test(tc, list_columns_types);
 	tcase_add_test(tc, text_modes_escape_control_bytes_everywhere);
 	tcase_add_test(tc, escape_keeps_valid_utf8_and_cuts_whole_characters);

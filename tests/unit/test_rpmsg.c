@@ -313,8 +313,25 @@ START_TEST(rproc_crash_count)
 	r = open_root(dir);
 	sb_err_clear(&e);
 	ck_assert_int_eq(sb_rproc_find(r, "socbox-remote", &one, &e), 0);
-	ck_assert_int_eq(sb_rproc_crash_count(r, &one, &n, &e), 0);
-	ck_assert_uint_eq(n, 12); /* the highest, not remoteproc10's */
+	ck_assert(one.have_crashes);
+	ck_assert_uint_eq(one.crashes, 12); /* the highest, not remoteproc10's */
+	/* the one parser of the core's crash line */
+	ck_assert_str_eq(sb_rproc_log_msg("remoteproc remoteproc0: handling crash #3 in m4", "remoteproc0"),
+			 "handling crash #3 in m4");
+	ck_assert_ptr_null(sb_rproc_log_msg("remoteproc remoteproc10: handling crash #3 in m4", "remoteproc1"));
+	ck_assert_ptr_null(sb_rproc_log_msg("imx-rproc remoteproc0: handling crash #3 in m4", "remoteproc0"));
+	{
+		const char *name = NULL;
+
+		ck_assert(sb_rproc_crash_msg("handling crash #3 in 5000000.m4fss", &n, &name));
+		ck_assert_uint_eq(n, 3);
+		ck_assert_str_eq(name, "5000000.m4fss");
+	}
+	ck_assert(!sb_rproc_crash_msg("handling crash #x in m4", &n, NULL));
+	ck_assert(!sb_rproc_crash_msg("handling crash #-1 in m4", &n, NULL));
+	ck_assert(!sb_rproc_crash_msg("handling crash #3x in m4", &n, NULL));
+	ck_assert(!sb_rproc_crash_msg("handling crash #99999999999 in m4", &n, NULL));
+	ck_assert(!sb_rproc_crash_msg("handling crash #3", &n, NULL));
 	ck_assert_int_eq(sb_rproc_list(r, &rp, &np, &e), 0);
 	ck_assert_uint_eq(np, 2);
 	ck_assert(rp[0].have_crashes && rp[1].have_crashes);

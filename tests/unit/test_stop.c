@@ -173,6 +173,21 @@ START_TEST(a_signal_ignored_on_entry_stays_ignored)
 }
 END_TEST
 
+START_TEST(poll_timeout_of_a_deadline)
+{
+	uint64_t now = sb_now_ns();
+
+	ck_assert_int_eq(sb_poll_timeout(0, 500), 500);
+	ck_assert_int_eq(sb_poll_timeout(0, -1), -1);
+	ck_assert_int_eq(sb_poll_timeout(now - 1, 500), 0);
+	ck_assert_int_eq(sb_poll_timeout(now - 1, -1), 0);
+	/* 10 s away: capped by max_ms, or the time left rounded up */
+	ck_assert_int_eq(sb_poll_timeout(now + 10000000000ull, 500), 500);
+	ck_assert_int_le(sb_poll_timeout(now + 10000000000ull, -1), 10000);
+	ck_assert_int_ge(sb_poll_timeout(now + 10000000000ull, -1), 9000);
+}
+END_TEST
+
 START_TEST(signal_names)
 {
 	ck_assert_str_eq(sb_signal_name(SIGPIPE), "SIGPIPE");
@@ -196,6 +211,7 @@ int main(void)
 	tcase_add_test(tc, poll_times_out_and_stops);
 	tcase_add_test(tc, rpmsg_recv_ends_on_a_stop_signal);
 	tcase_add_test(tc, a_signal_ignored_on_entry_stays_ignored);
+	tcase_add_test(tc, poll_timeout_of_a_deadline);
 	tcase_add_test(tc, signal_names);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

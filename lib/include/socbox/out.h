@@ -31,6 +31,8 @@ enum sb_col_type {
 	SB_T_U64V, /* list of ids or counts; JSON array of numbers, joined with "," in text */
 	SB_T_OBJ,  /* named values of their own types (doctor's facts); JSON object, "key=value"
 		    * joined with "," in text */
+	SB_T_OBJV, /* list of records of numbers ({"cpu": 0, "count": 3}); JSON array of objects,
+		    * in text each record's "key=value" joined with " ", the records with "," */
 };
 
 enum sb_col_flags {
@@ -110,6 +112,10 @@ void sb_row_obj(struct sb_row *r, int col);
 void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v);
 void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v);
 void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v);
+/* SB_T_OBJV: append a record of n numbers named keys[i] (the same keys for every record of
+ * a column: they are its schema). A cell with no record is JSON [] and empty text. */
+void sb_row_objv_add_u64(struct sb_row *r, int col, size_t n, const char *const keys[],
+			 const uint64_t v[]);
 
 /* Top-level fields (JSON members beside the tables; "Key: value" lines in table mode,
  * before the tables). Names are snake_case; units belong in the name ("size_bytes"). */

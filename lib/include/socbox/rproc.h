@@ -52,10 +52,14 @@ int sb_rproc_crash_type_parse(const char *s, enum sb_rproc_crash_type *t);
  * the core then recovers it when recovery is enabled. */
 int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_crash_type t,
 		   struct sb_err *e);
-/* Crashes the kernel handled since boot: the highest N of "<id>: handling crash #N" in the
- * kernel log (0 when none; the count is lost if the log wrapped). */
-int sb_rproc_crash_count(const struct sb_root *r, const struct sb_rproc *p, unsigned *count,
-			 struct sb_err *e);
+/* The kernel log as the remoteproc core writes it (dev_*() on the processor's device):
+ * "remoteproc <id>: MSG". MSG when text is such a line about id, else NULL. */
+const char *sb_rproc_log_msg(const char *text, const char *id);
+/* The core's line for a crash it handles (rproc_crash_handler_work), its own crash count:
+ * MSG "handling crash #N in NAME". True, with N and where NAME starts (name may be NULL),
+ * when msg is that line; the one parser of it (socbox events, the CRASHES column, rproc
+ * cycle --crash). */
+bool sb_rproc_crash_msg(const char *msg, unsigned *n, const char **name);
 
 struct sb_kmsg_follow;
 

@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 extern volatile sig_atomic_t sb_stop_signal;
 void sb_catch_stop_signals(void);
@@ -24,6 +25,12 @@ void sb_catch_stop_signals(void);
  * (negative: no limit) ran out, -EINTR when a stop signal arrived (before or during the
  * wait), or -errno. Other signals do not end it early. n may be 0. */
 int sb_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
+
+/* The timeout for sb_poll() (or another wait in milliseconds) of a wait that must end by
+ * deadline_ns, a sb_now_ns() time (0: no deadline): the milliseconds left, rounded up so the
+ * wait does not end before the deadline, and at most max_ms (negative: no limit, so -1 without
+ * a deadline); 0 once the deadline has passed. */
+int sb_poll_timeout(uint64_t deadline_ns, int max_ms);
 
 /* Sleep for seconds (negative: until stopped); true when a stop signal ended it early, or
  * had already arrived. */

@@ -42,8 +42,9 @@ static int vp_scan_nodes(bool seen[VP_MAX_NODES])
 	return n;
 }
 
-/* Send len bytes and expect the same bytes back as one message. */
-static bool vp_echo(int fd, size_t len, unsigned seed)
+/* Send len bytes on an endpoint (a /dev/rpmsgN node or an fd endpoint: they read, write and
+ * poll alike) and expect the same bytes back as one message within 5 s. */
+bool vp_echo(int fd, size_t len, unsigned seed)
 {
 	unsigned char out[VP_RPMSG_MAX_PAYLOAD], in[1024];
 	struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -53,8 +54,8 @@ static bool vp_echo(int fd, size_t len, unsigned seed)
 	n = write(fd, out, len);
 	if (n != (ssize_t)len)
 		return vp_fail("write to the endpoint", n < 0 ? errno : 0);
-	if (poll(&p, 1, 5000) != 1)
-		return vp_fail("no echo within 5 s", errno);
+	if (poll(&p, 1, 5000) != 1 || !(p.revents & POLLIN))
+		return vp_fail("no POLLIN for the echo within 5 s", errno);
 	n = read(fd, in, sizeof(in));
 	if (n != (ssize_t)len) {
 		vp_note("read returned %zd, expected %zu", n, len);

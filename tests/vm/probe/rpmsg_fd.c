@@ -58,23 +58,6 @@ static int vp_count_rpmsg(const char *dir)
 	return n;
 }
 
-static bool vp_echo_fd(int fd, size_t len, unsigned seed)
-{
-	unsigned char out[VP_RPMSG_MAX_PAYLOAD], in[1024];
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	ssize_t n;
-
-	vp_pattern(out, len, seed);
-	if (write(fd, out, len) != (ssize_t)len)
-		return vp_fail("write to the fd endpoint", errno);
-	if (poll(&p, 1, 5000) != 1 || !(p.revents & POLLIN))
-		return vp_fail("no POLLIN for the echo within 5 s", errno);
-	n = read(fd, in, sizeof(in));
-	if (n != (ssize_t)len || memcmp(in, out, len))
-		return vp_fail("the echo differs from what was written", n < 0 ? errno : 0);
-	return true;
-}
-
 static bool vp_bad_flags(int cfd, uint32_t flags, const char *what)
 {
 	int fd = -1, rc = vp_create_fd(cfd, VP_RPMSG_ADDR_ANY, flags, &fd);
@@ -131,8 +114,8 @@ int vp_rpmsg_fd(int argc, char **argv)
 	/* read/write/poll like /dev/rpmsgN */
 	if (read(fd, big, sizeof(big)) >= 0 || errno != EAGAIN)
 		ok = vp_fail("O_NONBLOCK read of an empty queue did not give EAGAIN", 0);
-	ok = vp_echo_fd(fd, 1, 11) && ok;
-	ok = vp_echo_fd(fd, VP_RPMSG_MAX_PAYLOAD, 12) && ok;
+	ok = vp_echo(fd, 1, 11) && ok;
+	ok = vp_echo(fd, VP_RPMSG_MAX_PAYLOAD, 12) && ok;
 	if (write(fd, big, sizeof(big)) >= 0 || errno != EMSGSIZE)
 		ok = vp_fail("a 497-byte write was not refused with EMSGSIZE", 0);
 	/* the endpoint ioctls: flow control is reflected by the loopback */
