@@ -54,7 +54,7 @@ like "$out" '"verified": true' "JSON says verified"
 like "$out" '"verified_output": true' "JSON says the output file was checked"
 out=$(dmabufcp -v "$D/big" udmabuf "$D/out" 2>&1)
 diag "$out"
-like "$out" 'auto chose direct for in after rw-file: ' "-v: auto probed rw-file, then chose O_DIRECT into the udmabuf"
+like "$out" 'auto chose direct for in after rw-file-direct: ' "-v: auto probed rw-file-direct, then chose O_DIRECT into the udmabuf"
 like "$out" 'limited to 64 MiB each by udmabuf' "-v: explains the udmabuf size limit split"
 out=$(dmabufcp -J -m direct "$D/f4097" heap:system "$D/out")
 like "$out" 'direct fell back to read' "heap direct: O_DIRECT into the heap mapping falls back, and says so"
