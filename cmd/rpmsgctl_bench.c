@@ -240,7 +240,8 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	}
 	o = sb_out_new(&c->out, stdout);
 	sb_out_field_str(o, "control_device", ctl.path);
-	sb_out_field_str(o, "uevent_source", do_legacy ? sb_devmon_source(ctl.mon) : "none");
+	sb_out_field_str(o, "uevent_source", do_legacy && ctl.mon ? sb_devmon_source(ctl.mon) : "none");
+	sb_out_field_str(o, "node_lookup", do_legacy ? sb_rpmsg_ctl_lookup_name(&ctl) : "none");
 	t = sb_out_table(o, "runs", "Runs", run_cols, N(run_cols), true);
 	sb_verbose(RPMSGCTL, "%s: measuring %d run(s) of %d iterations", ctl.path, runs, loops);
 	for (int r = 0; r < runs; r++) {

@@ -88,6 +88,13 @@ int sb_rpmsg_method_lasting(enum sb_rpmsg_method m, enum sb_rpmsg_method *out, s
 
 struct sb_devmon;
 
+/* How a legacy create learns which /dev/rpmsgN it made (the ioctl does not say). */
+enum sb_rpmsg_lookup {
+	SB_RPMSG_LOOKUP_UNDECIDED,
+	SB_RPMSG_LOOKUP_SYSFS,  /* the new child of the ctrl device in sysfs; node by devtmpfs */
+	SB_RPMSG_LOOKUP_UEVENT, /* wait for the "add" uevent (udev's, or the kernel's) */
+};
+
 /* An open /dev/rpmsg_ctrlN. fd_support remembers what the kernel answered to the fd ioctl
  * for the rest of the run: -1 not asked yet, 0 unsupported, 1 supported. */
 struct sb_rpmsg_ctl {
@@ -98,13 +105,19 @@ struct sb_rpmsg_ctl {
 	int fd_errno;          /* the errno the kernel gave when fd_support is 0 */
 	struct sb_devmon *mon; /* kept open across legacy creates */
 	int timeout_ms;        /* wait for /dev/rpmsgN (default 5000) */
+	const struct sb_root *root;
+	enum sb_rpmsg_lookup lookup; /* decided at the first legacy create */
+	void *children;        /* SYSFS: the ctrl device's sysfs directory, its children */
 };
 
 int sb_rpmsg_ctl_open(const struct sb_root *r, unsigned index, struct sb_rpmsg_ctl *ctl,
 		      struct sb_err *e);
 void sb_rpmsg_ctl_close(struct sb_rpmsg_ctl *ctl);
-/* Start listening for endpoint devices now (legacy creates do it on first use). */
+/* Decide how legacy creates learn their device, and start listening for uevents now when
+ * that is the way (legacy creates do it on first use). */
 int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e);
+/* "sysfs" or "uevent" once decided, "" before. */
+const char *sb_rpmsg_ctl_lookup_name(const struct sb_rpmsg_ctl *ctl);
 
 struct sb_rpmsg_ept {
 	int fd;
@@ -113,8 +126,8 @@ struct sb_rpmsg_ept {
 };
 
 /* Create an endpoint on ctl. flags: O_CLOEXEC and O_NONBLOCK (honoured by both paths).
- * legacy: CREATE_EPT, wait for the "add" uevent of the new rpmsgN under this ctrl device,
- * open it. fd: CREATE_EPT_FD; -EOPNOTSUPP (exit 3) when the kernel lacks it. auto: fd,
+ * legacy: CREATE_EPT, find the new rpmsgN under this ctrl device (sysfs, or its "add"
+ * uevent; see sb_rpmsg_ctl_watch), open it. fd: CREATE_EPT_FD; -EOPNOTSUPP (exit 3) when the kernel lacks it. auto: fd,
  * falling back to legacy on EINVAL/ENOTTY. */
 int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
 			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept, struct sb_err *e);

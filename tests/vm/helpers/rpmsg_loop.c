@@ -4,9 +4,14 @@
  * /dev/rpmsgN, DESTROY_EPT, close), with nothing else around them, like the loop in the
  * RPMSG_CREATE_EPT_FD_IOCTL series. Prints "loops N total_us T median_us M" (M: the median
  * iteration, which load from other guests on a shared host disturbs less than the total).
- * With "uevent" it also listens on the kernel uevent socket, as rpmsgctl does to learn of
+ * With "uevent" it also listens on the kernel uevent socket, as rpmsgctl did to learn of
  * the new device, and drains it each iteration: the cost of listening, without the tool.
- *   socbox-rpmsg-loop /dev/rpmsg_ctrlN LOOPS [uevent] */
+ * With "seed" it is the loop of the series' test.c: it opens /dev/rpmsg0 without asking
+ * which node the ioctl made (so nothing else may hold an endpoint device), retrying while
+ * the node is missing. With "sysfs" it lists the control device's sysfs directory after
+ * every create (lseek + getdents64 until the end), as rpmsgctl does to find the new
+ * device: the cost of that lookup, without the tool.
+ *   socbox-rpmsg-loop /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs] */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +23,7 @@
 #include <linux/netlink.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,16 +79,34 @@ int main(int argc, char **argv)
 {
 	struct ept_info info = { .name = "epx", .src = 0xffffffff, .dst = 0xffffffff };
 	char before[256][256], node[272] = "";
-	int ctrl, loops, nbefore = 0, uev = -1;
+	int ctrl, loops, nbefore = 0, uev = -1, seed = 0, sysdir = -1;
 	uint64_t start, end, *iter;
 	DIR *d;
 	struct dirent *de;
 
-	if (argc < 3 || argc > 4 || (loops = atoi(argv[2])) < 1 || (argc == 4 && strcmp(argv[3], "uevent"))) {
-		fprintf(stderr, "usage: %s /dev/rpmsg_ctrlN LOOPS [uevent]\n", argv[0]);
+	if (argc < 3 || argc > 4 || (loops = atoi(argv[2])) < 1 ||
+	    (argc == 4 && strcmp(argv[3], "uevent") && strcmp(argv[3], "seed") && strcmp(argv[3], "sysfs"))) {
+		fprintf(stderr, "usage: %s /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs]\n", argv[0]);
 		return 2;
 	}
-	if (argc == 4) {
+	if (argc == 4 && !strcmp(argv[3], "sysfs")) {
+		char dir[300];
+
+		snprintf(dir, sizeof(dir), "/sys/class/rpmsg/%s", strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1]);
+		sysdir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sysdir < 0) {
+			perror(dir);
+			return 1;
+		}
+	}
+	if (argc == 4 && !strcmp(argv[3], "seed")) {
+		if (!access("/sys/class/rpmsg/rpmsg0", F_OK)) {
+			fprintf(stderr, "seed: rpmsg0 exists already; the seed loop needs it free\n");
+			return 1;
+		}
+		seed = 1;
+		snprintf(node, sizeof(node), "/dev/rpmsg0");
+	} else if (argc == 4) {
 		struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
 
 		uev = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
@@ -112,8 +136,20 @@ int main(int argc, char **argv)
 			perror("RPMSG_CREATE_EPT_IOCTL");
 			return 1;
 		}
-		/* the node name is learnt once; the kernel hands the same minor out again */
-		if (!node[0] && new_device(before, nbefore, node, sizeof(node)) < 0) {
+		if (sysdir >= 0) {
+			char buf[8192];
+			long n, entries = 0;
+
+			lseek(sysdir, 0, SEEK_SET);
+			while ((n = syscall(SYS_getdents64, sysdir, buf, sizeof(buf))) > 0)
+				entries += n;
+			if (n < 0 || !entries) {
+				perror("getdents64");
+				return 1;
+			}
+		}
+		/* the node name is learnt once; the kernel hands the same number out again */
+		if (!seed && !node[0] && new_device(before, nbefore, node, sizeof(node)) < 0) {
 			fprintf(stderr, "no new endpoint device in /sys/class/rpmsg\n");
 			return 1;
 		}

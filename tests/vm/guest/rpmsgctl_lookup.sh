@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernel: test
+# How a legacy create finds the /dev/rpmsgN it made: through sysfs (devtmpfs /dev, root)
+# with other endpoint devices around, with a number the kernel gives out again, with two
+# programs creating endpoints on one control device at once; and through the uevent wait
+# where sysfs is not mounted.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. /tests/lib.sh
+R=rpmsgctl
+T=/tmp
+endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
+	n=0
+	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+is "$(endpoint_devices)" 0 "no endpoint device to start with"
+for n in one two three; do
+	ok "ept create $n" sh -c "$R ept create $n --method legacy -r -n -o DEVICE >$T/$n"
+	is "$(cat "/sys/class/rpmsg/$(cat $T/$n)/name")" "$n" "ept create $n names the device it made"
+done
+two=$(cat $T/two)
+ok "ept destroy $two" $R ept destroy "$two"
+# the kernel hands out the smallest free number: the new device has two's old name but is
+# not the device that was there when the listing before the ioctl was made
+ok "ept create four" sh -c "$R ept create four --method legacy -r -n -o DEVICE >$T/four"
+is "$(cat $T/four)" "$two" "four has the number two had"
+is "$(cat "/sys/class/rpmsg/$(cat $T/four)/name")" four "and it is four's device"
+
+ok "bench with three endpoint devices around" sh -c "$R bench --method legacy --loops 50 -J >$T/bench.json"
+like "$(tr -d ' \n' <$T/bench.json)" '"uevent_source":"none","node_lookup":"sysfs"' "bench learns the device from sysfs"
+
+# two programs creating endpoints on rpmsg_ctrl0 at the same time: each must open its own
+# device (taking the other's would make the other's open fail with EBUSY)
+$R bench --method legacy --loops 300 --name alpha -J >$T/alpha.json 2>$T/alpha.err &
+pa=$!
+$R bench --method legacy --loops 300 --name beta -J >$T/beta.json 2>$T/beta.err &
+pb=$!
+wait $pa
+ra=$?
+wait $pb
+rb=$?
+sed 's/^/# /' $T/alpha.err $T/beta.err
+is "$ra $rb" "0 0" "two benches creating endpoints on one control device at once both succeed"
+
+# without sysfs the listing is impossible: the uevent wait takes over
+unshare -m sh -c "umount -l /sys && $R bench --method legacy --loops 20 -J" >$T/nosys.json 2>$T/nosys.err
+is "$?" 0 "bench with /sys unmounted"
+sed 's/^/# /' $T/nosys.err
+like "$(tr -d ' \n' <$T/nosys.json)" '"uevent_source":"kernel","node_lookup":"uevent"' "it waits for the kernel's uevent instead"
+
+for f in one three four; do
+	ok "ept destroy $(cat $T/$f)" $R ept destroy "$(cat $T/$f)"
+done
+is "$(endpoint_devices)" 0 "no endpoint device left behind"
+done_testing
