@@ -110,7 +110,8 @@ static void link_name(const char *path, char *out, size_t len)
 	int dfd;
 
 	out[0] = '\0';
-	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - path) : 1,
+		 slash ? path : ".");
 	dfd = at(root, parent, O_PATH | O_DIRECTORY);
 	if (dfd < 0)
 		return;
@@ -125,7 +126,8 @@ static int natural(const void *a, const void *b)
 
 	while (*x && *y) {
 		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
-			unsigned long long u = strtoull(x, (char **)&x, 10), v = strtoull(y, (char **)&y, 10);
+			unsigned long long u = strtoull(x, (char **)&x, 10),
+					   v = strtoull(y, (char **)&y, 10);
 
 			if (u != v)
 				return u < v ? -1 : 1;
@@ -194,7 +196,8 @@ static void read_group(struct group *g)
 
 		snprintf(d->name, sizeof(d->name), "%s", names[i]);
 		/* one resolution of the device directory for both links */
-		snprintf(path, sizeof(path), "sys/kernel/iommu_groups/%u/devices/%s", g->id, names[i]);
+		snprintf(path, sizeof(path), "sys/kernel/iommu_groups/%u/devices/%s", g->id,
+			 names[i]);
 		dfd = at(root, path, O_PATH | O_DIRECTORY);
 		if (dfd < 0)
 			continue;
@@ -252,7 +255,9 @@ static size_t max(size_t a, size_t b)
 int main(int argc, char **argv)
 {
 	enum { GROUP, TYPE, IOMMU, NDEVS, DEVICES, DRIVERS, NCOLS };
-	static const char *const head[NCOLS] = { "GROUP", "TYPE", "IOMMU", "NDEVS", "DEVICES", "DRIVERS" };
+	static const char *const head[NCOLS] = {
+		"GROUP", "TYPE", "IOMMU", "NDEVS", "DEVICES", "DRIVERS"
+	};
 	size_t w[NCOLS], ng;
 	struct group *g;
 	char **names, *devs, *drvs;
@@ -285,17 +290,20 @@ int main(int argc, char **argv)
 
 		for (size_t d = 0; d < g[i].ndevs; d++) {
 			dl += strlen(g[i].devs[d].name) + (d ? 1 : 0);
-			rl += strlen(g[i].devs[d].driver[0] ? g[i].devs[d].driver : "-") + (d ? 1 : 0);
+			rl += strlen(g[i].devs[d].driver[0] ? g[i].devs[d].driver : "-") +
+			      (d ? 1 : 0);
 		}
 		w[GROUP] = max(w[GROUP], (size_t)snprintf(idbuf, sizeof(idbuf), "%u", g[i].id));
 		w[TYPE] = max(w[TYPE], strlen(g[i].type));
-		w[IOMMU] = max(w[IOMMU], g[i].ndevs && g[i].devs[0].iommu[0] ? strlen(g[i].devs[0].iommu) : 1);
+		w[IOMMU] = max(w[IOMMU],
+			       g[i].ndevs && g[i].devs[0].iommu[0] ? strlen(g[i].devs[0].iommu) : 1);
 		w[NDEVS] = max(w[NDEVS], (size_t)snprintf(nbuf, sizeof(nbuf), "%zu", g[i].ndevs));
 		w[DEVICES] = max(w[DEVICES], dl);
 		w[DRIVERS] = max(w[DRIVERS], rl);
 	}
 	printf("%*s %-*s %-*s %*s %-*s %s\n", (int)w[GROUP], head[GROUP], (int)w[TYPE], head[TYPE],
-	       (int)w[IOMMU], head[IOMMU], (int)w[NDEVS], head[NDEVS], (int)w[DEVICES], head[DEVICES], head[DRIVERS]);
+	       (int)w[IOMMU], head[IOMMU], (int)w[NDEVS], head[NDEVS], (int)w[DEVICES],
+	       head[DEVICES], head[DRIVERS]);
 	for (size_t i = 0; i < ng; i++) {
 		size_t o = 0, p = 0;
 
@@ -305,9 +313,10 @@ int main(int argc, char **argv)
 			p += (size_t)sprintf(drvs + p, "%s%s", d ? "," : "",
 					     g[i].devs[d].driver[0] ? g[i].devs[d].driver : "-");
 		}
-		printf("%*u %-*s %-*s %*zu %-*s %s\n", (int)w[GROUP], g[i].id, (int)w[TYPE], g[i].type, (int)w[IOMMU],
-		       g[i].ndevs && g[i].devs[0].iommu[0] ? g[i].devs[0].iommu : "-", (int)w[NDEVS], g[i].ndevs,
-		       (int)w[DEVICES], devs, drvs);
+		printf("%*u %-*s %-*s %*zu %-*s %s\n", (int)w[GROUP], g[i].id, (int)w[TYPE],
+		       g[i].type, (int)w[IOMMU],
+		       g[i].ndevs && g[i].devs[0].iommu[0] ? g[i].devs[0].iommu : "-",
+		       (int)w[NDEVS], g[i].ndevs, (int)w[DEVICES], devs, drvs);
 		free(g[i].devs);
 	}
 	free(devs);

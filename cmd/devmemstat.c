@@ -62,7 +62,8 @@ int dm_enter(struct sb_ctx *c, uint32_t *ifindex)
 	if (!sb_root_is_live(c->root)) {
 		sb_err_set(&e, EOPNOTSUPP, sb_root_path(c->root), "query netdev netlink", NULL);
 		sb_err_reason(&e, "needs the live kernel (netlink cannot be read from a sysroot)");
-		sb_err_hint(&e, "on the board run with --save-netlink FILE, then here --load-netlink FILE");
+		sb_err_hint(&e,
+			    "on the board run with --save-netlink FILE, then here --load-netlink FILE");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(c->applet, &e);
 	}
@@ -72,7 +73,8 @@ int dm_enter(struct sb_ctx *c, uint32_t *ifindex)
 		*ifindex = if_nametoindex(dm_dev);
 		if (!*ifindex) {
 			sb_err_set(&e, ENODEV, dm_dev, "find interface",
-				   dm_netns ? "see 'ip -n %s link'" : "see 'ip link'; --netns for another namespace",
+				   dm_netns ? "see 'ip -n %s link'"
+					    : "see 'ip link'; --netns for another namespace",
 				   dm_netns);
 			return sb_report(c->applet, &e);
 		}
@@ -91,7 +93,8 @@ int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
 		if (dm_dev) {
 			unsigned long v = strtoul(dm_dev, &end, 10);
 			if (*end || !v || v > UINT32_MAX)
-				return sb_usage_error(c, "with --load-netlink, --dev takes an ifindex");
+				return sb_usage_error(c,
+						      "with --load-netlink, --dev takes an ifindex");
 			*ifindex = (uint32_t)v;
 		}
 		return 0;
@@ -122,10 +125,13 @@ static int open_snapshot(struct sb_ctx *c, uint32_t *ifindex)
 
 	*ifindex = 0;
 	if (dm_netns)
-		return sb_usage_error(c, "--netns needs the live kernel (a snapshot has one namespace)");
+		return sb_usage_error(c,
+				      "--netns needs the live kernel (a snapshot has one namespace)");
 	if (dm_save_netlink)
-		return sb_usage_error(c, "--save-netlink needs the live kernel (the snapshot keeps "
-					 "the replies in %s)", SB_ND_SNAP_MSGS);
+		return sb_usage_error(c,
+				      "--save-netlink needs the live kernel (the snapshot keeps "
+				      "the replies in %s)",
+				      SB_ND_SNAP_MSGS);
 	if (sb_nd_read_ifnames(c->root, &snap_names, &nsnap_names) < 0)
 		nsnap_names = 0;
 	if (!snap_names)
@@ -169,7 +175,8 @@ void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
 		sb_out_note(o, "%s", buf);
 	}
 	if (st->malformed)
-		sb_out_note(o, "%u netlink messages could not be parsed and were skipped", st->malformed);
+		sb_out_note(o, "%u netlink messages could not be parsed and were skipped",
+			    st->malformed);
 }
 
 int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
@@ -225,9 +232,24 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 }
 
 /* The overview: one row per device, then its page pools. */
-enum { OV_IFINDEX, OV_IFNAME, OV_RX_QUEUES, OV_TX_QUEUES, OV_NAPI_IDS, OV_IRQS, OV_DMABUFS,
-       OV_POOLS, OV_INFLIGHT, OV_INFLIGHT_MEM, OV_DETACHED, OV_RECYCLE, OV_XDP, OV_XDP_RX_META,
-       OV_XSK, OV_XDP_ZC_SEGS };
+enum {
+	OV_IFINDEX,
+	OV_IFNAME,
+	OV_RX_QUEUES,
+	OV_TX_QUEUES,
+	OV_NAPI_IDS,
+	OV_IRQS,
+	OV_DMABUFS,
+	OV_POOLS,
+	OV_INFLIGHT,
+	OV_INFLIGHT_MEM,
+	OV_DETACHED,
+	OV_RECYCLE,
+	OV_XDP,
+	OV_XDP_RX_META,
+	OV_XSK,
+	OV_XDP_ZC_SEGS
+};
 static const struct sb_col overview_cols[] = {
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
@@ -238,15 +260,20 @@ static const struct sb_col overview_cols[] = {
 	{ "DMABUFS", SB_T_U64V, 0, 0, "devmem binding ids bound to its queues", 0 },
 	{ "POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "page pools", 0 },
 	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all pools", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight, all pools", 0 },
-	{ "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pools detached but not yet freed", 0 },
-	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "recycled / returned pages, all pools (0..1)", 3 },
+	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "memory in flight, all pools", 0 },
+	{ "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "pools detached but not yet freed", 0 },
+	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "recycled / returned pages, all pools (0..1)", 3 },
 	/* the device's netdev attributes as the kernel gives them (flag bits of
 	 * enum netdev_xdp_act, netdev_xdp_rx_metadata, netdev_xsk_flags) */
-	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT, "xdp-features flags", 0 },
+	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xdp-features flags", 0 },
 	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
 	  "xdp-rx-metadata-features flags", 0 },
-	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT, "xsk-features flags", 0 },
+	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xsk-features flags", 0 },
 	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
 	  "xdp-zc-max-segs: fragments of a zero-copy AF_XDP frame", 0 },
 };
@@ -304,10 +331,13 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 			double rc = (double)(s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED] +
 					     s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING]);
 			recycled += rc;
-			returned += rc + (double)(s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL] +
-						  s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT]);
+			returned +=
+				rc +
+				(double)(s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL] +
+					 s->v[SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT]);
 		}
-		if (p->has & SB_ND_POOL_DMABUF && !strv_has(dmabufs, ndmabufs, p->dmabuf) && ndmabufs < 64)
+		if (p->has & SB_ND_POOL_DMABUF && !strv_has(dmabufs, ndmabufs, p->dmabuf) &&
+		    ndmabufs < 64)
 			dmabufs[ndmabufs++] = p->dmabuf;
 	}
 	if (st->have & SB_ND_QUEUES) {
@@ -346,7 +376,8 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 	rc = dm_open_view(c, &g, &ifindex);
 	if (rc)
 		return rc;
-	rc = dm_collect(c, &g, SB_ND_DEVS | SB_ND_QUEUES | SB_ND_NAPIS | SB_ND_POOLS | SB_ND_POOL_STATS,
+	rc = dm_collect(c, &g,
+			SB_ND_DEVS | SB_ND_QUEUES | SB_ND_NAPIS | SB_ND_POOLS | SB_ND_POOL_STATS,
 			ifindex, &st);
 	sb_genl_close(&g);
 	if (rc)
@@ -364,22 +395,26 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools", 0 },
+	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools",
+	  0 },
 	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats", 0 },
 	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning", 0 },
 	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate", 0 },
 	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)", 0 },
-	{ "bindings", dm_bindings, NULL, "devmem bindings: device, queues, pools, memory; leaked pools", 0 },
-	{ "top", dm_top, NULL, "live Gbps, packets/s, per-CPU usage and NET_RX softirqs (kperf layout)", SB_CMD_STREAMS },
-	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen", SB_CMD_STREAMS },
+	{ "bindings", dm_bindings, NULL,
+	  "devmem bindings: device, queues, pools, memory; leaked pools", 0 },
+	{ "top", dm_top, NULL,
+	  "live Gbps, packets/s, per-CPU usage and NET_RX softirqs (kperf layout)",
+	  SB_CMD_STREAMS },
+	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen",
+	  SB_CMD_STREAMS },
 	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int devmemstat_main(int argc, const char **argv)
 {
-	int rc = sb_cli_dispatch(DM_APPLET, applet_summary(DM_APPLET),
-				 cmds, "show", argc, argv);
+	int rc = sb_cli_dispatch(DM_APPLET, applet_summary(DM_APPLET), cmds, "show", argc, argv);
 
 	free(snap_names);
 	snap_names = NULL;

@@ -14,12 +14,18 @@
 /* --netns and --dev, shared by every command. */
 extern char *dm_netns;
 extern char *dm_dev;
-extern char *dm_save_netlink; /* --save-netlink FILE: keep the raw dump replies */
-extern char *dm_load_netlink; /* --load-netlink FILE: answer from such a capture */
+extern char *dm_save_netlink;		/* --save-netlink FILE: keep the raw dump replies */
+extern char *dm_load_netlink;		/* --load-netlink FILE: answer from such a capture */
 extern struct poptOption dm_popt_net[]; /* --netns --dev and the capture options (views) */
-extern struct poptOption dm_popt_ns[];  /* --netns --dev (top, monitor, bind) */
-#define DM_POPT_NET { NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_net, 0, "Network options:", NULL }
-#define DM_POPT_NS { NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_ns, 0, "Network options:", NULL }
+extern struct poptOption dm_popt_ns[];	/* --netns --dev (top, monitor, bind) */
+#define DM_POPT_NET \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_net, 0, "Network options:", NULL \
+	}
+#define DM_POPT_NS \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, dm_popt_ns, 0, "Network options:", NULL \
+	}
 
 /* Enter --netns, resolve --dev to *ifindex (0 when not given) and open the netdev family.
  * Needs the live kernel. Returns 0, or an exit code after reporting the problem. */

@@ -27,10 +27,16 @@ static const struct sb_col bind_cols[] = {
 int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
-		{ "queues", '\0', POPT_ARG_STRING, &bind_queues, 0, "RX queues to bind (e.g. 2-3)", "LIST" },
-		{ "size", 's', POPT_ARG_STRING, &bind_size, 0, "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
-		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0, "hold for SEC seconds (default: until Ctrl-C)", "SEC" },
-		DM_POPT_NS, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+		{ "queues", '\0', POPT_ARG_STRING, &bind_queues, 0, "RX queues to bind (e.g. 2-3)",
+		  "LIST" },
+		{ "size", 's', POPT_ARG_STRING, &bind_size, 0,
+		  "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
+		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0,
+		  "hold for SEC seconds (default: until Ctrl-C)", "SEC" },
+		DM_POPT_NS,
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
 	};
 	struct sb_genl g = { 0 };
 	unsigned *queues = NULL, nqueues = 0;
@@ -44,7 +50,8 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 
 	bind_queues = bind_size = NULL;
 	bind_duration = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols, sizeof(bind_cols) / sizeof(bind_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols,
+			  sizeof(bind_cols) / sizeof(bind_cols[0]));
 	if (rc)
 		return rc;
 	if (!dm_dev)
@@ -59,7 +66,8 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (size % (uint64_t)sysconf(_SC_PAGESIZE)) {
 		free(queues);
-		return sb_usage_error(c, "--size must be a multiple of the page size (%ld)", sysconf(_SC_PAGESIZE));
+		return sb_usage_error(c, "--size must be a multiple of the page size (%ld)",
+				      sysconf(_SC_PAGESIZE));
 	}
 	if (bind_duration < 0) {
 		free(queues);

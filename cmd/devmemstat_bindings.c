@@ -11,22 +11,28 @@
 enum { B_ID, B_IFINDEX, B_IFNAME, B_RXQ, B_POOLS, B_INFLIGHT, B_MEM, B_LEAKED };
 static const struct sb_col binding_cols[] = {
 	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "devmem dma-buf binding id", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index (0: device gone)", 0 },
+	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index (0: device gone)",
+	  0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	{ "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
 	{ "POOLS", SB_T_U64V, 0, 0, "page pools fed by the binding", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all its pools", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight, all its pools", 0 },
-	{ "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "its pools detached but still holding memory", 0 },
+	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all its pools",
+	  0 },
+	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "memory in flight, all its pools", 0 },
+	{ "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "its pools detached but still holding memory", 0 },
 };
 
 enum { L_ID, L_IFINDEX, L_DMABUF, L_INFLIGHT, L_MEM, L_AGE };
 static const struct sb_col leak_cols[] = {
 	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index it had (0: device gone)", 0 },
+	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
+	  "interface index it had (0: device gone)", 0 },
 	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id, if any", 0 },
 	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages not returned", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory not returned", 0 },
+	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory not returned",
+	  0 },
 	{ "DETACHED_S", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "seconds since the detach", 0 },
 };
 
@@ -37,8 +43,9 @@ static size_t binding_ids(const struct sb_nd_state *st, uint32_t *ids, size_t ma
 
 	for (size_t i = 0; i < st->nqueues + st->npools; i++) {
 		uint32_t id = i < st->nqueues ? st->queues[i].dmabuf
-			      : (st->pools[i - st->nqueues].has & SB_ND_POOL_DMABUF
-					 ? st->pools[i - st->nqueues].dmabuf : 0);
+					      : (st->pools[i - st->nqueues].has & SB_ND_POOL_DMABUF
+							 ? st->pools[i - st->nqueues].dmabuf
+							 : 0);
 		bool seen = false;
 		if (!id)
 			continue;
@@ -138,10 +145,13 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_out_field_u64(o, "leaked_pools_count", nleaked);
 	if (!nids)
-		sb_out_note(o, "no devmem bindings (create one with 'devmemstat bind' or ncdevmem)");
+		sb_out_note(o,
+			    "no devmem bindings (create one with 'devmemstat bind' or ncdevmem)");
 	if (nleaked)
-		sb_out_note(o, "%zu page pool(s) detached from their device still hold memory: "
-			       "something (a socket, an skb, a devmem token) did not return it", nleaked);
+		sb_out_note(o,
+			    "%zu page pool(s) detached from their device still hold memory: "
+			    "something (a socket, an skb, a devmem token) did not return it",
+			    nleaked);
 	dm_note_unsupported(o, &st);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	if (!rc && nleaked) {

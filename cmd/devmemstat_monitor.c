@@ -12,8 +12,22 @@
 #include "socbox/stats.h"
 
 static double mon_timeout;
-enum { E_TIME, E_EVENT, E_IFINDEX, E_IFNAME, E_POOL, E_NAPI, E_INFLIGHT, E_MEM, E_DMABUF, E_DETACHED,
-       E_XDP, E_XDP_RX_META, E_XSK, E_XDP_ZC_SEGS };
+enum {
+	E_TIME,
+	E_EVENT,
+	E_IFINDEX,
+	E_IFNAME,
+	E_POOL,
+	E_NAPI,
+	E_INFLIGHT,
+	E_MEM,
+	E_DMABUF,
+	E_DETACHED,
+	E_XDP,
+	E_XDP_RX_META,
+	E_XSK,
+	E_XDP_ZC_SEGS
+};
 static const struct sb_col event_cols[] = {
 	{ "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
 	{ "EVENT", SB_T_STR, 18, 0, "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
@@ -29,7 +43,8 @@ static const struct sb_col event_cols[] = {
 	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_RIGHT, "xdp-features flags (dev events)", 0 },
 	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
 	  "xdp-rx-metadata-features flags (dev events)", 0 },
-	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT, "xsk-features flags (dev events)", 0 },
+	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+	  "xsk-features flags (dev events)", 0 },
 	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
 	  "xdp-zc-max-segs (dev events)", 0 },
 };
@@ -94,10 +109,12 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	localtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(kind, sizeof(kind), "%s-%s", ev.is_pool ? "page-pool" : "dev", sb_nd_event_action(ev.cmd));
+	snprintf(kind, sizeof(kind), "%s-%s", ev.is_pool ? "page-pool" : "dev",
+		 sb_nd_event_action(ev.cmd));
 	opts.noheadings = opts.noheadings || m->headings_done;
 	o = sb_out_new(&opts, stdout);
-	t = sb_out_table(o, "events", NULL, event_cols, sizeof(event_cols) / sizeof(event_cols[0]), true);
+	t = sb_out_table(o, "events", NULL, event_cols, sizeof(event_cols) / sizeof(event_cols[0]),
+			 true);
 	r = sb_table_row(t);
 	sb_row_str(r, E_TIME, ts);
 	sb_row_str(r, E_EVENT, kind);
@@ -117,8 +134,9 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		sb_row_bool(r, E_DETACHED, p->has & SB_ND_POOL_DETACHED);
 	} else {
 		sb_row_u64(r, E_IFINDEX, ev.dev.ifindex);
-		sb_row_str(r, E_IFNAME, cache_name(&m->names, ev.dev.ifindex,
-						   ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF));
+		sb_row_str(r, E_IFNAME,
+			   cache_name(&m->names, ev.dev.ifindex,
+				      ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF));
 		if (ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF) {
 			sb_row_u64(r, E_XDP, ev.dev.xdp_features);
 			sb_row_u64(r, E_XDP_RX_META, ev.dev.xdp_rx_metadata_features);
@@ -136,8 +154,13 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
-		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after SEC seconds", "SEC" },
-		DM_POPT_NS, SB_POPT_LIVE, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after SEC seconds",
+		  "SEC" },
+		DM_POPT_NS,
+		SB_POPT_LIVE,
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
 	};
 	static struct mon m;
 	struct sb_genl g = { 0 };
@@ -148,7 +171,8 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	mon_timeout = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, sizeof(event_cols) / sizeof(event_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols,
+			  sizeof(event_cols) / sizeof(event_cols[0]));
 	if (rc)
 		return rc;
 	if (mon_timeout < 0)
@@ -167,7 +191,8 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_err_clear(&e);
 	if (sb_genl_join(&g, SB_NETDEV_MCGRP_PAGE_POOL, &e)) {
-		sb_err_hint(&e, "page-pool notifications need Linux 6.8; showing device events only");
+		sb_err_hint(&e,
+			    "page-pool notifications need Linux 6.8; showing device events only");
 		if (!sb_opt.quiet)
 			sb_report(c->applet, &e);
 	}

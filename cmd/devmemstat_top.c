@@ -47,8 +47,10 @@ static int take_sample(struct sb_ctx *c, struct sb_genl *g, uint32_t ifindex, st
 	if (rc)
 		return rc;
 	if (g->open) {
-		rc = sb_nd_collect(g, SB_ND_DEVS | SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE | SB_ND_POOLS |
-				      SB_ND_POOL_STATS, ifindex, &s->nd, e);
+		rc = sb_nd_collect(g,
+				   SB_ND_DEVS | SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE |
+					   SB_ND_POOLS | SB_ND_POOL_STATS,
+				   ifindex, &s->nd, e);
 		if (rc)
 			return rc;
 		s->have_nd = true;
@@ -61,7 +63,17 @@ static uint64_t d64(uint64_t a, uint64_t b)
 	return b > a ? b - a : 0;
 }
 
-enum { D_IFNAME, D_IFINDEX, D_SOURCE, D_RX_GBPS, D_TX_GBPS, D_RX_PPS, D_TX_PPS, D_RX_BYTES, D_TX_BYTES };
+enum {
+	D_IFNAME,
+	D_IFINDEX,
+	D_SOURCE,
+	D_RX_GBPS,
+	D_TX_GBPS,
+	D_RX_PPS,
+	D_TX_PPS,
+	D_RX_BYTES,
+	D_TX_BYTES
+};
 static const struct sb_col dev_cols[] = {
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
@@ -70,7 +82,8 @@ static const struct sb_col dev_cols[] = {
 	{ "TX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent Gbit/s", 3 },
 	{ "RX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received packets/s", 0 },
 	{ "TX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent packets/s", 0 },
-	{ "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes received in the interval", 0 },
+	{ "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes received in the interval",
+	  0 },
 	{ "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes sent in the interval", 0 },
 };
 enum { QQ_IFNAME, QQ_TYPE, QQ_QUEUE, QQ_GBPS, QQ_PPS };
@@ -99,8 +112,10 @@ static const struct sb_col pool_cols[] = {
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight", 0 },
 	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight", 0 },
-	{ "ALLOC_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages allocated/s (fast + slow)", 0 },
-	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "recycled / returned in the interval (0..1)", 3 },
+	{ "ALLOC_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "pages allocated/s (fast + slow)", 0 },
+	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	  "recycled / returned in the interval (0..1)", 3 },
 };
 
 struct rate {
@@ -120,7 +135,8 @@ static size_t device_rates(const struct sample *a, const struct sample *b, uint3
 		for (size_t i = 0; i < b->nd.ndevs && n < max; i++) {
 			const struct sb_nd_dev *d = &b->nd.devs[i];
 			const struct sb_nd_qstats *qb = sb_nd_find_dev_qstats(&b->nd, d->ifindex);
-			const struct sb_nd_qstats *qa = a ? sb_nd_find_dev_qstats(&a->nd, d->ifindex) : NULL;
+			const struct sb_nd_qstats *qa =
+				a ? sb_nd_find_dev_qstats(&a->nd, d->ifindex) : NULL;
 			struct rate *r = &out[n];
 			if (only && d->ifindex != only)
 				continue;
@@ -132,15 +148,21 @@ static size_t device_rates(const struct sample *a, const struct sample *b, uint3
 				if (!qa)
 					qa = &zero;
 				r->qstats = true;
-				r->rx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_RX_BYTES], qb->v[SB_NETDEV_A_QSTATS_RX_BYTES]);
-				r->tx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_TX_BYTES], qb->v[SB_NETDEV_A_QSTATS_TX_BYTES]);
-				r->rx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_RX_PACKETS], qb->v[SB_NETDEV_A_QSTATS_RX_PACKETS]);
-				r->tx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_TX_PACKETS], qb->v[SB_NETDEV_A_QSTATS_TX_PACKETS]);
+				r->rx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_RX_BYTES],
+						  qb->v[SB_NETDEV_A_QSTATS_RX_BYTES]);
+				r->tx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_TX_BYTES],
+						  qb->v[SB_NETDEV_A_QSTATS_TX_BYTES]);
+				r->rx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_RX_PACKETS],
+						    qb->v[SB_NETDEV_A_QSTATS_RX_PACKETS]);
+				r->tx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_TX_PACKETS],
+						    qb->v[SB_NETDEV_A_QSTATS_TX_PACKETS]);
 				n++;
 				continue;
 			}
-			const struct sb_if_counters *cb = sb_nd_find_if_counters(b->ifc, b->nifc, r->name);
-			const struct sb_if_counters *ca = a ? sb_nd_find_if_counters(a->ifc, a->nifc, r->name) : NULL;
+			const struct sb_if_counters *cb =
+				sb_nd_find_if_counters(b->ifc, b->nifc, r->name);
+			const struct sb_if_counters *ca =
+				a ? sb_nd_find_if_counters(a->ifc, a->nifc, r->name) : NULL;
 			static const struct sb_if_counters zc;
 			if (!cb)
 				continue;
@@ -157,7 +179,8 @@ static size_t device_rates(const struct sample *a, const struct sample *b, uint3
 	/* No netlink (sysroot or old kernel): every interface of /proc/net/dev. */
 	for (size_t i = 0; i < b->nifc && n < max; i++) {
 		const struct sb_if_counters *cb = &b->ifc[i];
-		const struct sb_if_counters *ca = a ? sb_nd_find_if_counters(a->ifc, a->nifc, cb->name) : NULL;
+		const struct sb_if_counters *ca =
+			a ? sb_nd_find_if_counters(a->ifc, a->nifc, cb->name) : NULL;
 		static const struct sb_if_counters zc;
 		struct rate *r = &out[n++];
 		if (!ca)
@@ -203,8 +226,8 @@ static double pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct 
 
 /* kperf: "Rx 98.092 Gbps (735764807680 bytes in 60006084 usec)" and
  * "CPU 2: usr: 0.00% sys: 0.01% idle:24.51% iow: 0.00% irq: 1.67% sirq:73.79%". */
-static void print_kperf(const struct rate *r, size_t nr, const struct sample *a, const struct sample *b,
-			double dt, const unsigned *cpus, unsigned ncpus)
+static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
+			const struct sample *b, double dt, const unsigned *cpus, unsigned ncpus)
 {
 	unsigned long long usec = (unsigned long long)(dt * 1e6);
 
@@ -215,27 +238,34 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 		sb_escape(esc, sizeof(esc), r[i].name, 0); /* read from /proc/net/dev */
 		printf("%s: Rx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", esc,
 		       gbps(r[i].rx_bytes, dt), (unsigned long long)r[i].rx_bytes, usec,
-		       dt > 0 ? (double)r[i].rx_packets / dt : 0, r[i].qstats ? "qstats" : "netdev");
+		       dt > 0 ? (double)r[i].rx_packets / dt : 0,
+		       r[i].qstats ? "qstats" : "netdev");
 		printf("%s: Tx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", esc,
 		       gbps(r[i].tx_bytes, dt), (unsigned long long)r[i].tx_bytes, usec,
-		       dt > 0 ? (double)r[i].tx_packets / dt : 0, r[i].qstats ? "qstats" : "netdev");
+		       dt > 0 ? (double)r[i].tx_packets / dt : 0,
+		       r[i].qstats ? "qstats" : "netdev");
 	}
 	if (b->have_nd) {
 		char name[IF_NAMESIZE];
 		for (size_t i = 0; i < b->nd.nqstats; i++) {
 			const struct sb_nd_qstats *q = &b->nd.qstats[i];
-			const struct sb_nd_qstats *p = a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id) : NULL;
-			int battr = q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? SB_NETDEV_A_QSTATS_RX_BYTES
-									       : SB_NETDEV_A_QSTATS_TX_BYTES;
+			const struct sb_nd_qstats *p =
+				a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id)
+				  : NULL;
+			int battr = q->queue_type == SB_NETDEV_QUEUE_TYPE_RX
+					    ? SB_NETDEV_A_QSTATS_RX_BYTES
+					    : SB_NETDEV_A_QSTATS_TX_BYTES;
 			uint64_t bytes = d64(p ? p->v[battr] : 0, q->v[battr]);
 			printf("%s %s-%u: %s%7.3f Gbps (%llu bytes in %llu usec)\n",
-			       sb_escape(esc, sizeof(esc), dm_ifname(q->ifindex, name), 0), sb_nd_queue_type_name(q->queue_type), q->queue_id,
-			       q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? "Rx" : "Tx", gbps(bytes, dt),
-			       (unsigned long long)bytes, usec);
+			       sb_escape(esc, sizeof(esc), dm_ifname(q->ifindex, name), 0),
+			       sb_nd_queue_type_name(q->queue_type), q->queue_id,
+			       q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? "Rx" : "Tx",
+			       gbps(bytes, dt), (unsigned long long)bytes, usec);
 		}
 	}
 	if (!a)
-		printf("note: averages since boot (%s)\n", b->have_nd ? "first sample" : "a snapshot has one moment");
+		printf("note: averages since boot (%s)\n",
+		       b->have_nd ? "first sample" : "a snapshot has one moment");
 	printf("== CPUs\n");
 	for (size_t i = 0; i < b->cpu.ncpus; i++) {
 		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
@@ -247,7 +277,8 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 		printf("CPU %d: usr:%5.2f%% sys:%5.2f%% idle:%5.2f%% iow:%5.2f%% irq:%5.2f%% sirq:%5.2f%%",
 		       cb->cpu, p.usr, p.sys, p.idle, p.iow, p.irq, p.sirq);
 		if (cb->have_softirqs)
-			printf(" net_rx:%.0f/s", dt > 0 ? (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt : 0);
+			printf(" net_rx:%.0f/s",
+			       dt > 0 ? (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt : 0);
 		putchar('\n');
 	}
 	if (b->have_nd && b->nd.npools) {
@@ -256,17 +287,23 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 		for (size_t i = 0; i < b->nd.npools; i++) {
 			const struct sb_nd_pool *p = &b->nd.pools[i];
 			const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
-			const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id) : NULL;
+			const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id)
+							      : NULL;
 			double rate = pool_recycle_delta(sa, sb);
-			printf("pool %llu %s: inflight %llu (%llu bytes)", (unsigned long long)p->id,
-			       sb_escape(esc, sizeof(esc), dm_ifname(p->ifindex, name), 0), (unsigned long long)p->inflight,
+			printf("pool %llu %s: inflight %llu (%llu bytes)",
+			       (unsigned long long)p->id,
+			       sb_escape(esc, sizeof(esc), dm_ifname(p->ifindex, name), 0),
+			       (unsigned long long)p->inflight,
 			       (unsigned long long)p->inflight_mem);
 			if (sb && dt > 0)
 				printf(" alloc:%.0f/s",
-				       (double)(d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] : 0,
+				       (double)(d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]
+						       : 0,
 						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
-						d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW] : 0,
-						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW])) / dt);
+						d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW]
+						       : 0,
+						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW])) /
+					       dt);
 			if (rate >= 0)
 				printf(" recycle:%6.2f%%", rate * 100);
 			if (p->has & SB_ND_POOL_DETACHED)
@@ -298,10 +335,13 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		sb_row_u64(row, D_RX_BYTES, r[i].rx_bytes);
 		sb_row_u64(row, D_TX_BYTES, r[i].tx_bytes);
 	}
-	t = sb_out_table(o, "queues", "Queues", queue_cols, sizeof(queue_cols) / sizeof(queue_cols[0]), false);
+	t = sb_out_table(o, "queues", "Queues", queue_cols,
+			 sizeof(queue_cols) / sizeof(queue_cols[0]), false);
 	for (size_t i = 0; b->have_nd && i < b->nd.nqstats; i++) {
 		const struct sb_nd_qstats *q = &b->nd.qstats[i];
-		const struct sb_nd_qstats *p = a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id) : NULL;
+		const struct sb_nd_qstats *p =
+			a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id)
+			  : NULL;
 		bool rx = q->queue_type == SB_NETDEV_QUEUE_TYPE_RX;
 		int battr = rx ? SB_NETDEV_A_QSTATS_RX_BYTES : SB_NETDEV_A_QSTATS_TX_BYTES;
 		int pattr = rx ? SB_NETDEV_A_QSTATS_RX_PACKETS : SB_NETDEV_A_QSTATS_TX_PACKETS;
@@ -331,11 +371,14 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		sb_row_dbl(row, C_IRQ, p.irq);
 		sb_row_dbl(row, C_SIRQ, p.sirq);
 		if (cb->have_softirqs && dt > 0) {
-			sb_row_dbl(row, C_NET_RX, (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt);
-			sb_row_dbl(row, C_NET_TX, (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
+			sb_row_dbl(row, C_NET_RX,
+				   (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt);
+			sb_row_dbl(row, C_NET_TX,
+				   (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
 		}
 	}
-	t = sb_out_table(o, "pools", "Page pools", pool_cols, sizeof(pool_cols) / sizeof(pool_cols[0]), false);
+	t = sb_out_table(o, "pools", "Page pools", pool_cols,
+			 sizeof(pool_cols) / sizeof(pool_cols[0]), false);
 	for (size_t i = 0; b->have_nd && i < b->nd.npools; i++) {
 		const struct sb_nd_pool *p = &b->nd.pools[i];
 		const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
@@ -360,7 +403,8 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		sb_out_note(o, "devices marked SOURCE netdev have no qstats: their rates come from "
 			       "interface counters (/proc/net/dev)");
 	if (!a)
-		sb_out_note(o, "%s: averages since boot", b->have_nd ? "first sample" : "no live kernel");
+		sb_out_note(o, "%s: averages since boot",
+			    b->have_nd ? "first sample" : "no live kernel");
 	if (b->have_nd)
 		dm_note_unsupported(o, &b->nd);
 	(void)c;
@@ -388,8 +432,13 @@ static void sleep_until(uint64_t deadline_ns)
 int dm_top(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
-		{ "cpus", '\0', POPT_ARG_STRING, &top_cpus, 0, "only these CPUs (e.g. 0-3,8)", "LIST" },
-		DM_POPT_NS, SB_POPT_LIVE, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND
+		{ "cpus", '\0', POPT_ARG_STRING, &top_cpus, 0, "only these CPUs (e.g. 0-3,8)",
+		  "LIST" },
+		DM_POPT_NS,
+		SB_POPT_LIVE,
+		SB_POPT_OUTPUT,
+		SB_POPT_COMMON,
+		POPT_TABLEEND
 	};
 	struct sb_genl g = { 0 };
 	struct sample prev = { 0 }, cur = { 0 };
@@ -402,7 +451,8 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 	bool live;
 
 	top_cpus = NULL;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols, sizeof(dev_cols) / sizeof(dev_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols,
+			  sizeof(dev_cols) / sizeof(dev_cols[0]));
 	if (rc)
 		return rc;
 	if (top_cpus && sb_parse_list(top_cpus, 65535, &cpus, &ncpus))

@@ -43,8 +43,22 @@ static int run_view(struct sb_ctx *c, int argc, const char **argv, unsigned part
 }
 
 /* queues */
-enum { Q_IFINDEX, Q_IFNAME, Q_TYPE, Q_QUEUE, Q_NAPI, Q_IRQ, Q_DMABUF, Q_XSK, Q_IO_URING,
-       Q_RX_BYTES, Q_RX_PACKETS, Q_TX_BYTES, Q_TX_PACKETS, Q_LEASE };
+enum {
+	Q_IFINDEX,
+	Q_IFNAME,
+	Q_TYPE,
+	Q_QUEUE,
+	Q_NAPI,
+	Q_IRQ,
+	Q_DMABUF,
+	Q_XSK,
+	Q_IO_URING,
+	Q_RX_BYTES,
+	Q_RX_PACKETS,
+	Q_TX_BYTES,
+	Q_TX_PACKETS,
+	Q_LEASE
+};
 static const struct sb_col queue_cols[] = {
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
@@ -54,7 +68,8 @@ static const struct sb_col queue_cols[] = {
 	{ "IRQ", SB_T_U64, 0, SB_COL_RIGHT, "IRQ of that NAPI", 0 },
 	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id bound to the queue", 0 },
 	{ "XSK", SB_T_BOOL, 0, 0, "an AF_XDP socket uses the queue", 0 },
-	{ "IO_URING", SB_T_BOOL, 0, SB_COL_HIDDEN, "an io_uring zero-copy RX provider uses the queue", 0 },
+	{ "IO_URING", SB_T_BOOL, 0, SB_COL_HIDDEN,
+	  "an io_uring zero-copy RX provider uses the queue", 0 },
 	{ "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "received bytes (qstats)", 0 },
 	{ "RX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "received packets (qstats)", 0 },
 	{ "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "sent bytes (qstats)", 0 },
@@ -110,7 +125,19 @@ int dm_queues(struct sb_ctx *c, int argc, const char **argv)
 }
 
 /* napi */
-enum { N_IFINDEX, N_IFNAME, N_ID, N_IRQ, N_PID, N_THREADED, N_DEFER, N_GRO, N_SUSPEND, N_RXQ, N_TXQ };
+enum {
+	N_IFINDEX,
+	N_IFNAME,
+	N_ID,
+	N_IRQ,
+	N_PID,
+	N_THREADED,
+	N_DEFER,
+	N_GRO,
+	N_SUSPEND,
+	N_RXQ,
+	N_TXQ
+};
 static const struct sb_col napi_cols[] = {
 	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
 	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
@@ -119,8 +146,10 @@ static const struct sb_col napi_cols[] = {
 	{ "PID", SB_T_U64, 0, SB_COL_RIGHT, "kthread pid when threaded", 0 },
 	{ "THREADED", SB_T_STR, 0, 0, "disabled, enabled or busy-poll", 0 },
 	{ "DEFER_HARD_IRQS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "defer-hard-irqs", 0 },
-	{ "GRO_FLUSH_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "gro-flush-timeout", 0 },
-	{ "IRQ_SUSPEND_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "irq-suspend-timeout", 0 },
+	{ "GRO_FLUSH_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "gro-flush-timeout",
+	  0 },
+	{ "IRQ_SUSPEND_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+	  "irq-suspend-timeout", 0 },
 	{ "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues served", 0 },
 	{ "TX_QUEUES", SB_T_U64V, 0, 0, "TX queues served", 0 },
 };
@@ -160,7 +189,8 @@ static void render_napi(struct sb_out *o, const struct sb_nd_state *st, const st
 			const struct sb_nd_queue *q = &st->queues[k];
 			if (q->napi_id != n->id)
 				continue;
-			sb_row_u64v_add(r, q->type == SB_NETDEV_QUEUE_TYPE_RX ? N_RXQ : N_TXQ, q->id);
+			sb_row_u64v_add(r, q->type == SB_NETDEV_QUEUE_TYPE_RX ? N_RXQ : N_TXQ,
+					q->id);
 		}
 	}
 }
@@ -172,40 +202,72 @@ int dm_napi(struct sb_ctx *c, int argc, const char **argv)
 }
 
 /* pools */
-enum { P_ID, P_IFINDEX, P_IFNAME, P_NAPI, P_INFLIGHT, P_MEM, P_DETACHED_S, P_LEAKED, P_DMABUF,
-       P_IO_URING, P_RECYCLE, P_FIRST_STAT };
+enum {
+	P_ID,
+	P_IFINDEX,
+	P_IFNAME,
+	P_NAPI,
+	P_INFLIGHT,
+	P_MEM,
+	P_DETACHED_S,
+	P_LEAKED,
+	P_DMABUF,
+	P_IO_URING,
+	P_RECYCLE,
+	P_FIRST_STAT
+};
 #define POOL_STAT_COL(name, attr, flags, help) \
-	[P_FIRST_STAT + (attr) - SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] = \
-		{ name, SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER | (flags), help, 0 }
+	[P_FIRST_STAT - SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST + \
+		(attr)] = { name, SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER | (flags), help, 0 }
 const struct sb_col dm_pool_cols[] = {
 	[P_ID] = { "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
-	[P_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index (0: device gone)", 0 },
+	[P_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
+			"interface index (0: device gone)", 0 },
 	[P_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	[P_NAPI] = { "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI instance the pool feeds", 0 },
-	[P_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages handed out and not returned", 0 },
-	[P_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory of those pages", 0 },
-	[P_DETACHED_S] = { "DETACHED_S", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "seconds since the pool was detached from its device", 0 },
-	[P_LEAKED] = { "LEAKED", SB_T_BOOL, 0, SB_COL_METRIC, "detached but still holding memory", 0 },
-	[P_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id providing the memory", 0 },
-	[P_IO_URING] = { "IO_URING", SB_T_BOOL, 0, SB_COL_HIDDEN, "an io_uring ZC RX provider feeds the pool", 0 },
-	[P_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "recycled / returned pages (0..1)", 3 },
-	POOL_STAT_COL("ALLOC_FAST", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST, 0, "allocations from the cache"),
-	POOL_STAT_COL("ALLOC_SLOW", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW, 0, "allocations from the page allocator"),
-	POOL_STAT_COL("ALLOC_SLOW_HIGH_ORDER", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW_HIGH_ORDER, SB_COL_HIDDEN, "high-order slow allocations"),
-	POOL_STAT_COL("ALLOC_EMPTY", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_EMPTY, SB_COL_HIDDEN, "ptr ring empty on allocation"),
-	POOL_STAT_COL("ALLOC_REFILL", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_REFILL, SB_COL_HIDDEN, "cache refills from the ring"),
-	POOL_STAT_COL("ALLOC_WAIVE", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_WAIVE, SB_COL_HIDDEN, "pages of the wrong NUMA node released"),
-	POOL_STAT_COL("RECYCLE_CACHED", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED, 0, "recycled into the cache"),
-	POOL_STAT_COL("RECYCLE_CACHE_FULL", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHE_FULL, SB_COL_HIDDEN, "cache full on recycle"),
-	POOL_STAT_COL("RECYCLE_RING", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING, 0, "recycled into the ring"),
-	POOL_STAT_COL("RECYCLE_RING_FULL", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL, SB_COL_HIDDEN, "ring full: page released"),
-	POOL_STAT_COL("RECYCLE_RELEASED_REFCNT", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT, SB_COL_HIDDEN, "released: page still referenced"),
+	[P_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			 "pages handed out and not returned", 0 },
+	[P_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		    "memory of those pages", 0 },
+	[P_DETACHED_S] = { "DETACHED_S", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			   "seconds since the pool was detached from its device", 0 },
+	[P_LEAKED] = { "LEAKED", SB_T_BOOL, 0, SB_COL_METRIC, "detached but still holding memory",
+		       0 },
+	[P_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT,
+		       "devmem binding id providing the memory", 0 },
+	[P_IO_URING] = { "IO_URING", SB_T_BOOL, 0, SB_COL_HIDDEN,
+			 "an io_uring ZC RX provider feeds the pool", 0 },
+	[P_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			"recycled / returned pages (0..1)", 3 },
+	POOL_STAT_COL("ALLOC_FAST", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST, 0,
+		      "allocations from the cache"),
+	POOL_STAT_COL("ALLOC_SLOW", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW, 0,
+		      "allocations from the page allocator"),
+	POOL_STAT_COL("ALLOC_SLOW_HIGH_ORDER", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW_HIGH_ORDER,
+		      SB_COL_HIDDEN, "high-order slow allocations"),
+	POOL_STAT_COL("ALLOC_EMPTY", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_EMPTY, SB_COL_HIDDEN,
+		      "ptr ring empty on allocation"),
+	POOL_STAT_COL("ALLOC_REFILL", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_REFILL, SB_COL_HIDDEN,
+		      "cache refills from the ring"),
+	POOL_STAT_COL("ALLOC_WAIVE", SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_WAIVE, SB_COL_HIDDEN,
+		      "pages of the wrong NUMA node released"),
+	POOL_STAT_COL("RECYCLE_CACHED", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED, 0,
+		      "recycled into the cache"),
+	POOL_STAT_COL("RECYCLE_CACHE_FULL", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHE_FULL,
+		      SB_COL_HIDDEN, "cache full on recycle"),
+	POOL_STAT_COL("RECYCLE_RING", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING, 0,
+		      "recycled into the ring"),
+	POOL_STAT_COL("RECYCLE_RING_FULL", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL,
+		      SB_COL_HIDDEN, "ring full: page released"),
+	POOL_STAT_COL("RECYCLE_RELEASED_REFCNT", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT,
+		      SB_COL_HIDDEN, "released: page still referenced"),
 };
 const size_t dm_npool_cols = sizeof(dm_pool_cols) / sizeof(dm_pool_cols[0]);
 
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary)
 {
-	struct sb_table *t = sb_out_table(o, "pools", "Page pools", dm_pool_cols, dm_npool_cols, primary);
+	struct sb_table *t = sb_out_table(o, "pools", "Page pools", dm_pool_cols, dm_npool_cols,
+					  primary);
 	uint64_t now = dm_boottime_s(st), age;
 	char name[IF_NAMESIZE];
 
@@ -225,16 +287,20 @@ struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *
 		if (p->has & SB_ND_POOL_INFLIGHT_MEM)
 			sb_row_u64(r, P_MEM, p->inflight_mem);
 		if (p->has & SB_ND_POOL_DETACHED && now)
-			sb_row_u64(r, P_DETACHED_S, now > p->detach_time ? now - p->detach_time : 0);
+			sb_row_u64(r, P_DETACHED_S,
+				   now > p->detach_time ? now - p->detach_time : 0);
 		sb_row_bool(r, P_LEAKED, sb_nd_pool_leaked(p, now, &age));
 		if (p->has & SB_ND_POOL_DMABUF)
 			sb_row_u64(r, P_DMABUF, p->dmabuf);
 		sb_row_bool(r, P_IO_URING, p->has & SB_ND_POOL_IO_URING);
 		if (rate >= 0)
 			sb_row_dbl(r, P_RECYCLE, rate);
-		for (int a = SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST; a <= SB_NETDEV_A_PAGE_POOL_STATS_MAX; a++)
+		for (int a = SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST;
+		     a <= SB_NETDEV_A_PAGE_POOL_STATS_MAX; a++)
 			if (s && sb_nd_has(s->has, a))
-				sb_row_u64(r, P_FIRST_STAT + a - SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST, s->v[a]);
+				sb_row_u64(r,
+					   P_FIRST_STAT + a - SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST,
+					   s->v[a]);
 	}
 	return t;
 }
@@ -254,15 +320,17 @@ int dm_pools(struct sb_ctx *c, int argc, const char **argv)
 /* qstats: device scope rows, then queue scope rows. */
 enum { S_IFINDEX, S_IFNAME, S_SCOPE, S_TYPE, S_QUEUE, S_FIRST };
 #define QS_COL(attr, name, flags) \
-	[S_FIRST + (attr) - SB_NETDEV_A_QSTATS_RX_PACKETS] = \
-		{ name, SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER | (flags), "qstats " name, 0 }
+	[S_FIRST - SB_NETDEV_A_QSTATS_RX_PACKETS + (attr)] = { \
+		name, SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER | (flags), "qstats " name, 0 \
+	}
 #define H SB_COL_HIDDEN
 static const struct sb_col qstats_cols[] = {
 	[S_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
 	[S_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	[S_SCOPE] = { "SCOPE", SB_T_STR, 0, SB_COL_LABEL, "device or queue", 0 },
 	[S_TYPE] = { "TYPE", SB_T_STR, 0, SB_COL_LABEL, "rx or tx (queue scope)", 0 },
-	[S_QUEUE] = { "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id (queue scope)", 0 },
+	[S_QUEUE] = { "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id (queue scope)",
+		      0 },
 	QS_COL(SB_NETDEV_A_QSTATS_RX_PACKETS, "RX_PACKETS", 0),
 	QS_COL(SB_NETDEV_A_QSTATS_RX_BYTES, "RX_BYTES", 0),
 	QS_COL(SB_NETDEV_A_QSTATS_TX_PACKETS, "TX_PACKETS", 0),
@@ -320,12 +388,14 @@ static void render_qstats(struct sb_out *o, const struct sb_nd_state *st, const 
 	for (size_t i = 0; i < st->nqstats; i++)
 		qstats_row(t, &st->qstats[i]);
 	if ((st->have & SB_ND_QSTATS_DEV) && !st->ndev_qstats)
-		sb_out_note(o, "no driver in this namespace reports qstats (veth and loopback do not); "
-			       "'devmemstat top' falls back to interface counters");
+		sb_out_note(o,
+			    "no driver in this namespace reports qstats (veth and loopback do not); "
+			    "'devmemstat top' falls back to interface counters");
 }
 
 int dm_qstats(struct sb_ctx *c, int argc, const char **argv)
 {
 	return run_view(c, argc, argv, SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE, qstats_cols,
-			sizeof(qstats_cols) / sizeof(qstats_cols[0]), "qstats", NULL, render_qstats);
+			sizeof(qstats_cols) / sizeof(qstats_cols[0]), "qstats", NULL,
+			render_qstats);
 }

@@ -36,13 +36,16 @@ int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spe
 	if (spec->kind == SB_DMABUF_PIDFD)
 		chunk = 0, limit = 0;
 	if (limit && (chunk > limit || (chunk == 0 && total > limit)) && note_len)
-		snprintf(note, note_len, "buffers limited to %llu MiB each by udmabuf's size_limit_mb "
-			 "(/sys/module/udmabuf/parameters/size_limit_mb)", (unsigned long long)(limit >> 20));
+		snprintf(note, note_len,
+			 "buffers limited to %llu MiB each by udmabuf's size_limit_mb "
+			 "(/sys/module/udmabuf/parameters/size_limit_mb)",
+			 (unsigned long long)(limit >> 20));
 	set->n = sb_copy_plan(total, chunk, limit, page, &set->chunks);
 	if (set->n < 0) {
 		rc = (int)set->n;
 		set->n = 0;
-		return sb_err_set(e, -rc, "chunk plan", "split the file", "use a larger --chunk-size");
+		return sb_err_set(e, -rc, "chunk plan", "split the file",
+				  "use a larger --chunk-size");
 	}
 	if (spec->kind == SB_DMABUF_PIDFD && set->n != 1) {
 		dmabufcp_set_free(set);
@@ -75,8 +78,8 @@ int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spe
 	set->alloc_ms = dmabufcp_now_ms() - t0;
 	if (spec->kind == SB_DMABUF_PIDFD && set->bufs[0].size < total) {
 		sb_err_set(e, EFBIG, "PID:FD", "fit the file into the buffer", NULL);
-		sb_err_reason(e, "the file has %llu bytes, the buffer %llu", (unsigned long long)total,
-			      (unsigned long long)set->bufs[0].size);
+		sb_err_reason(e, "the file has %llu bytes, the buffer %llu",
+			      (unsigned long long)total, (unsigned long long)set->bufs[0].size);
 		sb_err_exit(e, SB_EXIT_FAIL);
 		rc = -EFBIG;
 		goto fail;
@@ -97,8 +100,10 @@ void dmabufcp_set_free(struct dmabufcp_set *set)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "copy", dmabufcp_copy, "SRC [BUF] DST", "copy a file into dma-bufs, out of one, or both (round trip)", 0 },
-	{ "bench", dmabufcp_bench, "FILE", "read FILE into dma-bufs by every method and buffer kind, timed", 0 },
+	{ "copy", dmabufcp_copy, "SRC [BUF] DST",
+	  "copy a file into dma-bufs, out of one, or both (round trip)", 0 },
+	{ "bench", dmabufcp_bench, "FILE",
+	  "read FILE into dma-bufs by every method and buffer kind, timed", 0 },
 	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits", 0 },
 	{ "ls", dmabufcp_ls, NULL, "every dma-buf in the system and the processes holding it", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
@@ -106,6 +111,5 @@ static const struct sb_cmd cmds[] = {
 
 int dmabufcp_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(DMABUFCP, applet_summary(DMABUFCP),
-			       cmds, "copy", argc, argv);
+	return sb_cli_dispatch(DMABUFCP, applet_summary(DMABUFCP), cmds, "copy", argc, argv);
 }

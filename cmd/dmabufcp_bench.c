@@ -14,22 +14,46 @@
 #include "dmabufcp.h"
 #include "socbox/stats.h"
 
-enum { COL_BUFFER, COL_METHOD, COL_STATUS, COL_RAN, COL_ALLOC_MS, COL_IO_MS, COL_TOTAL_MS,
-       COL_MBPS, COL_PCT_OF_FASTEST, COL_IO_PCT_OF_REF, COL_RUNS, COL_NOTE, NCOLS };
+enum {
+	COL_BUFFER,
+	COL_METHOD,
+	COL_STATUS,
+	COL_RAN,
+	COL_ALLOC_MS,
+	COL_IO_MS,
+	COL_TOTAL_MS,
+	COL_MBPS,
+	COL_PCT_OF_FASTEST,
+	COL_IO_PCT_OF_REF,
+	COL_RUNS,
+	COL_NOTE,
+	NCOLS
+};
 
 static const struct sb_col cols[NCOLS] = {
 	[COL_BUFFER] = { "BUFFER", SB_T_STR, 10, 0, "buffer kind: heap:NAME or udmabuf", 0 },
 	[COL_METHOD] = { "METHOD", SB_T_STR, 8, 0, "copy method measured", 0 },
-	[COL_STATUS] = { "STATUS", SB_T_STR, 8, 0, "ok, fallback (another method ran), unsupported or failed", 0 },
-	[COL_RAN] = { "RAN", SB_T_STR, 8, SB_COL_HIDDEN, "the method that actually moved the bytes", 0 },
-	[COL_ALLOC_MS] = { "ALLOC_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median time to allocate and map the buffers", 1 },
-	[COL_IO_MS] = { "IO_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median time to read the file into them", 1 },
-	[COL_TOTAL_MS] = { "TOTAL_MS", SB_T_DBL, 8, SB_COL_RIGHT, "median of allocation plus I/O per run", 1 },
-	[COL_MBPS] = { "MBPS", SB_T_DBL, 8, SB_COL_RIGHT, "file bytes / median I/O time, 10^6 bytes per second (as dd prints)", 1 },
-	[COL_PCT_OF_FASTEST] = { "PCT_OF_FASTEST", SB_T_DBL, 6, SB_COL_RIGHT, "total time as a percentage of the fastest total (100 = fastest)", 0 },
-	[COL_IO_PCT_OF_REF] = { "IO_PCT_OF_REF", SB_T_DBL, 6, SB_COL_RIGHT, "I/O time as a percentage of the reference's (--reference; the seed's \"vs. (%)\")", 0 },
+	[COL_STATUS] = { "STATUS", SB_T_STR, 8, 0,
+			 "ok, fallback (another method ran), unsupported or failed", 0 },
+	[COL_RAN] = { "RAN", SB_T_STR, 8, SB_COL_HIDDEN, "the method that actually moved the bytes",
+		      0 },
+	[COL_ALLOC_MS] = { "ALLOC_MS", SB_T_DBL, 8, SB_COL_RIGHT,
+			   "median time to allocate and map the buffers", 1 },
+	[COL_IO_MS] = { "IO_MS", SB_T_DBL, 8, SB_COL_RIGHT,
+			"median time to read the file into them", 1 },
+	[COL_TOTAL_MS] = { "TOTAL_MS", SB_T_DBL, 8, SB_COL_RIGHT,
+			   "median of allocation plus I/O per run", 1 },
+	[COL_MBPS] = { "MBPS", SB_T_DBL, 8, SB_COL_RIGHT,
+		       "file bytes / median I/O time, 10^6 bytes per second (as dd prints)", 1 },
+	[COL_PCT_OF_FASTEST] = { "PCT_OF_FASTEST", SB_T_DBL, 6, SB_COL_RIGHT,
+				 "total time as a percentage of the fastest total (100 = fastest)",
+				 0 },
+	[COL_IO_PCT_OF_REF] = { "IO_PCT_OF_REF", SB_T_DBL, 6, SB_COL_RIGHT,
+				"I/O time as a percentage of the reference's (--reference; the seed's \"vs. (%)\")",
+				0 },
 	[COL_RUNS] = { "RUNS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_HIDDEN, "runs measured", 0 },
-	[COL_NOTE] = { "NOTE", SB_T_STR, 0.3, SB_COL_WRAP, "why a method is unsupported, failed or fell back", 0 },
+	[COL_NOTE] = { "NOTE", SB_T_STR, 0.3, SB_COL_WRAP,
+		       "why a method is unsupported, failed or fell back", 0 },
 };
 
 /* The seed thread's 100 % row: udmabuf with sendfile. */
@@ -39,11 +63,16 @@ static char *opt_chunk, *opt_methods, *opt_buffers, *opt_reference;
 static int opt_runs, opt_cached;
 
 static struct poptOption table[] = {
-	{ "runs", '\0', POPT_ARG_INT, &opt_runs, 0, "runs per cell; the median is shown (default 5)", "N" },
-	{ "cached", '\0', POPT_ARG_NONE, &opt_cached, 0, "keep FILE in the page cache (measure warm)", NULL },
-	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0, "bytes per buffer (default 32M, as in the seed)", "SIZE" },
-	{ "method", 'm', POPT_ARG_STRING, &opt_methods, 0, "methods to measure, comma-separated (default all)", "LIST" },
-	{ "buffer", 'b', POPT_ARG_STRING, &opt_buffers, 0, "buffer kinds, comma-separated (default heap:system,udmabuf)", "LIST" },
+	{ "runs", '\0', POPT_ARG_INT, &opt_runs, 0,
+	  "runs per cell; the median is shown (default 5)", "N" },
+	{ "cached", '\0', POPT_ARG_NONE, &opt_cached, 0,
+	  "keep FILE in the page cache (measure warm)", NULL },
+	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
+	  "bytes per buffer (default 32M, as in the seed)", "SIZE" },
+	{ "method", 'm', POPT_ARG_STRING, &opt_methods, 0,
+	  "methods to measure, comma-separated (default all)", "LIST" },
+	{ "buffer", 'b', POPT_ARG_STRING, &opt_buffers, 0,
+	  "buffer kinds, comma-separated (default heap:system,udmabuf)", "LIST" },
 	{ "reference", '\0', POPT_ARG_STRING, &opt_reference, 0,
 	  "the row IO_PCT_OF_REF is relative to (default " DEFAULT_REFERENCE ")", "BUFFER/METHOD" },
 	SB_POPT_OUTPUT,
@@ -68,7 +97,8 @@ static void error_note(struct cell *cl, const struct sb_err *e)
 static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t size, uint64_t chunk,
 		    int runs, struct cell *cl)
 {
-	double *alloc = calloc((size_t)runs, sizeof(double)), *io = calloc((size_t)runs, sizeof(double));
+	double *alloc = calloc((size_t)runs, sizeof(double)),
+	       *io = calloc((size_t)runs, sizeof(double));
 	double *total = calloc((size_t)runs, sizeof(double));
 	struct sb_dmabuf_spec spec;
 	struct sb_stats st;
@@ -87,7 +117,9 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 		if (!opt_cached)
 			sb_copy_cache_drop(fd);
 		if (dmabufcp_set_alloc(c->root, &spec, size, chunk, NULL, &set, NULL, 0, &e)) {
-			cl->status = sb_err_exit_code(&e) == SB_EXIT_UNSUPPORTED ? "unsupported" : "failed";
+			cl->status = sb_err_exit_code(&e) == SB_EXIT_UNSUPPORTED
+					     ? "unsupported"
+					     : "failed";
 			error_note(cl, &e);
 			break;
 		}
@@ -95,13 +127,14 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 		for (long i = 0; i < set.n && !rc; i++) {
 			struct sb_copy_result res = { 0 };
 
-			rc = sb_copy_run(cl->method, SB_COPY_TO_BUF, fd, path, set.chunks[i].file_offset,
-					 &set.bufs[i], 0, set.chunks[i].len, true, &sb_stop_signal, &res, &e);
+			rc = sb_copy_run(cl->method, SB_COPY_TO_BUF, fd, path,
+					 set.chunks[i].file_offset, &set.bufs[i], 0,
+					 set.chunks[i].len, true, &sb_stop_signal, &res, &e);
 			if (!rc && res.fallback_from != SB_COPY_AUTO) {
 				cl->status = "fallback";
 				cl->ran = res.ran;
-				snprintf(cl->note, sizeof(cl->note), "ran %s: %s", sb_copy_method_name(res.ran),
-					 res.fallback_reason);
+				snprintf(cl->note, sizeof(cl->note), "ran %s: %s",
+					 sb_copy_method_name(res.ran), res.fallback_reason);
 			}
 		}
 		io[done] = dmabufcp_now_ms() - t0;
@@ -142,7 +175,10 @@ static int parse_methods(struct sb_ctx *c, bool *want)
 		enum sb_copy_method m;
 
 		if (sb_copy_method_parse(t, &m) || m == SB_COPY_AUTO) {
-			int rc = sb_usage_error(c, "unknown method '%s' (auto is not a method to measure)", t);
+			int rc =
+				sb_usage_error(c,
+					       "unknown method '%s' (auto is not a method to measure)",
+					       t);
 
 			free(list);
 			return rc;
@@ -218,7 +254,8 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	if (!measured) {
 		struct sb_err e;
 
-		sb_err_set(&e, EOPNOTSUPP, "bench", "measure", "see NOTE; 'dmabufcp heaps' shows what can allocate here");
+		sb_err_set(&e, EOPNOTSUPP, "bench", "measure",
+			   "see NOTE; 'dmabufcp heaps' shows what can allocate here");
 		sb_err_reason(&e, "no method could be measured with these buffers");
 		return sb_report(DMABUFCP, &e);
 	}
@@ -254,18 +291,21 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 		const char *slash = strrchr(opt_reference, '/');
 		enum sb_copy_method m;
 
-		if (!slash || slash == opt_reference || sb_copy_method_parse(slash + 1, &m) || m == SB_COPY_AUTO)
-			return sb_usage_error(c, "bad --reference '%s' (BUFFER/METHOD, e.g. %s)", opt_reference,
-					      DEFAULT_REFERENCE);
+		if (!slash || slash == opt_reference || sb_copy_method_parse(slash + 1, &m) ||
+		    m == SB_COPY_AUTO)
+			return sb_usage_error(c, "bad --reference '%s' (BUFFER/METHOD, e.g. %s)",
+					      opt_reference, DEFAULT_REFERENCE);
 	}
 	sb_err_clear(&e);
 	if (!sb_root_is_live(c->root)) {
-		sb_err_set(&e, EOPNOTSUPP, "bench", "measure", "needs the live kernel, not --sysroot");
+		sb_err_set(&e, EOPNOTSUPP, "bench", "measure",
+			   "needs the live kernel, not --sysroot");
 		return sb_report(DMABUFCP, &e);
 	}
 	fd = open(c->args[0], O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		sb_err_set(&e, fd < 0 ? errno : EINVAL, c->args[0], "open", fd < 0 ? NULL : "needs a regular file");
+		sb_err_set(&e, fd < 0 ? errno : EINVAL, c->args[0], "open",
+			   fd < 0 ? NULL : "needs a regular file");
 		if (fd >= 0)
 			close(fd);
 		return sb_report(DMABUFCP, &e);
@@ -274,7 +314,8 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	if (opt_cached)
 		sb_copy_cache_warm(fd, (uint64_t)st.st_size);
 	kinds = strdup(opt_buffers ? opt_buffers : "heap:system,udmabuf");
-	for (char *k = strtok_r(kinds, ",", &save); k && !sb_stop_signal; k = strtok_r(NULL, ",", &save)) {
+	for (char *k = strtok_r(kinds, ",", &save); k && !sb_stop_signal;
+	     k = strtok_r(NULL, ",", &save)) {
 		struct sb_dmabuf_spec spec;
 
 		if (sb_dmabuf_spec_parse(k, &spec) || spec.kind == SB_DMABUF_PIDFD) {
@@ -293,8 +334,10 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 			memset(&cells[n], 0, sizeof(cells[n]));
 			snprintf(cells[n].buffer, sizeof(cells[n].buffer), "%s", k);
 			cells[n].method = (enum sb_copy_method)m;
-			sb_verbose(DMABUFCP, "measuring %s %s", k, sb_copy_method_name(cells[n].method));
-			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, opt_runs, &cells[n]);
+			sb_verbose(DMABUFCP, "measuring %s %s", k,
+				   sb_copy_method_name(cells[n].method));
+			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, opt_runs,
+				&cells[n]);
 			n++;
 		}
 	}

@@ -16,20 +16,37 @@
 #include "socbox/uapi/dma-buf.h"
 #include "dmabufcp.h"
 
-enum { COL_CHUNK, COL_DIRECTION, COL_FILE_OFFSET, COL_SIZE_BYTES, COL_METHOD, COL_REQUESTED,
-       COL_DIRECT_BYTES, COL_IO_MS, COL_BUFFER, COL_FALLBACK, NCOLS };
+enum {
+	COL_CHUNK,
+	COL_DIRECTION,
+	COL_FILE_OFFSET,
+	COL_SIZE_BYTES,
+	COL_METHOD,
+	COL_REQUESTED,
+	COL_DIRECT_BYTES,
+	COL_IO_MS,
+	COL_BUFFER,
+	COL_FALLBACK,
+	NCOLS
+};
 
 static const struct sb_col cols[NCOLS] = {
-	[COL_CHUNK] = { "CHUNK", SB_T_U64, 5, SB_COL_RIGHT, "index of the buffer the chunk is in", 0 },
-	[COL_DIRECTION] = { "DIRECTION", SB_T_STR, 4, 0, "in: file to buffer; out: buffer to file", 0 },
-	[COL_FILE_OFFSET] = { "FILE_OFFSET", SB_T_U64, 10, SB_COL_RIGHT, "offset of the chunk in the file", 0 },
+	[COL_CHUNK] = { "CHUNK", SB_T_U64, 5, SB_COL_RIGHT, "index of the buffer the chunk is in",
+			0 },
+	[COL_DIRECTION] = { "DIRECTION", SB_T_STR, 4, 0, "in: file to buffer; out: buffer to file",
+			    0 },
+	[COL_FILE_OFFSET] = { "FILE_OFFSET", SB_T_U64, 10, SB_COL_RIGHT,
+			      "offset of the chunk in the file", 0 },
 	[COL_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "bytes moved", 0 },
 	[COL_METHOD] = { "METHOD", SB_T_STR, 8, 0, "the method that moved the bytes", 0 },
 	[COL_REQUESTED] = { "REQUESTED", SB_T_STR, 8, 0, "the method asked for (--method)", 0 },
-	[COL_DIRECT_BYTES] = { "DIRECT_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "bytes moved with O_DIRECT (the rest is the unaligned tail)", 0 },
-	[COL_IO_MS] = { "IO_MS", SB_T_DBL, 8, SB_COL_RIGHT, "time of the transfer in milliseconds", 3 },
+	[COL_DIRECT_BYTES] = { "DIRECT_BYTES", SB_T_U64, 10, SB_COL_RIGHT,
+			       "bytes moved with O_DIRECT (the rest is the unaligned tail)", 0 },
+	[COL_IO_MS] = { "IO_MS", SB_T_DBL, 8, SB_COL_RIGHT, "time of the transfer in milliseconds",
+			3 },
 	[COL_BUFFER] = { "BUFFER", SB_T_STR, 10, 0, "PID:FD of the buffer in this process", 0 },
-	[COL_FALLBACK] = { "FALLBACK", SB_T_STR, 0.3, SB_COL_WRAP, "why another method ran than the one asked for", 0 },
+	[COL_FALLBACK] = { "FALLBACK", SB_T_STR, 0.3, SB_COL_WRAP,
+			   "why another method ran than the one asked for", 0 },
 };
 
 static char *opt_method, *opt_chunk, *opt_name;
@@ -38,14 +55,18 @@ static double opt_hold;
 
 static struct poptOption table[] = {
 	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
-	  "auto, read, direct, sendfile, splice, rw-file, rw-file-direct or copy-range (default auto)", "METHOD" },
+	  "auto, read, direct, sendfile, splice, rw-file, rw-file-direct or copy-range (default auto)",
+	  "METHOD" },
 	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
 	  "split the file over buffers of at most SIZE bytes (K, M, G suffixes)", "SIZE" },
 	{ "verify", '\0', POPT_ARG_NONE, &opt_verify, 0,
-	  "compare source, buffers and destination (XXH3); exit 1 naming the first differing offset", NULL },
-	{ "name", 'N', POPT_ARG_STRING, &opt_name, 0, "name the buffers (DMA_BUF_SET_NAME, at most 31 characters)", "NAME" },
+	  "compare source, buffers and destination (XXH3); exit 1 naming the first differing offset",
+	  NULL },
+	{ "name", 'N', POPT_ARG_STRING, &opt_name, 0,
+	  "name the buffers (DMA_BUF_SET_NAME, at most 31 characters)", "NAME" },
 	{ "hold", '\0', POPT_ARG_DOUBLE, &opt_hold, 0,
-	  "debugging aid: keep the buffers SEC seconds after the copy and print PID:FD of each", "SEC" },
+	  "debugging aid: keep the buffers SEC seconds after the copy and print PID:FD of each",
+	  "SEC" },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
@@ -58,7 +79,7 @@ struct job {
 	enum sb_copy_method method;
 	uint64_t chunk;
 	int src_fd;
-	char src_path[64]; /* for stdin: /proc/self/fd/0 to reopen with O_DIRECT */
+	char src_path[64];	/* for stdin: /proc/self/fd/0 to reopen with O_DIRECT */
 	const char *src_reopen; /* NULL when the source cannot be reopened (a pipe) */
 	uint64_t total;
 	bool dst_stdout;
@@ -160,7 +181,8 @@ static void destination_path(struct job *j)
 	snprintf(j->dst_path, sizeof(j->dst_path), "%s/%s", j->dst, base);
 }
 
-static void add_row(struct job *j, long i, const char *dir, const struct sb_copy_result *res, double ms)
+static void add_row(struct job *j, long i, const char *dir, const struct sb_copy_result *res,
+		    double ms)
 {
 	struct sb_row *r = sb_table_row(j->tbl);
 
@@ -174,8 +196,9 @@ static void add_row(struct job *j, long i, const char *dir, const struct sb_copy
 	sb_row_dbl(r, COL_IO_MS, ms);
 	sb_row_fmt(r, COL_BUFFER, "%d:%d", (int)getpid(), j->set.bufs[i].fd);
 	if (res->fallback_from != SB_COPY_AUTO)
-		sb_row_fmt(r, COL_FALLBACK, "%s fell back to %s: %s", sb_copy_method_name(res->fallback_from),
-			   sb_copy_method_name(res->ran), res->fallback_reason);
+		sb_row_fmt(r, COL_FALLBACK, "%s fell back to %s: %s",
+			   sb_copy_method_name(res->fallback_from), sb_copy_method_name(res->ran),
+			   res->fallback_reason);
 }
 
 static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *path)
@@ -192,28 +215,34 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 
 		/* stdout cannot be read back: have the bytes hashed as they are written */
 		res.hash_written = j->out_hash && dir == SB_COPY_FROM_BUF;
-		if (j->method != SB_COPY_AUTO && !sb_copy_method_applies(j->method, &j->set.bufs[i], path == NULL)) {
-			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method), "use this method",
+		if (j->method != SB_COPY_AUTO &&
+		    !sb_copy_method_applies(j->method, &j->set.bufs[i], path == NULL)) {
+			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method),
+				   "use this method",
 				   "sendfile and splice need a udmabuf; direct, rw-file and copy-range need a regular file");
-			sb_err_reason(&j->e, "does not apply to a %s buffer%s", sb_dmabuf_kind_name(j->set.bufs[i].kind),
+			sb_err_reason(&j->e, "does not apply to a %s buffer%s",
+				      sb_dmabuf_kind_name(j->set.bufs[i].kind),
 				      path ? "" : " and a pipe");
 			return -EOPNOTSUPP;
 		}
 		if (j->method != SB_COPY_AUTO)
-			rc = sb_copy_run(j->method, dir, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
-					 true, &sb_stop_signal, &res, &j->e);
+			rc = sb_copy_run(j->method, dir, fd, path, ch->file_offset, &j->set.bufs[i],
+					 0, ch->len, true, &sb_stop_signal, &res, &j->e);
 		else if (learned != SB_COPY_AUTO)
-			rc = sb_copy_run(learned, dir, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
-					 true, &sb_stop_signal, &res, &j->e);
+			rc = sb_copy_run(learned, dir, fd, path, ch->file_offset, &j->set.bufs[i],
+					 0, ch->len, true, &sb_stop_signal, &res, &j->e);
 		else
-			rc = sb_copy_run_auto(dir, false, fd, path, ch->file_offset, &j->set.bufs[i], 0, ch->len,
-					      &sb_stop_signal, &res, tried, sizeof(tried), &j->e);
+			rc = sb_copy_run_auto(dir, false, fd, path, ch->file_offset,
+					      &j->set.bufs[i], 0, ch->len, &sb_stop_signal, &res,
+					      tried, sizeof(tried), &j->e);
 		if (rc)
 			return rc;
 		if (res.hash_written) {
 			if (!res.written_hashed) {
-				sb_err_set(&j->e, EOPNOTSUPP, "-", "verify", "--verify on stdout needs --method read");
-				sb_err_reason(&j->e, "%s does not hash what it writes", sb_copy_method_name(res.ran));
+				sb_err_set(&j->e, EOPNOTSUPP, "-", "verify",
+					   "--verify on stdout needs --method read");
+				sb_err_reason(&j->e, "%s does not hash what it writes",
+					      sb_copy_method_name(res.ran));
 				return -EOPNOTSUPP;
 			}
 			j->out_hash[i] = res.written_hash;
@@ -222,11 +251,13 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 			learned = res.ran; /* later chunks go straight to what worked */
 			if (tried[0])
 				sb_out_note(j->out, "auto (%s): %s", dname, tried);
-			sb_verbose(DMABUFCP, "auto chose %s for %s%s%s", sb_copy_method_name(res.ran), dname,
-				   tried[0] ? " after " : "", tried);
+			sb_verbose(DMABUFCP, "auto chose %s for %s%s%s",
+				   sb_copy_method_name(res.ran), dname, tried[0] ? " after " : "",
+				   tried);
 		}
 		if (res.fallback_from != SB_COPY_AUTO)
-			sb_verbose(DMABUFCP, "chunk %ld: %s fell back to %s: %s", i, sb_copy_method_name(res.fallback_from),
+			sb_verbose(DMABUFCP, "chunk %ld: %s fell back to %s: %s", i,
+				   sb_copy_method_name(res.fallback_from),
 				   sb_copy_method_name(res.ran), res.fallback_reason);
 		add_row(j, i, dname, &res, dmabufcp_now_ms() - t0);
 	}
@@ -245,7 +276,8 @@ static int verify_chunk(struct job *j, long i, int fd, const char *what, const c
 		diff = sb_copy_first_diff(fd, ch->file_offset, mem, (size_t)ch->len);
 		sb_err_set(&j->e, EIO, object, "verify", NULL);
 		sb_err_reason(&j->e, "%s differs from buffer %ld at file offset %llu", what, i,
-			      (unsigned long long)(ch->file_offset + (uint64_t)(diff < 0 ? 0 : diff)));
+			      (unsigned long long)(ch->file_offset +
+						   (uint64_t)(diff < 0 ? 0 : diff)));
 		sb_err_exit(&j->e, SB_EXIT_FAIL);
 		return -EIO;
 	}
@@ -262,8 +294,10 @@ static int verify_written(struct job *j, long i)
 	if (sb_copy_hash_mem(j->set.bufs[i].map, (size_t)ch->len) == j->out_hash[i])
 		return 0;
 	sb_err_set(&j->e, EIO, "-", "verify", NULL);
-	sb_err_reason(&j->e, "the bytes written to stdout from buffer %ld (file offset %llu) differ from the buffer now",
-		      i, (unsigned long long)ch->file_offset);
+	sb_err_reason(
+		&j->e,
+		"the bytes written to stdout from buffer %ld (file offset %llu) differ from the buffer now",
+		i, (unsigned long long)ch->file_offset);
 	sb_err_exit(&j->e, SB_EXIT_FAIL);
 	return -EIO;
 }
@@ -344,12 +378,16 @@ static int classify(struct job *j)
 	}
 	if (j->c->nargs == 2 && is[0] && !is[1]) {
 		if (s[0].kind != SB_DMABUF_PIDFD)
-			return sb_usage_error(j->c, "a new %s buffer holds no data to copy out: use SRC %s DST, or PID:FD DST",
-					      a[0], a[0]);
+			return sb_usage_error(
+				j->c,
+				"a new %s buffer holds no data to copy out: use SRC %s DST, or PID:FD DST",
+				a[0], a[0]);
 		j->bufarg = a[0], j->dst = a[1], j->spec = s[0];
 		return 0;
 	}
-	return sb_usage_error(j->c, "give SRC BUF, BUF DST or SRC BUF DST, where BUF is heap:NAME, udmabuf or PID:FD");
+	return sb_usage_error(
+		j->c,
+		"give SRC BUF, BUF DST or SRC BUF DST, where BUF is heap:NAME, udmabuf or PID:FD");
 }
 
 static int parse_options(struct job *j)
@@ -362,7 +400,8 @@ static int parse_options(struct job *j)
 		return sb_usage_error(j->c, "--hold must not be negative");
 	/* before anything is opened: a long name used to fail only after the allocation */
 	if (opt_name && (!*opt_name || strlen(opt_name) >= SB_DMA_BUF_NAME_LEN))
-		return sb_usage_error(j->c, "--name needs 1 to %d characters (DMA_BUF_SET_NAME), not %zu",
+		return sb_usage_error(j->c,
+				      "--name needs 1 to %d characters (DMA_BUF_SET_NAME), not %zu",
 				      SB_DMA_BUF_NAME_LEN - 1, strlen(opt_name));
 	if (j->c->nargs < 2 || j->c->nargs > 3)
 		return sb_usage_error(j->c, "needs two or three arguments");
@@ -380,18 +419,20 @@ static int run(struct job *j)
 	if (out) {
 		j->dst_stdout = !strcmp(j->dst, "-");
 		if (j->dst_stdout && sb_out_is_json(j->out)) {
-			sb_err_set(&j->e, EINVAL, "-", "write", "-J prints on stdout: write the data to a file");
+			sb_err_set(&j->e, EINVAL, "-", "write",
+				   "-J prints on stdout: write the data to a file");
 			sb_err_exit(&j->e, SB_EXIT_USAGE);
 			return -EINVAL;
 		}
 		if (j->dst_stdout && j->method != SB_COPY_AUTO && j->method != SB_COPY_READ) {
-			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method), "write to stdout",
-				   "only 'read' (write(2)) writes to stdout");
+			sb_err_set(&j->e, EOPNOTSUPP, sb_copy_method_name(j->method),
+				   "write to stdout", "only 'read' (write(2)) writes to stdout");
 			return -EOPNOTSUPP;
 		}
 	}
 	rc = dmabufcp_set_alloc(j->c->root, &j->spec, j->total, j->chunk, opt_name, &j->set,
-				j->note[0] ? j->note + strlen(j->note) : j->note, sizeof(j->note) - strlen(j->note), &j->e);
+				j->note[0] ? j->note + strlen(j->note) : j->note,
+				sizeof(j->note) - strlen(j->note), &j->e);
 	if (rc)
 		return rc;
 	if (!into)
@@ -415,7 +456,8 @@ static int run(struct job *j)
 		if (j->dst_stdout) {
 			j->tmp.fd = 1;
 			j->method = SB_COPY_READ;
-			if (opt_verify && !(j->out_hash = calloc((size_t)j->set.n, sizeof(*j->out_hash))))
+			if (opt_verify &&
+			    !(j->out_hash = calloc((size_t)j->set.n, sizeof(*j->out_hash))))
 				return sb_err_set(&j->e, ENOMEM, "-", "verify", NULL);
 		} else {
 			destination_path(j);
@@ -432,7 +474,8 @@ static int run(struct job *j)
 	if (opt_verify && (rc = verify(j, into, out)))
 		return rc;
 	if (opt_verify && j->dst_stdout)
-		sb_verbose(DMABUFCP, "verified stdout: the bytes were hashed as write(2) took them and match the buffers");
+		sb_verbose(DMABUFCP,
+			   "verified stdout: the bytes were hashed as write(2) took them and match the buffers");
 	if (out && !j->dst_stdout && (rc = sb_tmpfile_commit(&j->tmp, &j->e)))
 		return rc;
 	return 0;
@@ -457,7 +500,8 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (!sb_root_is_live(c->root)) {
-		sb_err_set(&j.e, EOPNOTSUPP, j.bufarg, "copy", "needs the live kernel, not --sysroot");
+		sb_err_set(&j.e, EOPNOTSUPP, j.bufarg, "copy",
+			   "needs the live kernel, not --sysroot");
 		return fail(&j);
 	}
 	sb_catch_stop_signals();
@@ -470,7 +514,8 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 		/* a file is renamed into place only on success; stdout may already have part of it */
 		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", NULL);
 		if (j.dst_stdout)
-			sb_err_hint(&j.e, "part of the data may already be on standard output: discard it");
+			sb_err_hint(&j.e,
+				    "part of the data may already be on standard output: discard it");
 		else if (j.dst)
 			sb_err_hint(&j.e, "nothing was written to the destination");
 		sb_err_reason(&j.e, "interrupted by signal %d", sb_stop_signal);

@@ -16,24 +16,35 @@
 #include "socbox/dmabufinfo.h"
 #include "socbox/kmod.h"
 
-enum { H_NAME, H_KIND, H_DEVICE, H_MODE, H_OWNER, H_CAN_ALLOC, H_SIZE_LIMIT_BYTES, H_LIST_LIMIT, H_NCOLS };
+enum {
+	H_NAME,
+	H_KIND,
+	H_DEVICE,
+	H_MODE,
+	H_OWNER,
+	H_CAN_ALLOC,
+	H_SIZE_LIMIT_BYTES,
+	H_LIST_LIMIT,
+	H_NCOLS
+};
 
 static const struct sb_col heap_cols[H_NCOLS] = {
 	[H_NAME] = { "NAME", SB_T_STR, 12, SB_COL_LABEL, "heap name, or udmabuf", 0 },
 	[H_KIND] = { "KIND", SB_T_STR, 7, SB_COL_LABEL, "heap or udmabuf", 0 },
 	[H_DEVICE] = { "DEVICE", SB_T_STR, 20, SB_COL_METRIC, "device node", 0 },
-	[H_MODE] = { "MODE", SB_T_STR, 10, 0, "permissions of the device node (live system only)", 0 },
-	[H_OWNER] = { "OWNER", SB_T_STR, 10, 0, "user:group of the device node (live system only)", 0 },
-	[H_CAN_ALLOC] = { "CAN_ALLOC", SB_T_BOOL, 5, SB_COL_METRIC, "this user can open the device to allocate (live system only)", 0 },
-	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "largest buffer (udmabuf size_limit_mb)", 0 },
-	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_METRIC, "most memfd ranges per buffer (udmabuf list_limit)", 0 },
+	[H_MODE] = { "MODE", SB_T_STR, 10, 0, "permissions of the device node (live system only)",
+		     0 },
+	[H_OWNER] = { "OWNER", SB_T_STR, 10, 0, "user:group of the device node (live system only)",
+		      0 },
+	[H_CAN_ALLOC] = { "CAN_ALLOC", SB_T_BOOL, 5, SB_COL_METRIC,
+			  "this user can open the device to allocate (live system only)", 0 },
+	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC,
+				 "largest buffer (udmabuf size_limit_mb)", 0 },
+	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_METRIC,
+			   "most memfd ranges per buffer (udmabuf list_limit)", 0 },
 };
 
-static struct poptOption heaps_table[] = {
-	SB_POPT_OUTPUT,
-	SB_POPT_COMMON,
-	POPT_TABLEEND
-};
+static struct poptOption heaps_table[] = { SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
 
 static void device_cells(struct sb_row *r, const struct sb_dmabuf_allocator *al)
 {
@@ -76,8 +87,9 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 	if (!a.n) {
 		sb_dmabuf_allocators_free(&a);
 		sb_err_set(&e, ENODEV, "dma-buf allocators", "find", "%s",
-			   ms == SB_MOD_AVAILABLE ? "modprobe udmabuf; dma-heaps need CONFIG_DMABUF_HEAPS_SYSTEM"
-						  : "no dma-heap and no udmabuf: CONFIG_DMABUF_HEAPS_SYSTEM=y, CONFIG_UDMABUF");
+			   ms == SB_MOD_AVAILABLE
+				   ? "modprobe udmabuf; dma-heaps need CONFIG_DMABUF_HEAPS_SYSTEM"
+				   : "no dma-heap and no udmabuf: CONFIG_DMABUF_HEAPS_SYSTEM=y, CONFIG_UDMABUF");
 		sb_err_reason(&e, "none in this kernel");
 		return sb_report(DMABUFCP, &e);
 	}
@@ -113,30 +125,39 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 enum { B_INODE, B_SIZE_BYTES, B_EXPORTER, B_NAME, B_HOLDERS, B_COUNT, B_ATTACHED, B_NCOLS };
 
 static const struct sb_col buf_cols[B_NCOLS] = {
-	[B_INODE] = { "INODE", SB_T_U64, 8, SB_COL_RIGHT, "inode number of the dma-buf (its identity)", 0 },
+	[B_INODE] = { "INODE", SB_T_U64, 8, SB_COL_RIGHT,
+		      "inode number of the dma-buf (its identity)", 0 },
 	[B_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "buffer size", 0 },
 	[B_EXPORTER] = { "EXPORTER", SB_T_STR, 10, 0, "exporter (heap name, udmabuf, driver)", 0 },
 	[B_NAME] = { "NAME", SB_T_STR, 10, 0, "name set with DMA_BUF_SET_NAME", 0 },
-	[B_HOLDERS] = { "HOLDERS", SB_T_STRV, 0.4, SB_COL_WRAP, "PID/COMM:fdN (by fd) or PID/COMM:map (by mapping)", 0 },
-	[B_COUNT] = { "COUNT", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_HIDDEN, "file reference count", 0 },
-	[B_ATTACHED] = { "ATTACHED", SB_T_STRV, 0.2, SB_COL_HIDDEN, "attached devices (debugfs bufinfo)", 0 },
+	[B_HOLDERS] = { "HOLDERS", SB_T_STRV, 0.4, SB_COL_WRAP,
+			"PID/COMM:fdN (by fd) or PID/COMM:map (by mapping)", 0 },
+	[B_COUNT] = { "COUNT", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_HIDDEN, "file reference count",
+		      0 },
+	[B_ATTACHED] = { "ATTACHED", SB_T_STRV, 0.2, SB_COL_HIDDEN,
+			 "attached devices (debugfs bufinfo)", 0 },
 };
 
 enum { P_PID, P_COMM, P_BUFFERS, P_FD_BYTES, P_MAP_BYTES, P_TOTAL_BYTES, P_NCOLS };
 static const struct sb_col proc_cols[P_NCOLS] = {
 	[P_PID] = { "PID", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_LABEL, "process", 0 },
 	[P_COMM] = { "COMM", SB_T_STR, 12, SB_COL_LABEL, "command name", 0 },
-	[P_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC, "distinct buffers held", 0 },
-	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "size of the buffers held by fd", 0 },
-	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "bytes mapped", 0 },
-	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "size of the distinct buffers held either way", 0 },
+	[P_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC,
+			"distinct buffers held", 0 },
+	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC,
+			 "size of the buffers held by fd", 0 },
+	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "bytes mapped",
+			  0 },
+	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC,
+			    "size of the distinct buffers held either way", 0 },
 };
 
 enum { X_EXPORTER, X_BUFFERS, X_SIZE_BYTES, X_NCOLS };
 static const struct sb_col exp_cols[X_NCOLS] = {
 	[X_EXPORTER] = { "EXPORTER", SB_T_STR, 12, SB_COL_LABEL, "exporter", 0 },
 	[X_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC, "buffers", 0 },
-	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "total size", 0 },
+	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "total size",
+			   0 },
 };
 
 static int opt_pid;
@@ -326,9 +347,12 @@ int dmabufcp_ls(struct sb_ctx *c, int argc, const char **argv)
 	sb_out_field_bool(o, "bufinfo", inv.have_bufinfo);
 	sb_out_field_u64(o, "processes_unreadable", inv.procs_denied);
 	if (!inv.have_bufinfo)
-		sb_out_note(o, "debugfs dma_buf/bufinfo was not readable: buffers that no process holds by fd or mapping are missing (as root: mount -t debugfs none /sys/kernel/debug)");
+		sb_out_note(
+			o,
+			"debugfs dma_buf/bufinfo was not readable: buffers that no process holds by fd or mapping are missing (as root: mount -t debugfs none /sys/kernel/debug)");
 	if (inv.procs_denied)
-		sb_out_note(o, "%zu processes could not be read: run as root to see their buffers", inv.procs_denied);
+		sb_out_note(o, "%zu processes could not be read: run as root to see their buffers",
+			    inv.procs_denied);
 	sb_out_print(o);
 	sb_out_free(o);
 	sb_dmabuf_inventory_free(&inv);

@@ -13,8 +13,10 @@
  * modes (-o +FACTS shows them), in JSON by default, in the order doctor -J always had. */
 enum { COL_SUBSYSTEM, COL_STATUS, COL_SUMMARY, COL_LIVE_ONLY, COL_FACTS, COL_LIVE, COL_HINTS };
 static const struct sb_col doctor_cols[] = {
-	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "rpmsg, dmabuf, iommu or netdev", 0 },
-	[COL_STATUS] = { "STATUS", SB_T_STR, 0, SB_COL_METRIC, "ok, partial, missing or unknown (needs the live kernel)", 0 },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL,
+			    "rpmsg, dmabuf, iommu or netdev", 0 },
+	[COL_STATUS] = { "STATUS", SB_T_STR, 0, SB_COL_METRIC,
+			 "ok, partial, missing or unknown (needs the live kernel)", 0 },
 	[COL_SUMMARY] = { "SUMMARY", SB_T_STR, 0.6, SB_COL_WRAP, "what was found", 0 },
 	[COL_LIVE_ONLY] = { "LIVE_ONLY", SB_T_BOOL, 0, SB_COL_HIDDEN | SB_COL_JSON,
 			    "the subsystem can only be looked at on the running kernel", 0 },
@@ -40,7 +42,8 @@ enum { MCOL_SUBSYSTEM, MCOL_KEY, MCOL_VALUE };
 static const struct sb_col fact_metric_cols[] = {
 	[MCOL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "subsystem", 0 },
 	[MCOL_KEY] = { "KEY", SB_T_STR, 0, SB_COL_LABEL, "fact, named as in 'socbox doctor -J'", 0 },
-	[MCOL_VALUE] = { "VALUE", SB_T_S64, 0, SB_COL_METRIC, "a fact behind the status that is a number (yes/no as 1/0)", 0 },
+	[MCOL_VALUE] = { "VALUE", SB_T_S64, 0, SB_COL_METRIC,
+			 "a fact behind the status that is a number (yes/no as 1/0)", 0 },
 };
 
 static void fact_metrics(struct sb_out *o, const struct sb_doctor_report *rep)
@@ -151,7 +154,8 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 }
 
 /* --require rpmsg,dmabuf: exit 1 naming each required subsystem that is not ok. */
-static int check_required(const struct sb_ctx *c, const char *list, const struct sb_doctor_report *rep)
+static int check_required(const struct sb_ctx *c, const char *list,
+			  const struct sb_doctor_report *rep)
 {
 	char *copy = strdup(list), *save = NULL;
 	int rc = 0;
@@ -163,7 +167,7 @@ static int check_required(const struct sb_ctx *c, const char *list, const struct
 		if (i < 0 || rep->subs[i].status == SB_HEALTH_OK)
 			continue;
 		sb_eprintf("%s: %s: required subsystem is %s: %s", c->applet, name,
-			sb_health_name(rep->subs[i].status), rep->subs[i].summary);
+			   sb_health_name(rep->subs[i].status), rep->subs[i].summary);
 		rc = SB_EXIT_FAIL;
 	}
 	free(copy);
@@ -176,13 +180,18 @@ static int validate_required(const struct sb_ctx *c, const char *list)
 	int rc = 0;
 
 	if (!list[strspn(list, ",")])
-		return sb_usage_error(c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
+		return sb_usage_error(
+			c, "--require needs a comma-separated list (rpmsg, dmabuf, iommu, netdev)");
 	copy = strdup(list);
 	if (!copy)
 		return SB_EXIT_FAIL;
-	for (char *name = strtok_r(copy, ",", &save); name && !rc; name = strtok_r(NULL, ",", &save))
+	for (char *name = strtok_r(copy, ",", &save); name && !rc;
+	     name = strtok_r(NULL, ",", &save))
 		if (sb_doctor_index(name) < 0)
-			rc = sb_usage_error(c, "--require: unknown subsystem '%s' (rpmsg, dmabuf, iommu, netdev)", name);
+			rc = sb_usage_error(
+				c,
+				"--require: unknown subsystem '%s' (rpmsg, dmabuf, iommu, netdev)",
+				name);
 	free(copy);
 	return rc;
 }

@@ -24,10 +24,14 @@
 
 enum { C_TIME, C_SUBSYS, C_KIND, C_OBJECT, C_DETAIL, C_SOURCE };
 static const struct sb_col event_cols[] = {
-	[C_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot (kernel log clock)", 6 },
-	[C_SUBSYS] = { "SUBSYSTEM", SB_T_STR, 0, 0, "iommu, remoteproc, rpmsg, netdev or dmabuf", 0 },
-	[C_KIND] = { "KIND", SB_T_STR, 0, 0, "fault, crash, recovery, up, channel-add, pool-stalled, ...", 0 },
-	[C_OBJECT] = { "OBJECT", SB_T_STR, 0, 0, "what it is about: device, remote processor, channel, pool", 0 },
+	[C_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot (kernel log clock)",
+		     6 },
+	[C_SUBSYS] = { "SUBSYSTEM", SB_T_STR, 0, 0, "iommu, remoteproc, rpmsg, netdev or dmabuf",
+		       0 },
+	[C_KIND] = { "KIND", SB_T_STR, 0, 0,
+		     "fault, crash, recovery, up, channel-add, pool-stalled, ...", 0 },
+	[C_OBJECT] = { "OBJECT", SB_T_STR, 0, 0,
+		       "what it is about: device, remote processor, channel, pool", 0 },
 	[C_DETAIL] = { "DETAIL", SB_T_STR, 0.5, SB_COL_TRUNC, "the rest of the record", 0 },
 	[C_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_HIDDEN, "kmsg, netdev or uevent", 0 },
 };
@@ -38,16 +42,19 @@ static const struct sb_col record_cols[] = {
 	[R_SUBSYS] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "subsystem", 0 },
 	[R_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "kind of event", 0 },
 	[R_OBJECT] = { "OBJECT", SB_T_STR, 0, SB_COL_LABEL, "what it is about", 0 },
-	[R_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "events in the kernel log and the netdev state (remote processor crashes, recoveries, IOMMU faults per device, ...)", 0 },
-	[R_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "time of the last one, seconds since boot", 3 },
+	[R_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+		      "events in the kernel log and the netdev state (remote processor crashes, recoveries, IOMMU faults per device, ...)",
+		      0 },
+	[R_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		     "time of the last one, seconds since boot", 3 },
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 struct view {
 	struct sb_ctx *c;
 	unsigned mask;
-	double since_s;      /* events before it are left out (-1: none) */
-	long printed, max;   /* -c */
+	double since_s;	   /* events before it are left out (-1: none) */
+	long printed, max; /* -c */
 	bool headings_done;
 };
 
@@ -102,7 +109,8 @@ static void event_row(struct sb_table *t, const struct sb_event *ev)
 /* One event as it comes (table and JSON modes print lines; -r/-P/-o go through a table). */
 static int emit(struct view *v, const struct sb_event *ev)
 {
-	if (!(v->mask & (1u << ev->subsys)) || (v->since_s >= 0 && ev->has_ts && (double)ev->ts_us / 1e6 < v->since_s))
+	if (!(v->mask & (1u << ev->subsys)) ||
+	    (v->since_s >= 0 && ev->has_ts && (double)ev->ts_us / 1e6 < v->since_s))
 		return 0;
 	if (v->max && v->printed >= v->max)
 		return 0;
@@ -149,7 +157,8 @@ static int print_metrics(struct sb_ctx *c, const struct sb_ev_list *l, const str
 		for (size_t k = i; k < l->n; k++) {
 			const struct sb_event *b = &l->v[k];
 
-			if (done[k] || b->subsys != a->subsys || strcmp(b->kind, a->kind) || strcmp(b->object, a->object))
+			if (done[k] || b->subsys != a->subsys || strcmp(b->kind, a->kind) ||
+			    strcmp(b->object, a->object))
 				continue;
 			done[k] = true;
 			n++;
@@ -179,7 +188,10 @@ static int parse_since(const char *s, double now_s, double *out)
 	if (end == s || !isfinite(v))
 		return -EINVAL;
 	if (*end) {
-		static const struct { char c; double s; } units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+		static const struct {
+			char c;
+			double s;
+		} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
 		size_t i;
 
 		for (i = 0; i < sizeof(units) / sizeof(units[0]) && units[i].c != *end; i++)
@@ -211,7 +223,7 @@ struct follow {
 	uint64_t skip_until_us; /* records the first pass printed already */
 	struct sb_iommu_evasm asm_;
 	struct sb_ev_list held; /* read, not printed yet (FOLLOW_REORDER_MS) */
-	uint64_t detached[64];  /* pools announced detached, to report when they go */
+	uint64_t detached[64];	/* pools announced detached, to report when they go */
 	size_t ndetached;
 	int rc;
 };
@@ -281,7 +293,8 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 	if (sb_nd_parse_event(nlh, &ne) || !ne.is_pool)
 		return SB_NL_CB_OK;
 	if (ne.cmd == SB_NETDEV_CMD_PAGE_POOL_CHANGE_NTF &&
-	    sb_ev_from_pool(&ne.pool, ne.pool.ifindex ? if_indextoname(ne.pool.ifindex, ifname) : NULL, &ev)) {
+	    sb_ev_from_pool(&ne.pool,
+			    ne.pool.ifindex ? if_indextoname(ne.pool.ifindex, ifname) : NULL, &ev)) {
 		if (f->ndetached < sizeof(f->detached) / sizeof(f->detached[0]))
 			f->detached[f->ndetached++] = ne.pool.id;
 		/* the notification comes as it happens: its arrival is finer than detach-time's
@@ -299,8 +312,10 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 			ev.subsys = SB_EV_NETDEV;
 			ev.source = "netdev";
 			snprintf(ev.kind, sizeof(ev.kind), "pool-gone");
-			snprintf(ev.object, sizeof(ev.object), "pool %llu", (unsigned long long)ne.pool.id);
-			snprintf(ev.detail, sizeof(ev.detail), "its pages came back; the kernel freed it");
+			snprintf(ev.object, sizeof(ev.object), "pool %llu",
+				 (unsigned long long)ne.pool.id);
+			snprintf(ev.detail, sizeof(ev.detail),
+				 "its pages came back; the kernel freed it");
 			hold(f, &ev);
 			break;
 		}
@@ -317,7 +332,8 @@ static int follow_open(struct follow *f, struct sb_ctx *c, struct sb_err *e)
 	f->have_kf = true;
 	sb_iommu_evasm_init(&f->asm_);
 	if ((f->v->mask & (1u << SB_EV_RPMSG)) && sb_devmon_open(&f->mon, "rpmsg", e)) {
-		sb_verbose(c->applet, "events: no rpmsg uevents: %s", e->reason[0] ? e->reason : sb_strerror(e->errnum));
+		sb_verbose(c->applet, "events: no rpmsg uevents: %s",
+			   e->reason[0] ? e->reason : sb_strerror(e->errnum));
 		f->mon = NULL;
 	}
 	if (f->v->mask & (1u << SB_EV_NETDEV)) {
@@ -328,7 +344,8 @@ static int follow_open(struct follow *f, struct sb_ctx *c, struct sb_err *e)
 				sb_genl_close(&f->g);
 		}
 		if (!f->have_genl)
-			sb_verbose(c->applet, "events: no page-pool notifications (Linux 6.8+): the kernel log only");
+			sb_verbose(c->applet,
+				   "events: no page-pool notifications (Linux 6.8+): the kernel log only");
 	}
 	return 0;
 }
@@ -352,7 +369,9 @@ static int follow_loop(struct follow *f, double timeout_s)
 	while (!sb_stop_signal && !f->rc && (!f->v->max || f->v->printed < f->v->max)) {
 		struct pollfd p[3] = { { .fd = f->kf.fd, .events = POLLIN } };
 		int np = 1, imon = -1, igenl = -1, r;
-		int wait_ms = f->held.n ? FOLLOW_REORDER_MS / 2 : sb_iommu_evasm_pending(&f->asm_) ? FOLLOW_SETTLE_MS : 1000;
+		int wait_ms = f->held.n				 ? FOLLOW_REORDER_MS / 2
+			      : sb_iommu_evasm_pending(&f->asm_) ? FOLLOW_SETTLE_MS
+								 : 1000;
 
 		if (f->mon) {
 			imon = np;
@@ -389,7 +408,8 @@ static int follow_loop(struct follow *f, double timeout_s)
 			struct sb_event ev;
 
 			while (!f->rc && sb_devmon_next(f->mon, &de, 0) == 0)
-				if (sb_ev_from_uevent(de.action, de.devpath, de.devname, sb_now_ns() / 1000, &ev))
+				if (sb_ev_from_uevent(de.action, de.devpath, de.devname,
+						      sb_now_ns() / 1000, &ev))
 					hold(f, &ev);
 		}
 		if (igenl >= 0 && p[igenl].revents) {
@@ -410,9 +430,11 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		{ "subsystem", 's', POPT_ARG_STRING, &subsys, 0,
 		  "only these (iommu,remoteproc,rpmsg,netdev,dmabuf)", "LIST" },
 		{ "since", '\0', POPT_ARG_STRING, &since, 0,
-		  "from SEC seconds since boot, or -DURATION before now (-10m; s, m, h, d)", "WHEN" },
+		  "from SEC seconds since boot, or -DURATION before now (-10m; s, m, h, d)",
+		  "WHEN" },
 		SB_POPT_FOLLOW("go on with new events as they come (live; -c N stops after N)"),
-		{ "timeout", 't', POPT_ARG_DOUBLE, &timeout, 0, "with --follow: stop after SEC seconds", "SEC" },
+		{ "timeout", 't', POPT_ARG_DOUBLE, &timeout, 0,
+		  "with --follow: stop after SEC seconds", "SEC" },
 		SB_POPT_LIVE,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
@@ -433,9 +455,12 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 	if (c->nargs)
 		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
 	else if (sb_opt.interval > 0)
-		rc = sb_usage_error(c, "events are not sampled: -i does not apply (--follow waits for them)");
+		rc = sb_usage_error(
+			c, "events are not sampled: -i does not apply (--follow waits for them)");
 	else if (subsys && sb_ev_subsys_mask(subsys, &v.mask, bad, sizeof(bad)))
-		rc = sb_usage_error(c, "--subsystem: unknown '%s' (iommu, remoteproc, rpmsg, netdev, dmabuf)", bad);
+		rc = sb_usage_error(
+			c, "--subsystem: unknown '%s' (iommu, remoteproc, rpmsg, netdev, dmabuf)",
+			bad);
 	else if (timeout < 0 || !isfinite(timeout) || timeout > SB_INTERVAL_MAX)
 		rc = sb_usage_error(c, "--timeout needs seconds between 0 and %d", SB_INTERVAL_MAX);
 	else if ((timeout > 0 || sb_opt.count) && !sb_opt.follow)
@@ -461,12 +486,17 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (l.netdev_missing)
 		sb_verbose(c->applet, "events: no detached page pools: %s",
-			   l.netdev_err.reason[0] ? l.netdev_err.reason : sb_strerror(l.netdev_err.errnum));
+			   l.netdev_err.reason[0] ? l.netdev_err.reason
+						  : sb_strerror(l.netdev_err.errnum));
 	if (since) {
-		double now_s = sb_root_is_live(c->root) ? (double)sb_now_ns() / 1e9 : (double)l.last_ts_us / 1e6;
+		double now_s = sb_root_is_live(c->root) ? (double)sb_now_ns() / 1e9
+							: (double)l.last_ts_us / 1e6;
 
 		if (parse_since(since, now_s, &v.since_s)) {
-			rc = sb_usage_error(c, "--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)", since);
+			rc = sb_usage_error(
+				c,
+				"--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
+				since);
 			goto out;
 		}
 	}
@@ -486,7 +516,8 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 	if (sb_opt.follow) {
 		f.skip_until_us = l.last_ts_us;
 		/* scripts wait for this line before they make something happen */
-		sb_verbose(c->applet, "events: following the kernel log%s%s", f.mon ? ", rpmsg uevents" : "",
+		sb_verbose(c->applet, "events: following the kernel log%s%s",
+			   f.mon ? ", rpmsg uevents" : "",
 			   f.have_genl ? ", page-pool notifications" : "");
 		rc = follow_loop(&f, timeout) ? SB_EXIT_FAIL : 0;
 	}

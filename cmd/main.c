@@ -30,8 +30,10 @@ static const struct {
 } builtins[] = {
 	{ "doctor", doctor_main, "one-screen bring-up overview of every subsystem (default)" },
 	{ "snapshot", snapshot_main, "copy the files socbox reads into a directory or .tar" },
-	{ "events", events_main, "one timeline of faults, crashes, channels and page pools (--follow)" },
-	{ "metrics", metrics_main, "every subsystem's metrics, or node_exporter's textfile (--textfile DIR)" },
+	{ "events", events_main,
+	  "one timeline of faults, crashes, channels and page pools (--follow)" },
+	{ "metrics", metrics_main,
+	  "every subsystem's metrics, or node_exporter's textfile (--textfile DIR)" },
 };
 
 static const struct sb_applet *find_applet(const char *name)
@@ -60,12 +62,13 @@ static void usage(FILE *fp)
 	fprintf(fp, "\nApplets:\n");
 	for (const struct sb_applet *a = applets; a->name; a++)
 		fprintf(fp, "  %-12s %s\n", a->name, a->summary);
-	fprintf(fp, "\nOptions:\n"
-		    "  --list          print the applet names\n"
-		    "  --install DIR   create a symlink in DIR for every applet\n"
-		    "  -V, --version   print the version\n"
-		    "  -h, --help      show this help\n\n"
-		    "Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n");
+	fprintf(fp,
+		"\nOptions:\n"
+		"  --list          print the applet names\n"
+		"  --install DIR   create a symlink in DIR for every applet\n"
+		"  -V, --version   print the version\n"
+		"  -h, --help      show this help\n\n"
+		"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n");
 }
 
 /* Is path a symlink that points at a socbox binary (by name or by identity)? */
@@ -95,7 +98,8 @@ static int install_links(const char *dir)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n < 0 || stat(self, (self[n] = '\0', &self_st))) {
-		sb_eprintf("socbox: /proc/self/exe: cannot find own binary: %s (mount /proc)", strerror(errno));
+		sb_eprintf("socbox: /proc/self/exe: cannot find own binary: %s (mount /proc)",
+			   strerror(errno));
 		return SB_EXIT_FAIL;
 	}
 	if (!realpath(dir, realdir)) {
@@ -109,14 +113,16 @@ static int install_links(const char *dir)
 	for (const struct sb_applet *a = applets; a->name; a++) {
 		struct stat st;
 
-		if ((size_t)snprintf(link, sizeof(link), "%s/%s", realdir, a->name) >= sizeof(link)) {
+		if ((size_t)snprintf(link, sizeof(link), "%s/%s", realdir, a->name) >=
+		    sizeof(link)) {
 			sb_eprintf("socbox: %s: install link: path too long", realdir);
 			rc = SB_EXIT_FAIL;
 			continue;
 		}
 		if (lstat(link, &st) == 0) {
 			if (!S_ISLNK(st.st_mode) || !is_socbox_link(link, &self_st)) {
-				sb_eprintf("socbox: %s: install link: file exists and is not a socbox link (remove it first)", link);
+				sb_eprintf("socbox: %s: install link: file exists and is not a socbox link (remove it first)",
+					   link);
 				rc = SB_EXIT_FAIL;
 				continue;
 			}
@@ -147,7 +153,8 @@ static int socbox_main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "--install")) {
 		if (argc != 3) {
-			sb_eprintf("socbox: --install needs exactly one directory (see 'socbox --help')");
+			sb_eprintf(
+				"socbox: --install needs exactly one directory (see 'socbox --help')");
 			return SB_EXIT_USAGE;
 		}
 		return install_links(argv[2]);

@@ -49,10 +49,15 @@ static const struct collector collectors[] = {
 
 enum { K_COLLECTOR, K_SUCCESS, K_EXIT, K_DURATION };
 static const struct sb_col collector_cols[] = {
-	[K_COLLECTOR] = { "COLLECTOR", SB_T_STR, 0, SB_COL_LABEL, "the view (command line) that was run", 0 },
-	[K_SUCCESS] = { "SUCCESS", SB_T_BOOL, 0, SB_COL_METRIC, "its metrics are in this exposition (it ran to the end; exit 0, or 1 for a failed check)", 0 },
-	[K_EXIT] = { "EXIT_CODE", SB_T_S64, 0, SB_COL_RIGHT | SB_COL_METRIC, "its exit status (3: not on this system, 4: permission; -1: killed)", 0 },
-	[K_DURATION] = { "DURATION_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "how long it ran", 3 },
+	[K_COLLECTOR] = { "COLLECTOR", SB_T_STR, 0, SB_COL_LABEL,
+			  "the view (command line) that was run", 0 },
+	[K_SUCCESS] = { "SUCCESS", SB_T_BOOL, 0, SB_COL_METRIC,
+			"its metrics are in this exposition (it ran to the end; exit 0, or 1 for a failed check)",
+			0 },
+	[K_EXIT] = { "EXIT_CODE", SB_T_S64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		     "its exit status (3: not on this system, 4: permission; -1: killed)", 0 },
+	[K_DURATION] = { "DURATION_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "how long it ran",
+			 3 },
 };
 
 struct result {
@@ -160,7 +165,8 @@ static void run(const struct collector *k, const char *format, const char *sysro
 	if (rc) {
 		kill(pid, SIGKILL);
 		if (rc == -ETIMEDOUT && !sb_stop_signal)
-			sb_eprintf("socbox: metrics: %s: killed after %d s", k->name, COLLECTOR_TIMEOUT_S);
+			sb_eprintf("socbox: metrics: %s: killed after %d s", k->name,
+				   COLLECTOR_TIMEOUT_S);
 		else if (rc != -ETIMEDOUT)
 			sb_eprintf("socbox: metrics: %s: %s", k->name, sb_strerror(-rc));
 	}
@@ -214,7 +220,9 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 	static char *textfile, *format;
 	struct poptOption opts[] = {
 		{ "textfile", 't', POPT_ARG_STRING, &textfile, 0,
-		  "write DIR/" TEXTFILE_NAME " atomically (node_exporter's --collector.textfile.directory)", "DIR" },
+		  "write DIR/" TEXTFILE_NAME
+		  " atomically (node_exporter's --collector.textfile.directory)",
+		  "DIR" },
 		{ "format", '\0', POPT_ARG_STRING, &format, 0,
 		  "prometheus (default; what the textfile collector reads) or openmetrics", "FMT" },
 		SB_POPT_COMMON,
@@ -246,7 +254,9 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	}
 	if (textfile && c->out.mode != SB_OUT_PROMETHEUS) {
-		rc = sb_usage_error(c, "node_exporter's textfile collector reads the Prometheus text format only");
+		rc = sb_usage_error(
+			c,
+			"node_exporter's textfile collector reads the Prometheus text format only");
 		goto out;
 	}
 	if (textfile && !*textfile) {
@@ -263,7 +273,8 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		ran = res[i].exit_code == 0 || (res[i].exit_code == 1 && res[i].len);
 		taken[i] = ran && sb_expo_add(&x, res[i].out ? res[i].out : "", res[i].len) == 0;
 		if (ran && !taken[i])
-			sb_eprintf("socbox: metrics: %s: its output was cut short; left out", collectors[i].name);
+			sb_eprintf("socbox: metrics: %s: its output was cut short; left out",
+				   collectors[i].name);
 		sb_verbose("socbox", "metrics: %s: exit %d, %zu bytes, %.3f s", collectors[i].name,
 			   res[i].exit_code, res[i].len, res[i].seconds);
 	}
@@ -278,7 +289,9 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		rc = SB_EXIT_FAIL;
 	} else if (textfile) {
 		sb_err_clear(&e);
-		rc = sb_textfile_write(textfile, TEXTFILE_NAME, text, len, &e) ? sb_report(c->applet, &e) : 0;
+		rc = sb_textfile_write(textfile, TEXTFILE_NAME, text, len, &e)
+			     ? sb_report(c->applet, &e)
+			     : 0;
 	} else {
 		rc = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : SB_EXIT_FAIL;
 	}

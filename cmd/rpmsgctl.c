@@ -21,7 +21,8 @@ static const struct sb_col chan_cols[] = {
 	[CH_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
 	[CH_ANNOUNCE] = { "ANNOUNCE", SB_T_BOOL, 0, 0, "announced to the remote", 0 },
 	[CH_DRIVER] = { "DRIVER", SB_T_STR, 0, SB_COL_METRIC, "bound driver (\"\" when none)", 0 },
-	[CH_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor it belongs to", 0 },
+	[CH_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL,
+			    "remote processor it belongs to", 0 },
 };
 
 enum { CT_DEVICE, CT_DEVNODE, CT_CHANNEL, CT_REMOTEPROC };
@@ -98,8 +99,8 @@ static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
 	}
 }
 
-static const struct sb_rpmsg_channel *find_channel(const struct sb_rpmsg_state *st,
-						   const char *name, const char *rproc)
+static const struct sb_rpmsg_channel *find_channel(
+	const struct sb_rpmsg_state *st, const char *name, const char *rproc)
 {
 	for (size_t i = 0; i < st->nchannels; i++)
 		if ((!name || !strcmp(st->channels[i].name, name)) &&
@@ -117,7 +118,8 @@ static void module_note(struct sb_out *o, const struct sb_root *r, const char *m
 
 	sb_kmod_state(r, mod, &ms);
 	if (sb_kmod_hint(hint, sizeof(hint), ms, mod, config, effect))
-		sb_out_note(o, "%s%s", hint, ms == SB_MOD_AVAILABLE ? ", or 'rpmsgctl list --load-modules'" : "");
+		sb_out_note(o, "%s%s", hint,
+			    ms == SB_MOD_AVAILABLE ? ", or 'rpmsgctl list --load-modules'" : "");
 }
 
 /* Why something a user expects is not there. Returns true when rpmsg is absent entirely. */
@@ -127,8 +129,9 @@ static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 	const struct sb_rpmsg_channel *ch;
 
 	if (!nrp && !st->bus_present) {
-		sb_out_note(o, "no remote processors and no rpmsg bus: the kernel has no rpmsg core "
-			       "(CONFIG_RPMSG_VIRTIO or a vendor backend) and no remoteproc driver bound");
+		sb_out_note(o,
+			    "no remote processors and no rpmsg bus: the kernel has no rpmsg core "
+			    "(CONFIG_RPMSG_VIRTIO or a vendor backend) and no remoteproc driver bound");
 		return true;
 	}
 	for (size_t i = 0; i < nrp; i++) {
@@ -138,25 +141,31 @@ static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 			sb_out_note(o, "%s (%s) is offline: 'rpmsgctl rproc start %s' boots %s",
 				    rp[i].id, rp[i].name, rp[i].id, rp[i].firmware);
 		else if (!strcmp(s, "crashed"))
-			sb_out_note(o, "%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
+			sb_out_note(o,
+				    "%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
 				    rp[i].id, rp[i].name, rp[i].recovery, rp[i].id);
 		else if ((!strcmp(s, "running") || !strcmp(s, "attached")) &&
 			 !find_channel(st, NULL, rp[i].id))
-			sb_out_note(o, "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
-				       "vdev resource or has not started rpmsg yet",
+			sb_out_note(o,
+				    "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
+				    "vdev resource or has not started rpmsg yet",
 				    rp[i].id, rp[i].name, s);
 	}
 	if (!st->bus_present)
-		sb_out_note(o, "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (or the SoC's rpmsg backend)");
+		sb_out_note(o,
+			    "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (or the SoC's rpmsg backend)");
 	else if (!st->nchannels)
 		sb_out_note(o, "no rpmsg channel announced: no remote runs rpmsg firmware");
 	ch = find_channel(st, "rpmsg_ctrl", NULL);
 	if (!st->nctrls && st->nchannels && (!ch || !ch->driver[0]))
-		module_note(o, r, "rpmsg_ctrl", "CONFIG_RPMSG_CTRL", "there is no /dev/rpmsg_ctrlN");
+		module_note(o, r, "rpmsg_ctrl", "CONFIG_RPMSG_CTRL",
+			    "there is no /dev/rpmsg_ctrlN");
 	for (size_t i = 0; i < st->nchannels; i++) {
 		ch = &st->channels[i];
-		if ((!strcmp(ch->name, "rpmsg-raw") || !strcmp(ch->name, "rpmsg_chrdev")) && !ch->driver[0]) {
-			module_note(o, r, "rpmsg_char", "CONFIG_RPMSG_CHAR", "raw channels have no /dev/rpmsgN");
+		if ((!strcmp(ch->name, "rpmsg-raw") || !strcmp(ch->name, "rpmsg_chrdev")) &&
+		    !ch->driver[0]) {
+			module_note(o, r, "rpmsg_char", "CONFIG_RPMSG_CHAR",
+				    "raw channels have no /dev/rpmsgN");
 			break;
 		}
 	}
@@ -223,7 +232,8 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 	if (rc < 0)
 		return SB_EXIT_FAIL;
 	if (absent) {
-		sb_err_set(&e, ENODEV, "rpmsg", "list", "CONFIG_REMOTEPROC and CONFIG_RPMSG_VIRTIO or a vendor rpmsg backend");
+		sb_err_set(&e, ENODEV, "rpmsg", "list",
+			   "CONFIG_REMOTEPROC and CONFIG_RPMSG_VIRTIO or a vendor rpmsg backend");
 		sb_err_reason(&e, "no remote processors and no rpmsg bus in this kernel");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(RPMSGCTL, &e);
@@ -232,20 +242,25 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "list", rpmsgctl_list, NULL, "remote processors, channels, control and endpoint devices", 0 },
-	{ "ept", rpmsgctl_ept, "create|destroy ...", "create or destroy an endpoint (/dev/rpmsgN or fd)", 0 },
-	{ "dev", rpmsgctl_dev, "create|release ...", "create or release a channel device on the remote", 0 },
+	{ "list", rpmsgctl_list, NULL, "remote processors, channels, control and endpoint devices",
+	  0 },
+	{ "ept", rpmsgctl_ept, "create|destroy ...",
+	  "create or destroy an endpoint (/dev/rpmsgN or fd)", 0 },
+	{ "dev", rpmsgctl_dev, "create|release ...",
+	  "create or release a channel device on the remote", 0 },
 	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint", 0 },
 	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)", 0 },
 	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", 0 },
 	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", 0 },
-	{ "rproc", rpmsgctl_rproc, "status|start|stop|detach|firmware|recovery|trace|crash|cycle ...", "remote processor control", 0 },
-	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path", 0 },
+	{ "rproc", rpmsgctl_rproc,
+	  "status|start|stop|detach|firmware|recovery|trace|crash|cycle ...",
+	  "remote processor control", 0 },
+	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path",
+	  0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int rpmsgctl_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(RPMSGCTL, applet_summary(RPMSGCTL),
-			       cmds, "list", argc, argv);
+	return sb_cli_dispatch(RPMSGCTL, applet_summary(RPMSGCTL), cmds, "list", argc, argv);
 }

@@ -25,7 +25,10 @@ struct ept_opts {
 };
 extern struct ept_opts ept_opt;
 extern struct poptOption ept_popt[];
-#define EPT_POPT { NULL, '\0', POPT_ARG_INCLUDE_TABLE, ept_popt, 0, "Endpoint options:", NULL }
+#define EPT_POPT \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, ept_popt, 0, "Endpoint options:", NULL \
+	}
 void ept_opts_reset(const char *default_name);
 
 /* "1024", "0x400", "any" or "-1" -> address. 0 or -EINVAL. */

@@ -18,7 +18,8 @@ enum { R_RUN, R_LOOPS, R_LEGACY, R_FD, R_RATIO, R_FD_PATH };
 static const struct sb_col run_cols[] = {
 	[R_RUN] = { "RUN", SB_T_U64, 0, SB_COL_RIGHT, "run number", 0 },
 	[R_LOOPS] = { "LOOPS", SB_T_U64, 0, SB_COL_RIGHT, "iterations per path", 0 },
-	[R_LEGACY] = { "LEGACY_US", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "total time, legacy path", 0 },
+	[R_LEGACY] = { "LEGACY_US", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		       "total time, legacy path", 0 },
 	[R_FD] = { "FD_US", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "total time, fd path", 0 },
 	[R_RATIO] = { "RATIO", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "legacy / fd", 2 },
 	[R_FD_PATH] = { "FD_PATH", SB_T_STR, 0, 0, "fd ioctl: ok, unsupported or not run", 0 },
@@ -62,8 +63,8 @@ static int run_legacy(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops
 			return -EINTR;
 		k = sm->n++;
 		t[0] = sb_now_ns();
-		if (sb_rpmsg_ept_create_node(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY, devname,
-					     sizeof(devname), e) < 0)
+		if (sb_rpmsg_ept_create_node(ctl, name, SB_RPMSG_ADDR_ANY, SB_RPMSG_ADDR_ANY,
+					     devname, sizeof(devname), e) < 0)
 			return -1;
 		t[1] = sb_now_ns();
 		snprintf(node, sizeof(node), "/dev/%s", devname);
@@ -88,8 +89,8 @@ static int run_legacy(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops
 	return 0;
 }
 
-static int run_fd(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops,
-		  struct samples *sm, uint64_t *total_us, struct sb_err *e)
+static int run_fd(struct sb_rpmsg_ctl *ctl, const char *name, unsigned loops, struct samples *sm,
+		  uint64_t *total_us, struct sb_err *e)
 {
 	uint64_t start = sb_now_ns();
 
@@ -181,13 +182,19 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	static int loops, runs, require_fd, ctrl, wait_ms;
 	static char *method, *name;
 	struct poptOption table[] = {
-		{ "loops", 'l', POPT_ARG_INT, &loops, 0, "iterations per path and run (default 1000)", "N" },
-		{ "runs", '\0', POPT_ARG_INT, &runs, 0, "runs, one table row each (default 1)", "N" },
-		{ "method", 'm', POPT_ARG_STRING, &method, 0, "paths to measure (default both)", "legacy|fd|both" },
-		{ "require-fd", '\0', POPT_ARG_NONE, &require_fd, 0, "exit 3 when the kernel lacks the fd path", NULL },
-		{ "ctrl", '\0', POPT_ARG_INT, &ctrl, 0, "control device /dev/rpmsg_ctrlN (default 0)", "N" },
+		{ "loops", 'l', POPT_ARG_INT, &loops, 0,
+		  "iterations per path and run (default 1000)", "N" },
+		{ "runs", '\0', POPT_ARG_INT, &runs, 0, "runs, one table row each (default 1)",
+		  "N" },
+		{ "method", 'm', POPT_ARG_STRING, &method, 0, "paths to measure (default both)",
+		  "legacy|fd|both" },
+		{ "require-fd", '\0', POPT_ARG_NONE, &require_fd, 0,
+		  "exit 3 when the kernel lacks the fd path", NULL },
+		{ "ctrl", '\0', POPT_ARG_INT, &ctrl, 0,
+		  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
 		{ "name", '\0', POPT_ARG_STRING, &name, 0, "endpoint name (default epx)", "NAME" },
-		{ "wait", '\0', POPT_ARG_INT, &wait_ms, 0, "wait this long for /dev/rpmsgN (default 5000)", "MS" },
+		{ "wait", '\0', POPT_ARG_INT, &wait_ms, 0,
+		  "wait this long for /dev/rpmsgN (default 5000)", "MS" },
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND
@@ -207,7 +214,8 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (loops < 1 || runs < 1 || ctrl < 0 || wait_ms < 1)
-		return sb_usage_error(c, "--loops, --runs and --wait must be positive, --ctrl not negative");
+		return sb_usage_error(
+			c, "--loops, --runs and --wait must be positive, --ctrl not negative");
 	if (method && strcmp(method, "legacy") && strcmp(method, "fd") && strcmp(method, "both"))
 		return sb_usage_error(c, "--method must be legacy, fd or both");
 	do_legacy = !method || strcmp(method, "fd");
@@ -222,25 +230,29 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&fd_err);
 	if (do_fd) {
 		fd_ok = probe_fd(&ctl, ept_name, &fd_err) == 0;
-		if (!fd_ok && (require_fd || !do_legacy || sb_err_exit_code(&fd_err) != SB_EXIT_UNSUPPORTED)) {
+		if (!fd_ok && (require_fd || !do_legacy ||
+			       sb_err_exit_code(&fd_err) != SB_EXIT_UNSUPPORTED)) {
 			rc = sb_report(RPMSGCTL, &fd_err);
 			goto out;
 		}
 		if (!fd_ok)
-			sb_verbose(RPMSGCTL, "fd path unsupported by this kernel; measuring legacy only");
+			sb_verbose(RPMSGCTL,
+				   "fd path unsupported by this kernel; measuring legacy only");
 	}
 	if (do_legacy && sb_rpmsg_ctl_watch(&ctl, &e) < 0) {
 		rc = sb_report(RPMSGCTL, &e);
 		goto out;
 	}
-	if (samples_alloc(&leg, (size_t)loops * (size_t)runs) || samples_alloc(&fds, (size_t)loops * (size_t)runs)) {
+	if (samples_alloc(&leg, (size_t)loops * (size_t)runs) ||
+	    samples_alloc(&fds, (size_t)loops * (size_t)runs)) {
 		sb_err_set(&e, ENOMEM, "bench", "allocate samples", NULL);
 		rc = sb_report(RPMSGCTL, &e);
 		goto out;
 	}
 	o = sb_out_new(&c->out, stdout);
 	sb_out_field_str(o, "control_device", ctl.path);
-	sb_out_field_str(o, "uevent_source", do_legacy && ctl.mon ? sb_devmon_source(ctl.mon) : "none");
+	sb_out_field_str(o, "uevent_source",
+			 do_legacy && ctl.mon ? sb_devmon_source(ctl.mon) : "none");
 	sb_out_field_str(o, "node_lookup", do_legacy ? sb_rpmsg_ctl_lookup_name(&ctl) : "none");
 	t = sb_out_table(o, "runs", "Runs", run_cols, N(run_cols), true);
 	sb_verbose(RPMSGCTL, "%s: measuring %d run(s) of %d iterations", ctl.path, runs, loops);
@@ -259,8 +271,10 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		}
 		if (ran == -EINTR) {
 			progress(NULL, 0, 0);
-			sb_out_note(o, "stopped by %s during run %d: the runs table shows the runs completed, "
-				    "the operations table every iteration measured", sb_signal_name(sb_stop_signal), r + 1);
+			sb_out_note(o,
+				    "stopped by %s during run %d: the runs table shows the runs completed, "
+				    "the operations table every iteration measured",
+				    sb_signal_name(sb_stop_signal), r + 1);
 			break;
 		}
 		if (ran < 0) {

@@ -14,7 +14,9 @@
 
 enum { P_PHASE, P_CYCLES, P_STATS, P_NCOLS = P_STATS + SB_STATS_NCOLS };
 static const struct sb_col phase_cols[P_NCOLS] = {
-	[P_PHASE] = { "PHASE", SB_T_STR, 0, 0, "down (stop, or until the crash is taken), up (start or recovery), devices, ping, cycle (all)", 0 },
+	[P_PHASE] = { "PHASE", SB_T_STR, 0, 0,
+		      "down (stop, or until the crash is taken), up (start or recovery), devices, ping, cycle (all)",
+		      0 },
 	[P_CYCLES] = { "CYCLES", SB_T_U64, 0, SB_COL_RIGHT, "cycles measured", 0 },
 	[P_STATS] = SB_STATS_COLS("MS", 2, 0),
 };
@@ -36,12 +38,18 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 	static char *ping, *crash_type;
 	struct poptOption table[] = {
 		{ "count", 'c', POPT_ARG_INT, &count, 0, "cycles (default 10)", "N" },
-		{ "crash", '\0', POPT_ARG_NONE, &crash, 0, "crash it (debugfs) and let the core recover it, instead of stop/start", NULL },
-		{ "crash-type", '\0', POPT_ARG_STRING, &crash_type, 0, "with --crash: mmufault, watchdog or fatal (default watchdog)", "TYPE" },
-		{ "ping", '\0', POPT_ARG_STRING, &ping, 0, "after each cycle, ping this channel of the processor", "CHANNEL" },
-		{ "ping-count", '\0', POPT_ARG_INT, &ping_count, 0, "requests per ping check (default 3)", "N" },
-		{ "size", 's', POPT_ARG_INT, &ping_size, 0, "ping payload bytes (default 64)", "BYTES" },
-		{ "timeout", 't', POPT_ARG_INT, &timeout_ms, 0, "for each wait (default 10000)", "MS" },
+		{ "crash", '\0', POPT_ARG_NONE, &crash, 0,
+		  "crash it (debugfs) and let the core recover it, instead of stop/start", NULL },
+		{ "crash-type", '\0', POPT_ARG_STRING, &crash_type, 0,
+		  "with --crash: mmufault, watchdog or fatal (default watchdog)", "TYPE" },
+		{ "ping", '\0', POPT_ARG_STRING, &ping, 0,
+		  "after each cycle, ping this channel of the processor", "CHANNEL" },
+		{ "ping-count", '\0', POPT_ARG_INT, &ping_count, 0,
+		  "requests per ping check (default 3)", "N" },
+		{ "size", 's', POPT_ARG_INT, &ping_size, 0, "ping payload bytes (default 64)",
+		  "BYTES" },
+		{ "timeout", 't', POPT_ARG_INT, &timeout_ms, 0, "for each wait (default 10000)",
+		  "MS" },
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND
@@ -63,13 +71,16 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "expected NAME");
-	if (count < 1 || timeout_ms < 1 || ping_count < 1 || ping_size < 1 || ping_size > SB_RPMSG_VIRTIO_MTU)
-		return sb_usage_error(c, "--count, --timeout and --ping-count must be positive, --size 1 to %d",
-				      SB_RPMSG_VIRTIO_MTU);
+	if (count < 1 || timeout_ms < 1 || ping_count < 1 || ping_size < 1 ||
+	    ping_size > SB_RPMSG_VIRTIO_MTU)
+		return sb_usage_error(
+			c, "--count, --timeout and --ping-count must be positive, --size 1 to %d",
+			SB_RPMSG_VIRTIO_MTU);
 	o.crash = crash;
 	o.crash_type = SB_RPROC_WATCHDOG;
 	if (crash_type && (!crash || sb_rproc_crash_type_parse(crash_type, &o.crash_type)))
-		return sb_usage_error(c, "--crash-type goes with --crash and is mmufault, watchdog or fatal");
+		return sb_usage_error(
+			c, "--crash-type goes with --crash and is mmufault, watchdog or fatal");
 	o.ping_channel = ping;
 	o.ping_count = (unsigned)ping_count;
 	o.ping_size = (size_t)ping_size;
@@ -88,8 +99,10 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 			goto out;
 		}
 	sb_catch_stop_signals();
-	sb_verbose(RPMSGCTL, "%s (%s): %d %s cycles; baseline %zu channel(s), %zu control device(s)",
-		   cy.p.id, cy.p.name, count, crash ? "crash/recover" : "stop/start", cy.nchannels, cy.nctrls);
+	sb_verbose(RPMSGCTL,
+		   "%s (%s): %d %s cycles; baseline %zu channel(s), %zu control device(s)", cy.p.id,
+		   cy.p.name, count, crash ? "crash/recover" : "stop/start", cy.nchannels,
+		   cy.nctrls);
 	for (unsigned i = 0; i < (unsigned)count && !sb_stop_signal; i++) {
 		struct sb_rproc_cycle_result res;
 

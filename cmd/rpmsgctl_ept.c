@@ -17,7 +17,8 @@ struct poptOption ept_popt[] = {
 	  "use this existing endpoint device instead of creating one", "rpmsgN" },
 	{ "fd", '\0', POPT_ARG_INT, &ept_opt.fd, 0,
 	  "use endpoint file descriptor N inherited from the caller (exec 3<>/dev/rpmsg0)", "N" },
-	{ "ctrl", '\0', POPT_ARG_INT, &ept_opt.ctrl, 0, "control device /dev/rpmsg_ctrlN (default 0)", "N" },
+	{ "ctrl", '\0', POPT_ARG_INT, &ept_opt.ctrl, 0,
+	  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
 	{ "name", '\0', POPT_ARG_STRING, &ept_opt.name, 0, "endpoint name", "NAME" },
 	{ "src", '\0', POPT_ARG_STRING, &ept_opt.src, 0, "local address (default any)", "ADDR" },
 	{ "dst", '\0', POPT_ARG_STRING, &ept_opt.dst, 0, "remote address (default any)", "ADDR" },
@@ -66,9 +67,11 @@ void devnode_of(const char *arg, char *buf, size_t len)
 static int ept_args(struct sb_ctx *c, uint32_t *src, uint32_t *dst, enum sb_rpmsg_method *m)
 {
 	if (parse_addr(ept_opt.src, src))
-		return sb_usage_error(c, "--src '%s' is not an address (number, 0xHEX or any)", ept_opt.src);
+		return sb_usage_error(c, "--src '%s' is not an address (number, 0xHEX or any)",
+				      ept_opt.src);
 	if (parse_addr(ept_opt.dst, dst))
-		return sb_usage_error(c, "--dst '%s' is not an address (number, 0xHEX or any)", ept_opt.dst);
+		return sb_usage_error(c, "--dst '%s' is not an address (number, 0xHEX or any)",
+				      ept_opt.dst);
 	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", m))
 		return sb_usage_error(c, "--method must be auto, legacy or fd");
 	if (ept_opt.ctrl < 0)
@@ -95,8 +98,8 @@ static int need_live(struct sb_ctx *c)
 
 /* An endpoint device named on the command line ("rpmsg3", "3", "/dev/rpmsg3"): check the
  * root is live, open it (node gets its path). 0, or the exit code after reporting. */
-static int open_named_ept(struct sb_ctx *c, const char *arg, struct sb_rpmsg_ept *ept,
-			  char *node, size_t len)
+static int open_named_ept(struct sb_ctx *c, const char *arg, struct sb_rpmsg_ept *ept, char *node,
+			  size_t len)
 {
 	struct sb_err e;
 	int rc;
@@ -128,7 +131,8 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 	sb_catch_stop_signals();
 	if (ept_opt.fd >= 0) {
 		if (fcntl(ept_opt.fd, F_GETFD) < 0)
-			return sb_usage_error(c, "--fd %d is not an open file descriptor", ept_opt.fd);
+			return sb_usage_error(c, "--fd %d is not an open file descriptor",
+					      ept_opt.fd);
 		s->ept.fd = ept_opt.fd;
 		s->ept.method = SB_RPMSG_LEGACY;
 		return 0;
@@ -150,8 +154,9 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 		return sb_report(RPMSGCTL, &e);
 	}
 	s->temporary = true;
-	sb_verbose(RPMSGCTL, "endpoint created by the %s path%s%s", sb_rpmsg_method_name(s->ept.method),
-		   s->ept.devnode[0] ? ": " : "", s->ept.devnode);
+	sb_verbose(RPMSGCTL, "endpoint created by the %s path%s%s",
+		   sb_rpmsg_method_name(s->ept.method), s->ept.devnode[0] ? ": " : "",
+		   s->ept.devnode);
 	return 0;
 }
 
@@ -200,7 +205,8 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	if (strlen(c->args[0]) >= SB_RPMSG_NAME_SIZE)
 		return sb_usage_error(c, "NAME is longer than %d bytes", SB_RPMSG_NAME_SIZE - 1);
 	if (ept_opt.dev || ept_opt.fd >= 0)
-		return sb_usage_error(c, "--dev and --fd name an existing endpoint; create takes --ctrl");
+		return sb_usage_error(c,
+				      "--dev and --fd name an existing endpoint; create takes --ctrl");
 	free(ept_opt.name); /* NAME wins over a --name given to create */
 	ept_opt.name = (char *)c->args[0];
 	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", &asked))
@@ -209,7 +215,8 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	if (sb_rpmsg_method_lasting(asked, &m, &e) < 0)
 		return sb_usage_error(c, "%s: %s (%s)", e.object, e.reason, e.hint);
 	if (asked == SB_RPMSG_AUTO)
-		sb_verbose(RPMSGCTL, "--method auto means legacy for ept create: only a /dev/rpmsgN "
+		sb_verbose(RPMSGCTL,
+			   "--method auto means legacy for ept create: only a /dev/rpmsgN "
 			   "endpoint outlives this process (an fd endpoint dies with its fd)");
 	/* popt handed over a malloc'ed copy of --method: release it before pointing at ours */
 	static char lasting_method[16];
@@ -222,7 +229,8 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	parse_addr(ept_opt.src, &src);
 	parse_addr(ept_opt.dst, &dst);
 	o = sb_out_new(&c->out, stdout);
-	t = sb_out_table(o, "endpoints", NULL, create_cols, sizeof(create_cols) / sizeof(create_cols[0]), true);
+	t = sb_out_table(o, "endpoints", NULL, create_cols,
+			 sizeof(create_cols) / sizeof(create_cols[0]), true);
 	row = sb_table_row(t);
 	if (s.ept.devnode[0]) {
 		sb_row_str(row, EC_DEVICE, strrchr(s.ept.devnode, '/') + 1);
@@ -252,7 +260,8 @@ static int ept_destroy(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (c->nargs < 1)
-		return sb_usage_error(c, "name at least one endpoint device (rpmsgN or /dev/rpmsgN)");
+		return sb_usage_error(c,
+				      "name at least one endpoint device (rpmsgN or /dev/rpmsgN)");
 	for (int i = 0; i < c->nargs; i++) {
 		char node[64];
 		int r = open_named_ept(c, c->args[i], &ept, node, sizeof(node));
@@ -280,7 +289,8 @@ int rpmsgctl_ept(struct sb_ctx *c, int argc, const char **argv)
 		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices", 0 },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
-	return sb_cli_dispatch(RPMSGCTL " ept", "Create or destroy rpmsg endpoints.", sub, NULL, argc, argv);
+	return sb_cli_dispatch(RPMSGCTL " ept", "Create or destroy rpmsg endpoints.", sub, NULL,
+			       argc, argv);
 }
 
 static int dev_common(struct sb_ctx *c, int argc, const char **argv, bool create)
@@ -325,11 +335,14 @@ static int dev_release(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_dev(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "create", dev_create, "NAME", "RPMSG_CREATE_DEV_IOCTL: create a channel device", 0 },
-		{ "release", dev_release, "NAME", "RPMSG_RELEASE_DEV_IOCTL: release a channel device", 0 },
+		{ "create", dev_create, "NAME", "RPMSG_CREATE_DEV_IOCTL: create a channel device",
+		  0 },
+		{ "release", dev_release, "NAME",
+		  "RPMSG_RELEASE_DEV_IOCTL: release a channel device", 0 },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
-	return sb_cli_dispatch(RPMSGCTL " dev", "Create or release rpmsg channel devices.", sub, NULL, argc, argv);
+	return sb_cli_dispatch(RPMSGCTL " dev", "Create or release rpmsg channel devices.", sub,
+			       NULL, argc, argv);
 }
 
 static int flow_get(struct sb_ctx *c, int argc, const char **argv)
@@ -391,9 +404,12 @@ static int flow_set(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_flow(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "get", flow_get, "rpmsgN", "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", 0 },
-		{ "set", flow_set, "rpmsgN pause|resume", "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", 0 },
+		{ "get", flow_get, "rpmsgN",
+		  "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", 0 },
+		{ "set", flow_set, "rpmsgN pause|resume",
+		  "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", 0 },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
-	return sb_cli_dispatch(RPMSGCTL " flow", "rpmsg endpoint flow control.", sub, NULL, argc, argv);
+	return sb_cli_dispatch(RPMSGCTL " flow", "rpmsg endpoint flow control.", sub, NULL, argc,
+			       argv);
 }

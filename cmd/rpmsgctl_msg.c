@@ -11,7 +11,6 @@
 #include "socbox/escape.h"
 #include "rpmsgctl.h"
 
-
 static int read_all(int fd, char **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
@@ -60,9 +59,12 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 	static char *file;
 	static int split, mtu;
 	struct poptOption table[] = {
-		{ "file", 'f', POPT_ARG_STRING, &file, 0, "send the contents of FILE ('-': stdin)", "FILE" },
-		{ "split", 's', POPT_ARG_NONE, &split, 0, "split payloads over the MTU into several messages", NULL },
-		{ "mtu", '\0', POPT_ARG_INT, &mtu, 0, "largest payload per message (default 496, virtio)", "BYTES" },
+		{ "file", 'f', POPT_ARG_STRING, &file, 0, "send the contents of FILE ('-': stdin)",
+		  "FILE" },
+		{ "split", 's', POPT_ARG_NONE, &split, 0,
+		  "split payloads over the MTU into several messages", NULL },
+		{ "mtu", '\0', POPT_ARG_INT, &mtu, 0,
+		  "largest payload per message (default 496, virtio)", "BYTES" },
 		EPT_POPT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND
@@ -101,7 +103,8 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 		if (fd > 0)
 			close(fd);
 		if (rc < 0) {
-			sb_err_set(&e, -rc, file ? file : "stdin", "read message", rc == -EFBIG ? "at most 16 MiB" : NULL);
+			sb_err_set(&e, -rc, file ? file : "stdin", "read message",
+				   rc == -EFBIG ? "at most 16 MiB" : NULL);
 			return sb_report(RPMSGCTL, &e);
 		}
 	}
@@ -123,12 +126,13 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 	do {
 		size_t chunk = len - sent > (size_t)mtu ? (size_t)mtu : len - sent;
 
-		if (sb_stop_signal || sb_rpmsg_send(s.ept.fd, data + sent, chunk, (size_t)mtu, &e) < 0) {
+		if (sb_stop_signal ||
+		    sb_rpmsg_send(s.ept.fd, data + sent, chunk, (size_t)mtu, &e) < 0) {
 			/* a stop signal leaves the message half sent: that is a failure */
 			if (sb_stop_signal) {
 				sb_err_set(&e, EINTR, "message", "send", NULL);
-				sb_err_reason(&e, "stopped by %s after %zu of %zu bytes", sb_signal_name(sb_stop_signal),
-					      sent, len);
+				sb_err_reason(&e, "stopped by %s after %zu of %zu bytes",
+					      sb_signal_name(sb_stop_signal), sent, len);
 			}
 			rc = sb_report(RPMSGCTL, &e);
 			break;
@@ -173,9 +177,12 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 {
 	static int hex, timeout = -1, raw_bytes;
 	struct poptOption table[] = {
-		{ "timeout", 't', POPT_ARG_INT, &timeout, 0, "give up after MS without a message (default: wait)", "MS" },
-		{ "hex", 'x', POPT_ARG_NONE, &hex, 0, "print each message as one line of hex", NULL },
-		{ "binary", 'b', POPT_ARG_NONE, &raw_bytes, 0, "write the bytes only, no newline after a message", NULL },
+		{ "timeout", 't', POPT_ARG_INT, &timeout, 0,
+		  "give up after MS without a message (default: wait)", "MS" },
+		{ "hex", 'x', POPT_ARG_NONE, &hex, 0, "print each message as one line of hex",
+		  NULL },
+		{ "binary", 'b', POPT_ARG_NONE, &raw_bytes, 0,
+		  "write the bytes only, no newline after a message", NULL },
 		EPT_POPT,
 		SB_POPT_LIVE,
 		SB_POPT_OUTPUT,
@@ -193,7 +200,8 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	hex = raw_bytes = 0;
 	timeout = -1;
 	ept_opts_reset("socbox");
-	rc = sb_cli_parse(c, table, NULL, argc, argv, msg_cols, sizeof(msg_cols) / sizeof(msg_cols[0]));
+	rc = sb_cli_parse(c, table, NULL, argc, argv, msg_cols,
+			  sizeof(msg_cols) / sizeof(msg_cols[0]));
 	if (rc)
 		return rc;
 	/* any output option turns the stream into the messages table, printed at the end */
@@ -201,8 +209,10 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	if (hex && raw_bytes)
 		return sb_usage_error(c, "--hex and --binary exclude each other");
 	if ((hex || raw_bytes) && view)
-		return sb_usage_error(c, "--%s prints the message bytes; -J, -r, -P, -o, -n and --format print the messages table",
-				      hex ? "hex" : "binary");
+		return sb_usage_error(
+			c,
+			"--%s prints the message bytes; -J, -r, -P, -o, -n and --format print the messages table",
+			hex ? "hex" : "binary");
 	if (timeout < -1)
 		return sb_usage_error(c, "--timeout must not be negative");
 	rc = ept_session_open(c, &s, O_CLOEXEC);
@@ -210,7 +220,8 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (view) {
 		o = sb_out_new(&c->out, stdout);
-		t = sb_out_table(o, "messages", NULL, msg_cols, sizeof(msg_cols) / sizeof(msg_cols[0]), true);
+		t = sb_out_table(o, "messages", NULL, msg_cols,
+				 sizeof(msg_cols) / sizeof(msg_cols[0]), true);
 	}
 	while (!sb_opt.count || got < sb_opt.count) {
 		ssize_t n;
@@ -241,16 +252,19 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 		if (fflush(stdout) == EOF) {
 			/* EPIPE (with SIGPIPE): the reader has gone, nothing to say it to */
 			if (errno != EPIPE)
-				sb_eprintf(RPMSGCTL ": standard output: write: %s", strerror(errno));
+				sb_eprintf(RPMSGCTL ": standard output: write: %s",
+					   strerror(errno));
 			rc = SB_EXIT_FAIL;
 			break;
 		}
 	}
 	if (sb_stop_signal)
-		sb_verbose(RPMSGCTL, "stopped by %s after %d message(s)", sb_signal_name(sb_stop_signal), got);
+		sb_verbose(RPMSGCTL, "stopped by %s after %d message(s)",
+			   sb_signal_name(sb_stop_signal), got);
 	if (o) {
 		if (sb_stop_signal)
-			sb_out_note(o, "stopped by %s after %d message(s)", sb_signal_name(sb_stop_signal), got);
+			sb_out_note(o, "stopped by %s after %d message(s)",
+				    sb_signal_name(sb_stop_signal), got);
 		sb_out_field_u64(o, "received", (uint64_t)got);
 		if (sb_out_print(o) < 0 && !rc)
 			rc = SB_EXIT_FAIL;

@@ -18,12 +18,14 @@ enum { L_COUNT, L_STATS, L_STDDEV = L_STATS + SB_STATS_NCOLS };
 static const struct sb_col lat_cols[] = {
 	[L_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips measured", 0 },
 	[L_STATS] = SB_STATS_COLS("US", 1, SB_COL_METRIC),
-	[L_STDDEV] = { "STDDEV_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "standard deviation", 1 },
+	[L_STDDEV] = { "STDDEV_US", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "standard deviation",
+		       1 },
 };
 
 enum { H_LE, H_COUNT };
 static const struct sb_col hist_cols[] = {
-	[H_LE] = { "LE_US", SB_T_DBL, 0, SB_COL_RIGHT, "bucket upper bound (round trips below it)", 1 },
+	[H_LE] = { "LE_US", SB_T_DBL, 0, SB_COL_RIGHT, "bucket upper bound (round trips below it)",
+		   1 },
 	[H_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips in the bucket", 0 },
 };
 
@@ -31,7 +33,7 @@ static const struct sb_col hist_cols[] = {
 
 /* Returns 0, or SB_EXIT_FAIL when the output could not be written. */
 static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
-		   unsigned lost, unsigned corrupt, unsigned late, unsigned sent)
+		  unsigned lost, unsigned corrupt, unsigned late, unsigned sent)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_stats st;
@@ -69,14 +71,17 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	if (lost)
 		sb_out_note(o, "%u of %u requests got no echo within the timeout", lost, sent);
 	if (late)
-		sb_out_note(o, "%u echoes came after their request had timed out and were skipped", late);
+		sb_out_note(o, "%u echoes came after their request had timed out and were skipped",
+			    late);
 	if (corrupt)
 		sb_out_note(o, "%u echoes differed from what was sent", corrupt);
 	if (size < SB_RPMSG_PING_HDR)
-		sb_out_note(o, "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",
+		sb_out_note(o,
+			    "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",
 			    size, size < 4 ? size : 4);
 	if (sb_stop_signal)
-		sb_out_note(o, "stopped by %s after %u request(s); the one in flight is not counted",
+		sb_out_note(o,
+			    "stopped by %s after %u request(s); the one in flight is not counted",
 			    sb_signal_name(sb_stop_signal), sent);
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
@@ -87,8 +92,10 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 {
 	static int size, timeout;
 	struct poptOption table[] = {
-		{ "size", 's', POPT_ARG_INT, &size, 0, "payload bytes per message (default 32)", "BYTES" },
-		{ "timeout", 't', POPT_ARG_INT, &timeout, 0, "wait this long for each echo (default 1000)", "MS" },
+		{ "size", 's', POPT_ARG_INT, &size, 0, "payload bytes per message (default 32)",
+		  "BYTES" },
+		{ "timeout", 't', POPT_ARG_INT, &timeout, 0,
+		  "wait this long for each echo (default 1000)", "MS" },
 		EPT_POPT,
 		SB_POPT_LIVE,
 		SB_POPT_OUTPUT,
@@ -112,16 +119,18 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	count = sb_opt.count ? (unsigned)sb_opt.count : 10;
 	if (size < 1 || size > SB_RPMSG_VIRTIO_MTU) {
 		sb_err_clear(&e);
-		sb_err_set(&e, EMSGSIZE, "ping", "check --size", "give 1 to %d bytes (the virtio rpmsg MTU)",
-			   SB_RPMSG_VIRTIO_MTU);
+		sb_err_set(&e, EMSGSIZE, "ping", "check --size",
+			   "give 1 to %d bytes (the virtio rpmsg MTU)", SB_RPMSG_VIRTIO_MTU);
 		sb_err_reason(&e, "%d bytes does not fit one message", size);
-		return size < 1 ? sb_usage_error(c, "--size must be at least 1") : sb_report(RPMSGCTL, &e);
+		return size < 1 ? sb_usage_error(c, "--size must be at least 1")
+				: sb_report(RPMSGCTL, &e);
 	}
 	if (timeout <= 0)
 		return sb_usage_error(c, "--timeout must be positive");
 	sb_err_clear(&e);
 	/* the cookie tells this run's echoes from a previous run's stragglers */
-	if (sb_rpmsg_ping_init(&p, (size_t)size, (uint32_t)(sb_now_ns() ^ ((uint64_t)getpid() << 20)), &e) < 0)
+	if (sb_rpmsg_ping_init(&p, (size_t)size,
+			       (uint32_t)(sb_now_ns() ^ ((uint64_t)getpid() << 20)), &e) < 0)
 		return sb_report(RPMSGCTL, &e);
 	lat = calloc(count, sizeof(*lat));
 	if (!lat) {

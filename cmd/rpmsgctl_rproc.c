@@ -10,20 +10,34 @@
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
 
-enum { S_ID, S_NAME, S_STATE, S_FIRMWARE, S_RECOVERY, S_COREDUMP, S_DEVICE, S_TRACES, S_CHANNELS,
-       S_CRASHES };
+enum {
+	S_ID,
+	S_NAME,
+	S_STATE,
+	S_FIRMWARE,
+	S_RECOVERY,
+	S_COREDUMP,
+	S_DEVICE,
+	S_TRACES,
+	S_CHANNELS,
+	S_CRASHES
+};
 /* The one remoteproc table: 'rpmsgctl list' and 'rpmsgctl rproc status' both print it. */
 const struct sb_col rproc_cols[] = {
 	[S_ID] = { "ID", SB_T_STR, 0, SB_COL_LABEL, "remoteproc class device", 0 },
 	[S_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "remote processor name", 0 },
-	[S_STATE] = { "STATE", SB_T_STR, 0, SB_COL_METRIC, "offline, running, crashed, attached, ...", 0 },
-	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware", 0 },
-	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC, "automatic recovery after a crash", 0 },
+	[S_STATE] = { "STATE", SB_T_STR, 0, SB_COL_METRIC,
+		      "offline, running, crashed, attached, ...", 0 },
+	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware",
+			 0 },
+	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC, "automatic recovery after a crash",
+			 0 },
 	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
 	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
 	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
 	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP, "rpmsg channels it announced", 0 },
-	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "crashes the kernel handled since boot (kernel log)", 0 },
+	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+			"crashes the kernel handled since boot (kernel log)", 0 },
 };
 const size_t rproc_ncols = sizeof(rproc_cols) / sizeof(rproc_cols[0]);
 
@@ -99,13 +113,16 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 	for (size_t i = 0; i < n; i++)
 		rproc_row(t, &all[i], &st);
 	if (!n)
-		sb_out_note(o, "no remote processor registered (CONFIG_REMOTEPROC and the SoC's remoteproc driver)");
+		sb_out_note(
+			o,
+			"no remote processor registered (CONFIG_REMOTEPROC and the SoC's remoteproc driver)");
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
 	sb_rpmsg_state_free(&st);
 	free(all);
 	if (!rc && !n) {
-		sb_err_set(&e, ENODEV, "remoteproc", "list", "CONFIG_REMOTEPROC and the SoC's remoteproc driver");
+		sb_err_set(&e, ENODEV, "remoteproc", "list",
+			   "CONFIG_REMOTEPROC and the SoC's remoteproc driver");
 		sb_err_reason(&e, "no remote processor registered");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		rc = sb_report(RPMSGCTL, &e);
@@ -175,7 +192,9 @@ static int rproc_firmware(struct sb_ctx *c, int argc, const char **argv)
 		return 0;
 	}
 	sb_err_clear(&e);
-	return sb_rproc_firmware_write(c->root, &p, c->args[1], &e) < 0 ? sb_report(RPMSGCTL, &e) : 0;
+	return sb_rproc_firmware_write(c->root, &p, c->args[1], &e) < 0
+		       ? sb_report(RPMSGCTL, &e)
+		       : 0;
 }
 
 static int rproc_recovery(struct sb_ctx *c, int argc, const char **argv)
@@ -206,7 +225,8 @@ static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *type;
 	struct poptOption table[] = {
-		{ "type", '\0', POPT_ARG_STRING, &type, 0, "mmufault, watchdog or fatal (default watchdog)", "TYPE" },
+		{ "type", '\0', POPT_ARG_STRING, &type, 0,
+		  "mmufault, watchdog or fatal (default watchdog)", "TYPE" },
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
@@ -224,7 +244,8 @@ static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
 	if (type && sb_rproc_crash_type_parse(type, &t))
 		return sb_usage_error(c, "--type must be mmufault, watchdog or fatal");
 	sb_err_clear(&e);
-	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 || sb_rproc_crash(c->root, &p, t, &e) < 0)
+	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 ||
+	    sb_rproc_crash(c->root, &p, t, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
 	sb_verbose(RPMSGCTL, "%s: crash reported; recovery is %s", p.id, p.recovery);
 	return 0;
@@ -266,13 +287,17 @@ int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv)
 		{ "status", rproc_status, "[NAME]", "state, firmware, recovery and channels", 0 },
 		{ "start", rproc_start, "NAME", "boot the firmware", 0 },
 		{ "stop", rproc_stop, "NAME", "stop a running processor", 0 },
-		{ "detach", rproc_detach, "NAME", "detach from a processor the kernel attached to", 0 },
+		{ "detach", rproc_detach, "NAME", "detach from a processor the kernel attached to",
+		  0 },
 		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file", 0 },
 		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery", 0 },
 		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer", 0 },
-		{ "crash", rproc_crash, "NAME", "report a crash (debugfs), as its watchdog would", 0 },
-		{ "cycle", rpmsgctl_rproc_cycle, "NAME", "stop/start or crash/recover N times, checking each", 0 },
+		{ "crash", rproc_crash, "NAME", "report a crash (debugfs), as its watchdog would",
+		  0 },
+		{ "cycle", rpmsgctl_rproc_cycle, "NAME",
+		  "stop/start or crash/recover N times, checking each", 0 },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
-	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc, argv);
+	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc,
+			       argv);
 }

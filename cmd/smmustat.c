@@ -10,28 +10,55 @@
 #include "builtins.h"
 
 enum {
-	COL_NAME, COL_KIND, COL_BASE, COL_GROUPS, COL_DEVICES, COL_DOMAIN, COL_INVALIDATION,
-	COL_FEATURES, COL_FEATURES_RAW, COL_UNKNOWN_BITS, COL_FEATURE_TABLE, COL_IAS_BITS,
-	COL_OAS_BITS, COL_HWDEV, COL_DRIVER, COL_ECMDQ, COL_VERSION,
+	COL_NAME,
+	COL_KIND,
+	COL_BASE,
+	COL_GROUPS,
+	COL_DEVICES,
+	COL_DOMAIN,
+	COL_INVALIDATION,
+	COL_FEATURES,
+	COL_FEATURES_RAW,
+	COL_UNKNOWN_BITS,
+	COL_FEATURE_TABLE,
+	COL_IAS_BITS,
+	COL_OAS_BITS,
+	COL_HWDEV,
+	COL_DRIVER,
+	COL_ECMDQ,
+	COL_VERSION,
 };
 
 static const struct sb_col overview_cols[] = {
 	[COL_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "IOMMU instance (/sys/class/iommu)", 0 },
-	[COL_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "arm-smmu-v3, arm-smmu, intel-vt-d, amd-vi, virtio-iommu, other", 0 },
+	[COL_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
+		       "arm-smmu-v3, arm-smmu, intel-vt-d, amd-vi, virtio-iommu, other", 0 },
 	[COL_BASE] = { "BASE", SB_T_STR, 0, 0, "MMIO base address", 0 },
-	[COL_GROUPS] = { "GROUPS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "IOMMU groups behind the instance", 0 },
-	[COL_DEVICES] = { "DEVICES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "devices behind the instance", 0 },
-	[COL_DOMAIN] = { "DOMAIN", SB_T_STR, 0, 0, "default domain types of its groups (TYPE or TYPE:N,...)", 0 },
-	[COL_INVALIDATION] = { "INVALIDATION", SB_T_STR, 0, SB_COL_METRIC, "strict, lazy or passthrough", 0 },
-	[COL_FEATURES] = { "FEATURES", SB_T_STRV, 0.4, SB_COL_WRAP, "decoded features (SMMUv3 probe line, VT-d cap/ecap, AMD EFR)", 0 },
-	[COL_FEATURES_RAW] = { "FEATURES_RAW", SB_T_STR, 0, SB_COL_HIDDEN, "raw feature value(s) as read", 0 },
-	[COL_UNKNOWN_BITS] = { "UNKNOWN_BITS", SB_T_STR, 0, SB_COL_HIDDEN, "set bits the feature table has no name for (raw)", 0 },
-	[COL_FEATURE_TABLE] = { "FEATURE_TABLE", SB_T_STR, 0, SB_COL_HIDDEN, "SMMUv3 feature-bit table used for this kernel", 0 },
-	[COL_IAS_BITS] = { "IAS_BITS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "SMMUv3 input address size (older kernels log it)", 0 },
-	[COL_OAS_BITS] = { "OAS_BITS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "SMMUv3 output address size", 0 },
-	[COL_HWDEV] = { "HWDEV", SB_T_STR, 0, SB_COL_HIDDEN, "hardware device of the instance (as named in the log)", 0 },
+	[COL_GROUPS] = { "GROUPS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			 "IOMMU groups behind the instance", 0 },
+	[COL_DEVICES] = { "DEVICES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			  "devices behind the instance", 0 },
+	[COL_DOMAIN] = { "DOMAIN", SB_T_STR, 0, 0,
+			 "default domain types of its groups (TYPE or TYPE:N,...)", 0 },
+	[COL_INVALIDATION] = { "INVALIDATION", SB_T_STR, 0, SB_COL_METRIC,
+			       "strict, lazy or passthrough", 0 },
+	[COL_FEATURES] = { "FEATURES", SB_T_STRV, 0.4, SB_COL_WRAP,
+			   "decoded features (SMMUv3 probe line, VT-d cap/ecap, AMD EFR)", 0 },
+	[COL_FEATURES_RAW] = { "FEATURES_RAW", SB_T_STR, 0, SB_COL_HIDDEN,
+			       "raw feature value(s) as read", 0 },
+	[COL_UNKNOWN_BITS] = { "UNKNOWN_BITS", SB_T_STR, 0, SB_COL_HIDDEN,
+			       "set bits the feature table has no name for (raw)", 0 },
+	[COL_FEATURE_TABLE] = { "FEATURE_TABLE", SB_T_STR, 0, SB_COL_HIDDEN,
+				"SMMUv3 feature-bit table used for this kernel", 0 },
+	[COL_IAS_BITS] = { "IAS_BITS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT,
+			   "SMMUv3 input address size (older kernels log it)", 0 },
+	[COL_OAS_BITS] = { "OAS_BITS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT,
+			   "SMMUv3 output address size", 0 },
+	[COL_HWDEV] = { "HWDEV", SB_T_STR, 0, SB_COL_HIDDEN,
+			"hardware device of the instance (as named in the log)", 0 },
 	[COL_DRIVER] = { "DRIVER", SB_T_STR, 0, SB_COL_HIDDEN, "driver of the hardware device", 0 },
-	[COL_ECMDQ] = { "ECMDQ", SB_T_STR, 0, SB_COL_HIDDEN, "last ECMDQ log line (vendor kernels)", 0 },
+	[COL_ECMDQ] = { "ECMDQ", SB_T_STR, 0, SB_COL_HIDDEN, "last ECMDQ log line (vendor kernels)",
+			0 },
 	[COL_VERSION] = { "VERSION", SB_T_STR, 0, SB_COL_HIDDEN, "VT-d architecture version", 0 },
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
@@ -40,7 +67,8 @@ static char *feature_table;
 
 static struct poptOption overview_opts[] = {
 	{ "feature-table", '\0', POPT_ARG_STRING, &feature_table, 0,
-	  "SMMUv3 feature-bit table: mainline-6.16, mainline-5.x, openeuler, ecmdq-v3 (default: by kernel)", "NAME" },
+	  "SMMUv3 feature-bit table: mainline-6.16, mainline-5.x, openeuler, ecmdq-v3 (default: by kernel)",
+	  "NAME" },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
@@ -139,7 +167,9 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 		char buf[512];
 
 		sb_err_format(&s.log_err, buf, sizeof(buf));
-		sb_out_note(o, "SMMUv3 features come from the kernel log, which could not be read: %s", buf);
+		sb_out_note(o,
+			    "SMMUv3 features come from the kernel log, which could not be read: %s",
+			    buf);
 	}
 	rc = sb_out_print(o);
 	sb_out_free(o);
@@ -148,18 +178,20 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd smmustat_cmds[] = {
-	{ "overview", smmustat_overview, NULL, "one row per IOMMU instance: kind, groups, domain, features", 0 },
+	{ "overview", smmustat_overview, NULL,
+	  "one row per IOMMU instance: kind, groups, domain, features", 0 },
 	{ "groups", smmustat_groups, NULL, "IOMMU groups: type, devices, reserved regions", 0 },
 	{ "irq", smmustat_irq, NULL, "IOMMU interrupt lines per CPU, -i for rates", 0 },
 	{ "events", smmustat_events, NULL, "IOMMU faults and events from the kernel log", 0 },
 	{ "pmu", smmustat_pmu, NULL, "SMMUv3 PMCG counters through perf_event_open", 0 },
-	{ "stress", smmustat_stress, NULL, "per-CPU map/unmap stress (iommufd or dma_map_benchmark)", 0 },
+	{ "stress", smmustat_stress, NULL,
+	  "per-CPU map/unmap stress (iommufd or dma_map_benchmark)", 0 },
 	{ "check", smmustat_check, NULL, "predicates for scripts; exit 1 naming the failed one", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int smmustat_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(SMMUSTAT, applet_summary(SMMUSTAT),
-			       smmustat_cmds, "overview", argc, argv);
+	return sb_cli_dispatch(SMMUSTAT, applet_summary(SMMUSTAT), smmustat_cmds, "overview", argc,
+			       argv);
 }

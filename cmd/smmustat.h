@@ -46,9 +46,9 @@ void smmu_state_free(struct smmu_state *s);
 struct smmu_features {
 	char names[SMMU_MAX_FEATURES][24];
 	size_t n;
-	char raw[64];      /* "0x00008f7f" or "cap=0x..,ecap=0x..", empty when unknown */
-	char unknown[24];  /* set bits without a name in the table, "0x..", empty when none */
-	char table[24];    /* feature table used (SMMUv3), empty otherwise */
+	char raw[64];	  /* "0x00008f7f" or "cap=0x..,ecap=0x..", empty when unknown */
+	char unknown[24]; /* set bits without a name in the table, "0x..", empty when none */
+	char table[24];	  /* feature table used (SMMUv3), empty otherwise */
 	unsigned ias, oas;
 	char ecmdq[128];
 };

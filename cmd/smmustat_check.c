@@ -27,11 +27,16 @@ static char *opt_type, *opt_table;
 static const char **opt_features;
 
 static struct poptOption check_opts[] = {
-	{ "expect-instances", '\0', POPT_ARG_INT, &opt_instances, 0, "exactly N IOMMU instances", "N" },
-	{ "expect-type", '\0', POPT_ARG_STRING, &opt_type, 0, "every group with devices has this default domain type", "DMA|DMA-FQ|identity" },
-	{ "no-faults", '\0', POPT_ARG_NONE, &opt_no_faults, 0, "no IOMMU fault or event record in the kernel log", NULL },
-	{ "require-feature", '\0', POPT_ARG_ARGV, &opt_features, 0, "a decoded feature (SVA, ATS, HA, pasid, ...) on every instance (repeatable)", "NAME" },
-	{ "feature-table", '\0', POPT_ARG_STRING, &opt_table, 0, "SMMUv3 feature-bit table (see smmustat --help)", "NAME" },
+	{ "expect-instances", '\0', POPT_ARG_INT, &opt_instances, 0, "exactly N IOMMU instances",
+	  "N" },
+	{ "expect-type", '\0', POPT_ARG_STRING, &opt_type, 0,
+	  "every group with devices has this default domain type", "DMA|DMA-FQ|identity" },
+	{ "no-faults", '\0', POPT_ARG_NONE, &opt_no_faults, 0,
+	  "no IOMMU fault or event record in the kernel log", NULL },
+	{ "require-feature", '\0', POPT_ARG_ARGV, &opt_features, 0,
+	  "a decoded feature (SVA, ATS, HA, pasid, ...) on every instance (repeatable)", "NAME" },
+	{ "feature-table", '\0', POPT_ARG_STRING, &opt_table, 0,
+	  "SMMUv3 feature-bit table (see smmustat --help)", "NAME" },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
@@ -69,7 +74,8 @@ static bool has_feature(const struct smmu_features *f, const char *name)
 	size_t nl = strlen(name);
 
 	for (size_t i = 0; i < f->n; i++)
-		if (!strncasecmp(f->names[i], name, nl) && (f->names[i][nl] == '\0' || f->names[i][nl] == '='))
+		if (!strncasecmp(f->names[i], name, nl) &&
+		    (f->names[i][nl] == '\0' || f->names[i][nl] == '='))
 			return true;
 	return false;
 }
@@ -85,7 +91,8 @@ static void check_type(struct verdict *v, const struct smmu_state *s, const char
 		with_devs++;
 		if (strcmp(s->groups[k].type, opt_type)) {
 			if (!bad++)
-				snprintf(first_bad, sizeof(first_bad), "group %u is %s", s->groups[k].id, s->groups[k].type);
+				snprintf(first_bad, sizeof(first_bad), "group %u is %s",
+					 s->groups[k].id, s->groups[k].type);
 		}
 	}
 	if (!with_devs)
@@ -118,8 +125,8 @@ static void check_faults(struct verdict *v, const struct smmu_state *s, const st
 		sb_sid_namer_close(names);
 	}
 	if (n)
-		verdict(v, "no-faults", false, "%zu records, first: %s %s on %s", n, ev[0].source[0] ? ev[0].source : "-",
-			ev[0].kind, ev[0].device);
+		verdict(v, "no-faults", false, "%zu records, first: %s %s on %s", n,
+			ev[0].source[0] ? ev[0].source : "-", ev[0].kind, ev[0].device);
 	else
 		verdict(v, "no-faults", true, "no records in %zu log lines", s->log.n);
 	free(ev);
@@ -141,12 +148,16 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (opt_instances != INT_MIN && opt_instances < 0)
-		return sb_usage_error(c, "--expect-instances needs a count (0 or more), not %d", opt_instances);
+		return sb_usage_error(c, "--expect-instances needs a count (0 or more), not %d",
+				      opt_instances);
 	if (opt_instances < 0 && !opt_type && !opt_no_faults && !opt_features)
 		return sb_usage_error(c, "no predicate given");
-	if (opt_type && strcmp(opt_type, "DMA") && strcmp(opt_type, "DMA-FQ") && strcmp(opt_type, "identity") &&
-	    strcmp(opt_type, "blocked") && strcmp(opt_type, "unmanaged"))
-		return sb_usage_error(c, "--expect-type: DMA, DMA-FQ, identity, blocked or unmanaged, not '%s'", opt_type);
+	if (opt_type && strcmp(opt_type, "DMA") && strcmp(opt_type, "DMA-FQ") &&
+	    strcmp(opt_type, "identity") && strcmp(opt_type, "blocked") &&
+	    strcmp(opt_type, "unmanaged"))
+		return sb_usage_error(
+			c, "--expect-type: DMA, DMA-FQ, identity, blocked or unmanaged, not '%s'",
+			opt_type);
 	if (opt_table && !sb_smmu_feat_table(NULL, 0, false, opt_table))
 		return sb_usage_error(c, "unknown feature table '%s'", opt_table);
 	if ((rc = smmu_state_load(c, &s, opt_table)))
@@ -155,8 +166,8 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	v.t = sb_out_table(o, "checks", NULL, check_cols, NCOLS(check_cols), true);
 	if (opt_instances >= 0) {
 		snprintf(check, sizeof(check), "expect-instances=%d", opt_instances);
-		verdict(&v, check, s.ninst == (size_t)opt_instances, "%zu IOMMU instance%s found", s.ninst,
-			s.ninst == 1 ? "" : "s");
+		verdict(&v, check, s.ninst == (size_t)opt_instances, "%zu IOMMU instance%s found",
+			s.ninst, s.ninst == 1 ? "" : "s");
 	}
 	if (opt_type) {
 		snprintf(check, sizeof(check), "expect-type=%s", opt_type);
@@ -180,7 +191,8 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 		if (!s.ninst)
 			verdict(&v, check, false, "no IOMMU instance");
 		else if (lacking)
-			verdict(&v, check, false, "%u of %zu instances lack it (%s)", lacking, s.ninst, first);
+			verdict(&v, check, false, "%u of %zu instances lack it (%s)", lacking,
+				s.ninst, first);
 		else
 			verdict(&v, check, true, "all %zu instances have it", s.ninst);
 	}

@@ -14,14 +14,20 @@
 
 enum { E_DEVICE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON, E_SID };
 static const struct sb_col summary_cols[] = {
-	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "faulting client: as logged, else the device the firmware gives the stream id, else 'sid 0x..'", 0 },
-	[E_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL, "IOMMU that reported it (device name in the log, DMAR, AMD-Vi)", 0 },
-	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
+	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL,
+		       "faulting client: as logged, else the device the firmware gives the stream id, else 'sid 0x..'",
+		       0 },
+	[E_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL,
+		       "IOMMU that reported it (device name in the log, DMAR, AMD-Vi)", 0 },
+	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
+		     "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
 	[E_FIRST] = { "FIRST_S", SB_T_DBL, 0, SB_COL_RIGHT, "first record, seconds since boot", 3 },
-	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "last record, seconds since boot", 3 },
+	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		     "last record, seconds since boot", 3 },
 	[E_ADDR] = { "LAST_ADDR", SB_T_STR, 0, 0, "address of the last record", 0 },
-	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_WRAP, "reason or qualifier of the last record", 0 },
+	[E_REASON] = { "REASON", SB_T_STR, 0.25, SB_COL_WRAP,
+		       "reason or qualifier of the last record", 0 },
 	[E_SID] = { "SID", SB_T_STR, 0, SB_COL_HIDDEN, "stream id of the last record (SMMU)", 0 },
 };
 
@@ -33,15 +39,19 @@ static const struct sb_col list_cols[] = {
 	[L_SID] = { "SID", SB_T_STR, 0, 0, "stream id (SMMU)", 0 },
 	[L_KIND] = { "KIND", SB_T_STR, 0, 0, "event or fault kind", 0 },
 	[L_ADDR] = { "ADDR", SB_T_STR, 0, 0, "faulting address", 0 },
-	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_WRAP, "reason or qualifier ('unpriv data read s1 \"CD fetch\" stag: 0x0')", 0 },
-	[L_NAMED_BY] = { "NAMED_BY", SB_T_STR, 0, SB_COL_HIDDEN, "where DEVICE comes from: log, firmware (the stream id in the device tree or IORT), - none", 0 },
+	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_WRAP,
+		       "reason or qualifier ('unpriv data read s1 \"CD fetch\" stag: 0x0')", 0 },
+	[L_NAMED_BY] = { "NAMED_BY", SB_T_STR, 0, SB_COL_HIDDEN,
+			 "where DEVICE comes from: log, firmware (the stream id in the device tree or IORT), - none",
+			 0 },
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static int opt_list;
 
 static struct poptOption event_opts[] = {
-	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "one row per record instead of the summary", NULL },
+	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "one row per record instead of the summary",
+	  NULL },
 	SB_POPT_FOLLOW("wait for new records and print each (live; -c N stops after N)"),
 	SB_POPT_LIVE,
 	SB_POPT_OUTPUT,
@@ -59,7 +69,10 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 	sb_row_str(row, L_DEVICE, ev->device);
 	if (ev->has_sid)
 		sb_row_fmt(row, L_SID, "0x%x", ev->sid);
-	sb_row_str(row, L_NAMED_BY, ev->client_known ? "log" : ev->named_by_firmware ? "firmware" : "-");
+	sb_row_str(row, L_NAMED_BY,
+		   ev->client_known	   ? "log"
+		   : ev->named_by_firmware ? "firmware"
+					   : "-");
 	sb_row_str(row, L_KIND, ev->kind);
 	if (ev->has_addr)
 		sb_row_fmt(row, L_ADDR, "0x%llx", (unsigned long long)ev->addr);
@@ -69,7 +82,8 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 
 static bool same_group(const struct sb_iommu_event *a, const struct sb_iommu_event *b)
 {
-	return !strcmp(a->device, b->device) && !strcmp(a->source, b->source) && !strcmp(a->kind, b->kind);
+	return !strcmp(a->device, b->device) && !strcmp(a->source, b->source) &&
+	       !strcmp(a->kind, b->kind);
 }
 
 static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, size_t n)
@@ -164,7 +178,8 @@ static int follow(struct sb_ctx *c)
 	sb_verbose(c->applet, "events: following /dev/kmsg from its end");
 	while (!rc && !follow_done(&f)) {
 		struct sb_kmsg_line l;
-		int r = sb_kmsg_follow_next(&kf, &l, sb_iommu_evasm_pending(&a) ? FOLLOW_SETTLE_MS : -1);
+		int r = sb_kmsg_follow_next(&kf, &l,
+					    sb_iommu_evasm_pending(&a) ? FOLLOW_SETTLE_MS : -1);
 		size_t n = 0;
 
 		if (r == -ETIMEDOUT) {
@@ -212,8 +227,9 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 		return -1;
 	}
 	sb_err_clear(&e);
-	if ((opt_list || sb_opt.follow ? sb_out_check_columns(c->out.columns, list_cols, NCOLS(list_cols), &e)
-				    : sb_out_check_columns(c->out.columns, summary_cols, NCOLS(summary_cols), &e)))
+	if ((opt_list || sb_opt.follow
+		     ? sb_out_check_columns(c->out.columns, list_cols, NCOLS(list_cols), &e)
+		     : sb_out_check_columns(c->out.columns, summary_cols, NCOLS(summary_cols), &e)))
 		return sb_usage_error(c, "%s", e.reason);
 	if (sb_opt.follow) {
 		if (!sb_root_is_live(c->root))
@@ -237,18 +253,23 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	sb_out_field_u64(o, "records", n);
 	sb_out_field_str(o, "log_source", log.source);
 	if (opt_list) {
-		struct sb_table *t = sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true);
+		struct sb_table *t = sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols),
+						  true);
 
 		for (size_t i = 0; i < n; i++)
 			list_row(t, &ev[i]);
 	} else {
-		summary_rows(sb_out_table(o, "event_groups", NULL, summary_cols, NCOLS(summary_cols), true), ev, n);
+		summary_rows(sb_out_table(o, "event_groups", NULL, summary_cols,
+					  NCOLS(summary_cols), true),
+			     ev, n);
 	}
 	sb_out_field_u64(o, "suppressed", suppressed);
 	if (!n)
-		sb_out_note(o, "no IOMMU fault or event records in the kernel log (%zu lines read)", log.n);
+		sb_out_note(o, "no IOMMU fault or event records in the kernel log (%zu lines read)",
+			    log.n);
 	if (suppressed)
-		sb_out_note(o, "the kernel's rate limit suppressed %llu more SMMUv3 event dumps (not counted above)",
+		sb_out_note(o,
+			    "the kernel's rate limit suppressed %llu more SMMUv3 event dumps (not counted above)",
 			    (unsigned long long)suppressed);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);

@@ -14,14 +14,21 @@
 enum { G_GROUP, G_TYPE, G_IOMMU, G_NDEVS, G_DEVICES, G_DRIVERS, G_SIDS, G_RESERVED, G_NAME };
 
 static const struct sb_col group_cols[] = {
-	[G_GROUP] = { "GROUP", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "group number (/sys/kernel/iommu_groups/N)", 0 },
-	[G_TYPE] = { "TYPE", SB_T_STR, 0, SB_COL_LABEL, "default domain type: DMA, DMA-FQ, identity, blocked, unmanaged, unknown", 0 },
+	[G_GROUP] = { "GROUP", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
+		      "group number (/sys/kernel/iommu_groups/N)", 0 },
+	[G_TYPE] = { "TYPE", SB_T_STR, 0, SB_COL_LABEL,
+		     "default domain type: DMA, DMA-FQ, identity, blocked, unmanaged, unknown", 0 },
 	[G_IOMMU] = { "IOMMU", SB_T_STR, 0, SB_COL_LABEL, "instance serving the group", 0 },
 	[G_NDEVS] = { "NDEVS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "number of devices", 0 },
-	[G_DEVICES] = { "DEVICES", SB_T_STRV, 0.3, SB_COL_WRAP, "member devices (bus address or name)", 0 },
-	[G_DRIVERS] = { "DRIVERS", SB_T_STRV, 0.2, SB_COL_WRAP, "driver of each device, in the same order (- unbound)", 0 },
-	[G_SIDS] = { "STREAM_IDS", SB_T_STRV, 0.2, SB_COL_WRAP | SB_COL_HIDDEN, "stream IDs of each device from the firmware (device tree or IORT), in the same order: 0x10, 0x10+0x11, - unknown; shown when the firmware maps any", 0 },
-	[G_RESERVED] = { "RESERVED", SB_T_STRV, 0, SB_COL_HIDDEN, "reserved regions START-END:KIND", 0 },
+	[G_DEVICES] = { "DEVICES", SB_T_STRV, 0.3, SB_COL_WRAP,
+			"member devices (bus address or name)", 0 },
+	[G_DRIVERS] = { "DRIVERS", SB_T_STRV, 0.2, SB_COL_WRAP,
+			"driver of each device, in the same order (- unbound)", 0 },
+	[G_SIDS] = { "STREAM_IDS", SB_T_STRV, 0.2, SB_COL_WRAP | SB_COL_HIDDEN,
+		     "stream IDs of each device from the firmware (device tree or IORT), in the same order: 0x10, 0x10+0x11, - unknown; shown when the firmware maps any",
+		     0 },
+	[G_RESERVED] = { "RESERVED", SB_T_STRV, 0, SB_COL_HIDDEN, "reserved regions START-END:KIND",
+			 0 },
 	[G_NAME] = { "NAME", SB_T_STR, 0, SB_COL_HIDDEN, "group name, when a driver set one", 0 },
 };
 
@@ -40,22 +47,26 @@ static char *opt_device;
 
 static struct poptOption group_opts[] = {
 	{ "group", 'g', POPT_ARG_INT, &opt_group, 0, "only group N", "N" },
-	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0, "the group and IOMMU serving a device (BDF or name)", "DEV" },
-	{ "regions", 'R', POPT_ARG_NONE, &opt_regions, 0, "add the reserved-regions table (implied by --group/--device)", NULL },
+	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0,
+	  "the group and IOMMU serving a device (BDF or name)", "DEV" },
+	{ "regions", 'R', POPT_ARG_NONE, &opt_regions, 0,
+	  "add the reserved-regions table (implied by --group/--device)", NULL },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
 };
 
 /* "0x10", "0x10+0x11" or "-" (the firmware names none). */
-static void format_sids(struct sb_sid_fw *fw, const struct sb_iommu_group *g, size_t d, char *buf, size_t len)
+static void format_sids(struct sb_sid_fw *fw, const struct sb_iommu_group *g, size_t d, char *buf,
+			size_t len)
 {
 	struct sb_dev_sids s;
 	char path[PATH_MAX];
 	size_t o = 0;
 
 	snprintf(buf, len, "-");
-	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%u/devices/%s", g->id, g->devs[d].name);
+	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%u/devices/%s", g->id,
+		 g->devs[d].name);
 	if (!fw || sb_sid_device(fw, path, &s))
 		return;
 	for (size_t i = 0; i < s.n && o < len; i++)
@@ -84,12 +95,12 @@ static void group_row(struct sb_table *t, const struct sb_iommu_group *g, struct
 	if (*iommu)
 		sb_row_str(row, G_IOMMU, iommu);
 	sb_row_u64(row, G_NDEVS, g->ndevs);
-	for (size_t k = 0; k < g->nresv; k++)
-		{
+	for (size_t k = 0; k < g->nresv; k++) {
 		char cell[80];
 
-		snprintf(cell, sizeof(cell), "0x%llx-0x%llx:%s", (unsigned long long)g->resv[k].start,
-			 (unsigned long long)g->resv[k].end, g->resv[k].kind);
+		snprintf(cell, sizeof(cell), "0x%llx-0x%llx:%s",
+			 (unsigned long long)g->resv[k].start, (unsigned long long)g->resv[k].end,
+			 g->resv[k].kind);
 		sb_row_strv_add(row, G_RESERVED, cell);
 	}
 	if (g->name[0])
@@ -129,7 +140,8 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	if (opt_group != INT_MIN && opt_group < 0)
-		return sb_usage_error(c, "--group needs a group number (0 or more), not %d", opt_group);
+		return sb_usage_error(c, "--group needs a group number (0 or more), not %d",
+				      opt_group);
 	if (opt_group >= 0 && opt_device)
 		return sb_usage_error(c, "--group and --device exclude each other");
 	sb_err_clear(&e);
@@ -166,14 +178,16 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_field_str(o, "device", g[gi].devs[di].name);
 		sb_out_field_u64(o, "group", g[gi].id);
 		sb_out_field_str(o, "iommu", g[gi].devs[di].iommu[0] ? g[gi].devs[di].iommu : NULL);
-		sb_out_field_str(o, "driver", g[gi].devs[di].driver[0] ? g[gi].devs[di].driver : NULL);
+		sb_out_field_str(o, "driver",
+				 g[gi].devs[di].driver[0] ? g[gi].devs[di].driver : NULL);
 		format_sids(fw, &g[gi], di, sids, sizeof(sids));
 		sb_out_field_str(o, "stream_ids", strcmp(sids, "-") ? sids : NULL);
 	}
 	t = sb_out_table(o, "groups", opt_device || opt_group >= 0 || opt_regions ? "Groups" : NULL,
 			 cols, NCOLS(cols), true);
 	if (opt_device || opt_group >= 0 || opt_regions)
-		rt = sb_out_table(o, "reserved_regions", "Reserved regions", resv_cols, NCOLS(resv_cols), false);
+		rt = sb_out_table(o, "reserved_regions", "Reserved regions", resv_cols,
+				  NCOLS(resv_cols), false);
 	for (size_t k = 0; k < ng; k++) {
 		if ((opt_device && k != gi) || (opt_group >= 0 && g[k].id != (unsigned)opt_group))
 			continue;

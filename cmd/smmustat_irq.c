@@ -15,15 +15,20 @@ enum { I_IRQ, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU, I_CPU_COUNTS
 
 static const struct sb_col irq_cols[] = {
 	[I_IRQ] = { "IRQ", SB_T_STR, 0, SB_COL_RIGHT | SB_COL_LABEL, "interrupt number", 0 },
-	[I_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL, "evtq, gerror, priq, combined, cmdq-sync, context, global, dmar, amd-vi", 0 },
+	[I_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
+		     "evtq, gerror, priq, combined, cmdq-sync, context, global, dmar, amd-vi", 0 },
 	[I_ACTION] = { "ACTION", SB_T_STR, 0, SB_COL_LABEL, "action name(s) of the line", 0 },
 	[I_CHIP] = { "CHIP", SB_T_STR, 0, 0, "interrupt chip", 0 },
-	[I_TOTAL] = { "TOTAL", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "count over all CPUs (delta of the interval with -i)", 0 },
-	[I_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "interrupts per second in the interval (-i)", 1 },
+	[I_TOTAL] = { "TOTAL", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+		      "count over all CPUs (delta of the interval with -i)", 0 },
+	[I_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		     "interrupts per second in the interval (-i)", 1 },
 	/* PER_CPU's JSON ("0=3" strings) is kept for compatibility; CPU_COUNTS has the numbers */
-	[I_PER_CPU] = { "PER_CPU", SB_T_STRV, 0.3, SB_COL_WRAP, "CPU=COUNT for CPUs with a non-zero count", 0 },
+	[I_PER_CPU] = { "PER_CPU", SB_T_STRV, 0.3, SB_COL_WRAP,
+			"CPU=COUNT for CPUs with a non-zero count", 0 },
 	[I_CPU_COUNTS] = { "CPU_COUNTS", SB_T_OBJV, 0.3, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
-			   "PER_CPU as numbers: {cpu, count} for CPUs with a non-zero count (JSON by default)", 0 },
+			   "PER_CPU as numbers: {cpu, count} for CPUs with a non-zero count (JSON by default)",
+			   0 },
 };
 
 enum { P_IRQ, P_CPU, P_COUNT, P_RATE };
@@ -38,15 +43,18 @@ static const struct sb_col percpu_cols[] = {
 static int opt_per_cpu, opt_all;
 
 static struct poptOption irq_opts[] = {
-	{ "per-cpu", 'p', POPT_ARG_NONE, &opt_per_cpu, 0, "add a table with one row per line and CPU", NULL },
-	{ "all", 'a', POPT_ARG_NONE, &opt_all, 0, "every interrupt line, not only the IOMMU ones", NULL },
+	{ "per-cpu", 'p', POPT_ARG_NONE, &opt_per_cpu, 0,
+	  "add a table with one row per line and CPU", NULL },
+	{ "all", 'a', POPT_ARG_NONE, &opt_all, 0, "every interrupt line, not only the IOMMU ones",
+	  NULL },
 	SB_POPT_LIVE,
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
 };
 
-static uint64_t prev_count(const struct sb_irq_table *prev, const char *name, unsigned cpu, bool total)
+static uint64_t prev_count(const struct sb_irq_table *prev, const char *name, unsigned cpu,
+			   bool total)
 {
 	const struct sb_irq_row *r = prev ? sb_irq_find(prev, name) : NULL;
 
@@ -58,8 +66,11 @@ static uint64_t prev_count(const struct sb_irq_table *prev, const char *name, un
 static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_table *cur,
 		     const struct sb_irq_table *prev, double secs)
 {
-	struct sb_table *t = sb_out_table(o, "irqs", opt_per_cpu ? "Interrupts" : NULL, irq_cols, NCOLS(irq_cols), true);
-	struct sb_table *pt = opt_per_cpu ? sb_out_table(o, "per_cpu", "Per CPU", percpu_cols, NCOLS(percpu_cols), false) : NULL;
+	struct sb_table *t = sb_out_table(o, "irqs", opt_per_cpu ? "Interrupts" : NULL, irq_cols,
+					  NCOLS(irq_cols), true);
+	struct sb_table *pt = opt_per_cpu ? sb_out_table(o, "per_cpu", "Per CPU", percpu_cols,
+							 NCOLS(percpu_cols), false)
+					  : NULL;
 	unsigned rows = 0;
 
 	for (size_t i = 0; i < cur->nrows; i++) {
@@ -84,14 +95,16 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 		if (prev)
 			sb_row_dbl(row, I_RATE, secs > 0 ? (double)total / secs : 0);
 		for (unsigned k = 0; k < cur->ncpus; k++) {
-			uint64_t v = r->counts[k] - prev_count(prev, r->name, cur->cpu_ids[k], false);
+			uint64_t v = r->counts[k] -
+				     prev_count(prev, r->name, cur->cpu_ids[k], false);
 
 			if (v) {
 				static const char *const keys[] = { "cpu", "count" };
 				const uint64_t rec[] = { cur->cpu_ids[k], v };
 				char cell[48];
 
-				snprintf(cell, sizeof(cell), "%u=%llu", cur->cpu_ids[k], (unsigned long long)v);
+				snprintf(cell, sizeof(cell), "%u=%llu", cur->cpu_ids[k],
+					 (unsigned long long)v);
 				sb_row_strv_add(row, I_PER_CPU, cell);
 				sb_row_objv_add_u64(row, I_CPU_COUNTS, 2, keys, rec);
 			}
@@ -133,7 +146,9 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 		rows = emit(c, o, &cur, NULL, 0);
 		sb_out_field_u64(o, "cpus", cur.ncpus);
 		if (!rows)
-			sb_out_note(o, "no IOMMU interrupt lines in /proc/interrupts (no IOMMU, or its driver uses no wired/MSI lines)");
+			sb_out_note(
+				o,
+				"no IOMMU interrupt lines in /proc/interrupts (no IOMMU, or its driver uses no wired/MSI lines)");
 		rc = sb_out_print(o);
 		sb_out_free(o);
 		sb_irq_free(&cur);

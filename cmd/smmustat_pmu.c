@@ -24,16 +24,20 @@ static const struct sb_col disc_cols[] = {
 	[D_CPU] = { "CPU", SB_T_S64, 0, SB_COL_RIGHT, "CPU the counters are bound to (cpumask)", 0 },
 	[D_IDENTIFIER] = { "IDENTIFIER", SB_T_STR, 0, 0, "PMCG IIDR", 0 },
 	[D_EVENTS] = { "EVENTS", SB_T_STRV, 0.35, SB_COL_WRAP, "events the hardware advertises", 0 },
-	[D_FORMATS] = { "FORMATS", SB_T_STRV, 0.3, SB_COL_WRAP, "format fields (filter_stream_id, filter_span, ...)", 0 },
+	[D_FORMATS] = { "FORMATS", SB_T_STRV, 0.3, SB_COL_WRAP,
+			"format fields (filter_stream_id, filter_span, ...)", 0 },
 };
 
 enum { C_PMU, C_EVENT, C_COUNT, C_RATE, C_RUNNING };
 static const struct sb_col count_cols[] = {
 	[C_PMU] = { "PMU", SB_T_STR, 0, SB_COL_LABEL, "perf PMU name", 0 },
 	[C_EVENT] = { "EVENT", SB_T_STR, 0, SB_COL_LABEL, "event name or terms", 0 },
-	[C_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "count in the interval", 0 },
-	[C_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "count per second", 1 },
-	[C_RUNNING] = { "RUNNING_PCT", SB_T_DBL, 0, SB_COL_RIGHT, "share of the interval the group was on the PMU", 1 },
+	[C_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "count in the interval",
+		      0 },
+	[C_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "count per second",
+		     1 },
+	[C_RUNNING] = { "RUNNING_PCT", SB_T_DBL, 0, SB_COL_RIGHT,
+			"share of the interval the group was on the PMU", 1 },
 };
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -43,12 +47,19 @@ static const char **opt_events;
 static int opt_span, opt_list, opt_cpu = INT_MIN; /* INT_MIN: not given */
 
 static struct poptOption pmu_opts[] = {
-	{ "pmu", '\0', POPT_ARG_STRING, &opt_pmu, 0, "one PMU by name (default: every smmuv3_pmcg_*; any event_source PMU is accepted)", "NAME" },
-	{ "event", 'e', POPT_ARG_ARGV, &opt_events, 0, "event name or terms (repeatable; default: every advertised event)", "EVENT[,TERM=V]" },
-	{ "stream-id", '\0', POPT_ARG_STRING, &opt_stream_id, 0, "count only this StreamID (filter_enable=1)", "SID" },
-	{ "span", '\0', POPT_ARG_NONE, &opt_span, 0, "treat low StreamID bits as wildcard (filter_span=1)", NULL },
-	{ "cpu", '\0', POPT_ARG_INT, &opt_cpu, 0, "CPU to open the counters on (default: the PMU's cpumask)", "N" },
-	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "show the PMUs, their events and format fields; do not count", NULL },
+	{ "pmu", '\0', POPT_ARG_STRING, &opt_pmu, 0,
+	  "one PMU by name (default: every smmuv3_pmcg_*; any event_source PMU is accepted)",
+	  "NAME" },
+	{ "event", 'e', POPT_ARG_ARGV, &opt_events, 0,
+	  "event name or terms (repeatable; default: every advertised event)", "EVENT[,TERM=V]" },
+	{ "stream-id", '\0', POPT_ARG_STRING, &opt_stream_id, 0,
+	  "count only this StreamID (filter_enable=1)", "SID" },
+	{ "span", '\0', POPT_ARG_NONE, &opt_span, 0,
+	  "treat low StreamID bits as wildcard (filter_span=1)", NULL },
+	{ "cpu", '\0', POPT_ARG_INT, &opt_cpu, 0,
+	  "CPU to open the counters on (default: the PMU's cpumask)", "N" },
+	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0,
+	  "show the PMUs, their events and format fields; do not count", NULL },
 	SB_POPT_LIVE,
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
@@ -73,8 +84,7 @@ static void discovery_row(struct sb_table *t, const struct sb_pmu *p)
 	sb_row_s64(row, D_CPU, p->cpu);
 	if (p->identifier[0])
 		sb_row_str(row, D_IDENTIFIER, p->identifier);
-	for (size_t i = 0; i < p->nevents; i++)
-		{
+	for (size_t i = 0; i < p->nevents; i++) {
 		char cell[200];
 
 		snprintf(cell, sizeof(cell), "%s(%s)", p->events[i].name, p->events[i].terms);
@@ -99,9 +109,13 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 	struct sb_err e;
 
 	if (opt_stream_id) {
-		if (!has_format(&r->pmu, "filter_stream_id") || !has_format(&r->pmu, "filter_enable"))
-			return sb_usage_error(c, "%s has no StreamID filter (format/filter_stream_id)", r->pmu.name);
-		snprintf(filter, sizeof(filter), ",filter_enable=1,filter_stream_id=0x%llx,filter_span=%d",
+		if (!has_format(&r->pmu, "filter_stream_id") ||
+		    !has_format(&r->pmu, "filter_enable"))
+			return sb_usage_error(c,
+					      "%s has no StreamID filter (format/filter_stream_id)",
+					      r->pmu.name);
+		snprintf(filter, sizeof(filter),
+			 ",filter_enable=1,filter_stream_id=0x%llx,filter_span=%d",
 			 (unsigned long long)opt_sid, opt_span ? 1 : 0);
 	}
 	for (size_t i = 0; opt_events && opt_events[i]; i++) {
@@ -112,7 +126,9 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 	for (size_t i = 0; !opt_events && i < r->pmu.nevents && r->n < MAX_EVENTS; i++)
 		snprintf(r->names[r->n++], sizeof(r->names[0]), "%s", r->pmu.events[i].name);
 	if (!r->n)
-		return sb_usage_error(c, "%s lists no events: name them with -e TERMS (e.g. -e config=0x1)", r->pmu.name);
+		return sb_usage_error(c,
+				      "%s lists no events: name them with -e TERMS (e.g. -e config=0x1)",
+				      r->pmu.name);
 	for (size_t i = 0; i < r->n; i++) {
 		char terms[192];
 
@@ -120,8 +136,9 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 		sb_err_clear(&e);
 		if (sb_perf_encode(&r->pmu, terms, r->cfg[i], &e))
 			return sb_report(c->applet, &e);
-		sb_verbose(c->applet, "%s %s: config=0x%llx config1=0x%llx", r->pmu.name, r->names[i],
-			   (unsigned long long)r->cfg[i][0], (unsigned long long)r->cfg[i][1]);
+		sb_verbose(c->applet, "%s %s: config=0x%llx config1=0x%llx", r->pmu.name,
+			   r->names[i], (unsigned long long)r->cfg[i][0],
+			   (unsigned long long)r->cfg[i][1]);
 	}
 	return 0;
 }
@@ -140,10 +157,12 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 		struct pmu_run *r = &runs[k];
 		int cpu = opt_cpu >= 0 ? opt_cpu : r->pmu.cpu >= 0 ? r->pmu.cpu : 0;
 
-		if (sb_perf_group_open(&r->group, r->pmu.type, (const uint64_t (*)[3])r->cfg, r->n, cpu, -1, &e) ||
+		if (sb_perf_group_open(&r->group, r->pmu.type, (const uint64_t(*)[3])r->cfg, r->n,
+				       cpu, -1, &e) ||
 		    sb_perf_group_enable(&r->group, &e))
 			return sb_report(c->applet, &e);
-		sb_verbose(c->applet, "%s: %zu counters as one group on CPU %d", r->pmu.name, r->n, cpu);
+		sb_verbose(c->applet, "%s: %zu counters as one group on CPU %d", r->pmu.name, r->n,
+			   cpu);
 	}
 	o = sb_out_new(&c->out, stdout);
 	sb_catch_stop_signals();
@@ -170,7 +189,10 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 				sb_out_free(o);
 				return sb_report(c->applet, &e);
 			}
-			running = en > r->last_enabled ? 100.0 * (double)(run - r->last_running) / (double)(en - r->last_enabled) : 0;
+			running = en > r->last_enabled
+					  ? 100.0 * (double)(run - r->last_running) /
+						    (double)(en - r->last_enabled)
+					  : 0;
 			for (size_t i = 0; i < r->n; i++) {
 				struct sb_row *row = sb_table_row(t);
 				uint64_t d = v[i] - r->last[i];
@@ -215,7 +237,8 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "--cpu needs a CPU number (0 or more), not %d", opt_cpu);
 	if (opt_stream_id) {
 		if (sb_parse_u64(opt_stream_id, 0, &opt_sid) || opt_sid > 0xffffffffull)
-			return sb_usage_error(c, "--stream-id: not a 32-bit number: '%s'", opt_stream_id);
+			return sb_usage_error(c, "--stream-id: not a 32-bit number: '%s'",
+					      opt_stream_id);
 	} else if (opt_span) {
 		return sb_usage_error(c, "--span needs --stream-id");
 	}
@@ -257,12 +280,15 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 			goto out;
 	if (opt_list || !sb_root_is_live(c->root)) {
 		struct sb_out *o = sb_out_new(&c->out, stdout);
-		struct sb_table *t = sb_out_table(o, "pmus", NULL, disc_cols, NCOLS(disc_cols), true);
+		struct sb_table *t = sb_out_table(o, "pmus", NULL, disc_cols, NCOLS(disc_cols),
+						  true);
 
 		for (size_t i = 0; i < nruns; i++)
 			discovery_row(t, &runs[i].pmu);
 		if (!opt_list)
-			sb_out_note(o, "counting needs the live kernel; this is what the sysroot describes");
+			sb_out_note(
+				o,
+				"counting needs the live kernel; this is what the sysroot describes");
 		rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 		sb_out_free(o);
 		goto out;

@@ -90,18 +90,23 @@ void smmu_features(const struct smmu_state *s, const struct sb_iommu *m, struct 
 		if (m->has_cap)
 			f->n += sb_vtd_decode_cap(m->cap, f->names + f->n, SMMU_MAX_FEATURES - f->n);
 		if (m->has_ecap)
-			f->n += sb_vtd_decode_ecap(m->ecap, f->names + f->n, SMMU_MAX_FEATURES - f->n, &unknown);
-		snprintf(f->raw, sizeof(f->raw), "cap=0x%llx,ecap=0x%llx", (unsigned long long)m->cap,
-			 (unsigned long long)m->ecap);
+			f->n += sb_vtd_decode_ecap(m->ecap, f->names + f->n,
+						   SMMU_MAX_FEATURES - f->n, &unknown);
+		snprintf(f->raw, sizeof(f->raw), "cap=0x%llx,ecap=0x%llx",
+			 (unsigned long long)m->cap, (unsigned long long)m->ecap);
 		if (unknown)
-			snprintf(f->unknown, sizeof(f->unknown), "ecap:0x%llx", (unsigned long long)unknown);
+			snprintf(f->unknown, sizeof(f->unknown), "ecap:0x%llx",
+				 (unsigned long long)unknown);
 	} else if (m->kind == SB_IOMMU_AMD && m->has_amd_features) {
 		uint64_t unknown = 0;
 
-		f->n = sb_amd_decode_features(m->amd_features, f->names, SMMU_MAX_FEATURES, &unknown);
-		snprintf(f->raw, sizeof(f->raw), "features=0x%llx", (unsigned long long)m->amd_features);
+		f->n = sb_amd_decode_features(m->amd_features, f->names, SMMU_MAX_FEATURES,
+					      &unknown);
+		snprintf(f->raw, sizeof(f->raw), "features=0x%llx",
+			 (unsigned long long)m->amd_features);
 		if (unknown)
-			snprintf(f->unknown, sizeof(f->unknown), "0x%llx", (unsigned long long)unknown);
+			snprintf(f->unknown, sizeof(f->unknown), "0x%llx",
+				 (unsigned long long)unknown);
 	}
 }
 
@@ -123,7 +128,7 @@ void smmu_domain_summary(const struct sb_iommu *m, char *buf, size_t len)
 		if (kinds == 1)
 			o += (size_t)snprintf(buf + o, len - o, "%s", sb_iommu_group_types[i]);
 		else
-			o += (size_t)snprintf(buf + o, len - o, "%s%s:%u", o ? "," : "", sb_iommu_group_types[i],
-					      m->ntypes[i]);
+			o += (size_t)snprintf(buf + o, len - o, "%s%s:%u", o ? "," : "",
+					      sb_iommu_group_types[i], m->ntypes[i]);
 	}
 }

@@ -18,14 +18,22 @@
 
 enum { S_RUN, S_TOTAL, S_AVG, S_DIFF, S_RATE, S_DURATION, S_CPUS, S_PATH };
 static const struct sb_col run_cols[] = {
-	[S_RUN] = { "RUN", SB_T_STR, 0, SB_COL_LABEL, "run label (--label; baselines keep theirs)", 0 },
-	[S_TOTAL] = { "TOTAL_REQUESTS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "map+unmap pairs over all CPUs", 0 },
-	[S_AVG] = { "AVG_PER_CPU", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "average requests per CPU", 0 },
-	[S_DIFF] = { "DIFF_PCT", SB_T_DBL, 0, SB_COL_RIGHT, "per-CPU rate against the reference (first --baseline)", 2 },
-	[S_RATE] = { "REQUESTS_PER_S", SB_T_DBL, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "requests per second over all CPUs", 0 },
-	[S_DURATION] = { "RUN_DURATION_S", SB_T_DBL, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "measured duration", 2 },
-	[S_CPUS] = { "RUN_CPUS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "CPUs (threads) used", 0 },
-	[S_PATH] = { "RUN_PATH", SB_T_STR, 0, SB_COL_HIDDEN, "iommufd+vfio, iommufd-ioas or dma_map_benchmark", 0 },
+	[S_RUN] = { "RUN", SB_T_STR, 0, SB_COL_LABEL, "run label (--label; baselines keep theirs)",
+		    0 },
+	[S_TOTAL] = { "TOTAL_REQUESTS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+		      "map+unmap pairs over all CPUs", 0 },
+	[S_AVG] = { "AVG_PER_CPU", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		    "average requests per CPU", 0 },
+	[S_DIFF] = { "DIFF_PCT", SB_T_DBL, 0, SB_COL_RIGHT,
+		     "per-CPU rate against the reference (first --baseline)", 2 },
+	[S_RATE] = { "REQUESTS_PER_S", SB_T_DBL, 0, SB_COL_HIDDEN | SB_COL_RIGHT,
+		     "requests per second over all CPUs", 0 },
+	[S_DURATION] = { "RUN_DURATION_S", SB_T_DBL, 0, SB_COL_HIDDEN | SB_COL_RIGHT,
+			 "measured duration", 2 },
+	[S_CPUS] = { "RUN_CPUS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_RIGHT, "CPUs (threads) used",
+		     0 },
+	[S_PATH] = { "RUN_PATH", SB_T_STR, 0, SB_COL_HIDDEN,
+		     "iommufd+vfio, iommufd-ioas or dma_map_benchmark", 0 },
 };
 
 enum { PC_CPU, PC_REQUESTS, PC_RATE };
@@ -42,16 +50,24 @@ static double opt_duration;
 static int opt_no_huge;
 
 static struct poptOption stress_opts[] = {
-	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0, "CPUs to run one pinned thread on (default: all online)", "LIST" },
+	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0,
+	  "CPUs to run one pinned thread on (default: all online)", "LIST" },
 	{ "duration", '\0', POPT_ARG_DOUBLE, &opt_duration, 0, "seconds to run (default 5)", "SEC" },
 	{ "size", 's', POPT_ARG_STRING, &opt_size, 0, "bytes per map (default 4K)", "SIZE" },
-	{ "pattern", '\0', POPT_ARG_STRING, &opt_pattern, 0, "fixed (same buffer), sequential or random walk through --window", "PATTERN" },
-	{ "window", '\0', POPT_ARG_STRING, &opt_window, 0, "bytes each thread walks through (default 64 maps)", "SIZE" },
-	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0, "PCI device bound to vfio-pci (BDF) or its /dev/vfio/devices/vfioN", "DEV" },
-	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0, "iommufd (default) or map-benchmark (the kernel's dma_map_benchmark)", "METHOD" },
-	{ "no-huge", '\0', POPT_ARG_NONE, &opt_no_huge, 0, "iommufd: PAGE_SIZE mappings only (IOMMU_OPTION_HUGE_PAGES=0)", NULL },
-	{ "label", 'L', POPT_ARG_STRING, &opt_label, 0, "name of this run in the table (default: the path)", "NAME" },
-	{ "baseline", 'b', POPT_ARG_ARGV, &opt_baselines, 0, "earlier --json run to compare with (repeatable; the first is the reference)", "FILE" },
+	{ "pattern", '\0', POPT_ARG_STRING, &opt_pattern, 0,
+	  "fixed (same buffer), sequential or random walk through --window", "PATTERN" },
+	{ "window", '\0', POPT_ARG_STRING, &opt_window, 0,
+	  "bytes each thread walks through (default 64 maps)", "SIZE" },
+	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0,
+	  "PCI device bound to vfio-pci (BDF) or its /dev/vfio/devices/vfioN", "DEV" },
+	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
+	  "iommufd (default) or map-benchmark (the kernel's dma_map_benchmark)", "METHOD" },
+	{ "no-huge", '\0', POPT_ARG_NONE, &opt_no_huge, 0,
+	  "iommufd: PAGE_SIZE mappings only (IOMMU_OPTION_HUGE_PAGES=0)", NULL },
+	{ "label", 'L', POPT_ARG_STRING, &opt_label, 0,
+	  "name of this run in the table (default: the path)", "NAME" },
+	{ "baseline", 'b', POPT_ARG_ARGV, &opt_baselines, 0,
+	  "earlier --json run to compare with (repeatable; the first is the reference)", "FILE" },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND
@@ -130,15 +146,19 @@ static int check_map_benchmark(struct sb_ctx *c, const struct sb_stress_opts *o,
 	uint64_t pages = o->size / (uint64_t)(page > 0 ? page : 4096);
 
 	if (ncpus > SB_DMA_MAP_MAX_THREADS)
-		return sb_usage_error(c, "--method map-benchmark: at most %d threads (--cpus), not %u",
+		return sb_usage_error(c,
+				      "--method map-benchmark: at most %d threads (--cpus), not %u",
 				      SB_DMA_MAP_MAX_THREADS, ncpus);
 	if (o->duration_s > SB_DMA_MAP_MAX_SECONDS)
-		return sb_usage_error(c, "--method map-benchmark: --duration at most %d seconds, not %g",
+		return sb_usage_error(c,
+				      "--method map-benchmark: --duration at most %d seconds, not %g",
 				      SB_DMA_MAP_MAX_SECONDS, o->duration_s);
 	if (pages > SB_DMA_MAP_MAX_GRANULE)
-		return sb_usage_error(c, "--method map-benchmark: --size at most %d pages (%ldK), not %llu pages",
-				      SB_DMA_MAP_MAX_GRANULE, SB_DMA_MAP_MAX_GRANULE * (page > 0 ? page : 4096) / 1024,
-				      (unsigned long long)pages);
+		return sb_usage_error(
+			c, "--method map-benchmark: --size at most %d pages (%ldK), not %llu pages",
+			SB_DMA_MAP_MAX_GRANULE,
+			SB_DMA_MAP_MAX_GRANULE * (page > 0 ? page : 4096) / 1024,
+			(unsigned long long)pages);
 	return 0;
 }
 
@@ -162,7 +182,8 @@ static int parse_opts(struct sb_ctx *c, struct sb_stress_opts *o)
 		else if (!strcmp(opt_pattern, "random"))
 			o->pattern = SB_PATTERN_RANDOM;
 		else if (strcmp(opt_pattern, "fixed"))
-			return sb_usage_error(c, "--pattern: fixed, sequential or random, not '%s'", opt_pattern);
+			return sb_usage_error(c, "--pattern: fixed, sequential or random, not '%s'",
+					      opt_pattern);
 	}
 	o->window = 64 * o->size;
 	if (opt_window && (sb_parse_size(opt_window, &o->window) || o->window < o->size))
@@ -211,7 +232,8 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&e);
 	if (!sb_root_is_live(c->root)) {
 		free(cpus);
-		sb_err_set(&e, EOPNOTSUPP, "stress", "map and unmap", "run it on the target, without --sysroot");
+		sb_err_set(&e, EOPNOTSUPP, "stress", "map and unmap",
+			   "run it on the target, without --sysroot");
 		sb_err_reason(&e, "needs the live kernel");
 		return sb_report(c->applet, &e);
 	}
@@ -226,8 +248,8 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 	}
 	o.cpus = cpus;
 	o.ncpus = ncpus;
-	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", ncpus, o.duration_s,
-		   (unsigned long long)o.size, sb_stress_pattern_name(o.pattern));
+	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", ncpus,
+		   o.duration_s, (unsigned long long)o.size, sb_stress_pattern_name(o.pattern));
 	/* Ctrl-C ends the run early; its result (with the real duration) is still printed */
 	sb_catch_stop_signals();
 	rc = sb_stress_run(&o, &res, &e);
@@ -258,13 +280,16 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_field_dbl(out, "unmap_ns", res.unmap_ns);
 		sb_out_field_dbl(out, "map_stddev_ns", res.map_stddev_ns);
 		sb_out_field_dbl(out, "unmap_stddev_ns", res.unmap_stddev_ns);
-		sb_out_note(out, "dma_map_benchmark returns average latencies only: requests are estimated "
-				 "as threads x duration / (map + unmap latency)");
+		sb_out_note(out,
+			    "dma_map_benchmark returns average latencies only: requests are estimated "
+			    "as threads x duration / (map + unmap latency)");
 	}
 	sb_out_field_bool(out, "estimated", res.estimated);
 	if (!o.devnode && o.method == SB_STRESS_IOMMUFD)
-		sb_out_note(out, "no --device: maps go into a bare IOAS (pinning and IOVA bookkeeping only, no "
-				 "page tables or invalidations); give a vfio-pci device to reach the IOMMU");
+		sb_out_note(
+			out,
+			"no --device: maps go into a bare IOAS (pinning and IOVA bookkeeping only, no "
+			"page tables or invalidations); give a vfio-pci device to reach the IOMMU");
 	t = sb_out_table(out, "runs", NULL, run_cols, NCOLS(run_cols), true);
 	for (size_t i = 0; i < nbase; i++)
 		run_row(t, &base[i], nbase ? &base[0] : NULL);
@@ -275,7 +300,8 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 
 		sb_row_u64(row, PC_CPU, res.cpus[i]);
 		sb_row_u64(row, PC_REQUESTS, res.requests[i]);
-		sb_row_dbl(row, PC_RATE, res.elapsed_s > 0 ? (double)res.requests[i] / res.elapsed_s : 0);
+		sb_row_dbl(row, PC_RATE,
+			   res.elapsed_s > 0 ? (double)res.requests[i] / res.elapsed_s : 0);
 	}
 	rc = sb_out_print(out) ? SB_EXIT_FAIL : 0;
 	sb_out_free(out);

@@ -19,13 +19,14 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 	if (c->nargs != 1 || !*c->args[0])
 		return sb_usage_error(c, "needs exactly one output directory or .tar file");
 	if (!sb_root_is_live(c->root))
-		return sb_usage_error(c, "a snapshot is taken from the live system; --sysroot does not apply");
+		return sb_usage_error(
+			c, "a snapshot is taken from the live system; --sysroot does not apply");
 	sb_err_clear(&e);
 	if (sb_snapshot_write(c->args[0], &st, &e))
 		return sb_report(c->applet, &e);
 	if (!sb_opt.quiet)
 		sb_eprintf("socbox: snapshot %s: %zu files, %zu links, %zu directories, %llu bytes; %zu unreadable skipped",
-			c->args[0], st.files, st.links, st.dirs, st.bytes, st.skipped);
+			   c->args[0], st.files, st.links, st.dirs, st.bytes, st.skipped);
 	return 0;
 }
 

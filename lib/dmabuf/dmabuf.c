@@ -45,9 +45,12 @@ void sb_dmabuf_init(struct sb_dmabuf *b)
 const char *sb_dmabuf_kind_name(enum sb_dmabuf_kind k)
 {
 	switch (k) {
-	case SB_DMABUF_HEAP: return "heap";
-	case SB_DMABUF_UDMABUF: return "udmabuf";
-	case SB_DMABUF_PIDFD: return "pidfd";
+	case SB_DMABUF_HEAP:
+		return "heap";
+	case SB_DMABUF_UDMABUF:
+		return "udmabuf";
+	case SB_DMABUF_PIDFD:
+		return "pidfd";
 	}
 	return "?";
 }
@@ -102,15 +105,19 @@ int sb_dmabuf_alloc_heap(const char *heap, uint64_t size, struct sb_dmabuf *b, s
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 			return -err;
 		}
-		return sb_err_set(e, err, path, "open heap",
-				  err == EACCES ? "needs read access to the device node (root, or a udev rule granting a group)" : NULL);
+		return sb_err_set(
+			e, err, path, "open heap",
+			err == EACCES
+				? "needs read access to the device node (root, or a udev rule granting a group)"
+				: NULL);
 	}
 	data.len = page_round(size);
 	data.fd_flags = O_RDWR | O_CLOEXEC;
 	if (ioctl(hfd, SB_DMA_HEAP_IOCTL_ALLOC, &data) < 0) {
 		err = errno;
 		close(hfd);
-		sb_err_set(e, err, object, "allocate", err == ENOMEM ? "not enough memory in the heap for %llu bytes" : NULL,
+		sb_err_set(e, err, object, "allocate",
+			   err == ENOMEM ? "not enough memory in the heap for %llu bytes" : NULL,
 			   (unsigned long long)data.len);
 		if (err == ENOMEM)
 			sb_err_exit(e, SB_EXIT_FAIL);
@@ -136,12 +143,16 @@ int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e
 	if (dev < 0) {
 		err = errno;
 		if (err == ENOENT) {
-			sb_err_set(e, err, "/dev/udmabuf", "open", "modprobe udmabuf; needs CONFIG_UDMABUF");
+			sb_err_set(e, err, "/dev/udmabuf", "open",
+				   "modprobe udmabuf; needs CONFIG_UDMABUF");
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 			return -err;
 		}
-		return sb_err_set(e, err, "/dev/udmabuf", "open",
-				  err == EACCES ? "needs read-write access to /dev/udmabuf (root, or a udev rule granting a group)" : NULL);
+		return sb_err_set(
+			e, err, "/dev/udmabuf", "open",
+			err == EACCES
+				? "needs read-write access to /dev/udmabuf (root, or a udev rule granting a group)"
+				: NULL);
 	}
 	b->memfd = memfd_create("dmabufcp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (b->memfd < 0) {
@@ -149,7 +160,8 @@ int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e
 		close(dev);
 		return sb_err_set(e, err, "memfd", "create", "needs CONFIG_MEMFD_CREATE and shmem");
 	}
-	if (ftruncate(b->memfd, (off_t)size) < 0 || fcntl(b->memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
+	if (ftruncate(b->memfd, (off_t)size) < 0 ||
+	    fcntl(b->memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
 		err = errno;
 		close(dev);
 		sb_dmabuf_free(b);
@@ -164,7 +176,9 @@ int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e
 	if (b->fd < 0) {
 		sb_dmabuf_free(b);
 		sb_err_set(e, err, "/dev/udmabuf", "create buffer",
-			   err == EINVAL ? "a buffer may not exceed /sys/module/udmabuf/parameters/size_limit_mb: use a smaller --chunk-size or raise the limit" : NULL);
+			   err == EINVAL
+				   ? "a buffer may not exceed /sys/module/udmabuf/parameters/size_limit_mb: use a smaller --chunk-size or raise the limit"
+				   : NULL);
 		if (err == EINVAL)
 			sb_err_exit(e, SB_EXIT_FAIL);
 		return -err;
@@ -210,25 +224,31 @@ int sb_dmabuf_import(pid_t pid, int fd, struct sb_dmabuf *b, struct sb_err *e)
 			sb_err_set(e, err, object, "pidfd_open", "needs Linux 5.6 or later");
 			return -err;
 		}
-		return sb_err_set(e, err, object, "pidfd_open", err == ESRCH ? "no such process" : NULL);
+		return sb_err_set(e, err, object, "pidfd_open",
+				  err == ESRCH ? "no such process" : NULL);
 	}
 	b->fd = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 	err = errno;
 	close(pidfd);
 	if (b->fd < 0) {
 		if (err == EPERM || err == EACCES)
-			return sb_err_set(e, err, object, "take the fd (pidfd_getfd)",
-					  "needs ptrace rights over the process: same user with kernel.yama.ptrace_scope=0, or CAP_SYS_PTRACE (root)");
+			return sb_err_set(
+				e, err, object, "take the fd (pidfd_getfd)",
+				"needs ptrace rights over the process: same user with kernel.yama.ptrace_scope=0, or CAP_SYS_PTRACE (root)");
 		if (err == EBADF) {
-			sb_err_set(e, err, object, "take the fd (pidfd_getfd)", "the process has no fd %d", fd);
+			sb_err_set(e, err, object, "take the fd (pidfd_getfd)",
+				   "the process has no fd %d", fd);
 			sb_err_exit(e, SB_EXIT_FAIL);
 			return -err;
 		}
-		return sb_err_set(e, err, object, "take the fd (pidfd_getfd)", err == ENOSYS ? "needs Linux 5.6 or later" : NULL);
+		return sb_err_set(e, err, object, "take the fd (pidfd_getfd)",
+				  err == ENOSYS ? "needs Linux 5.6 or later" : NULL);
 	}
-	if (fcntl(b->fd, F_SETFD, FD_CLOEXEC) < 0 || read_own_fdinfo(b->fd, &fi) < 0 || !fi.is_dmabuf) {
+	if (fcntl(b->fd, F_SETFD, FD_CLOEXEC) < 0 || read_own_fdinfo(b->fd, &fi) < 0 ||
+	    !fi.is_dmabuf) {
 		sb_dmabuf_free(b);
-		sb_err_set(e, ENOTTY, object, "import", "fd %d of process %d is not a dma-buf ('dmabufcp ls --pid %d' lists its buffers)",
+		sb_err_set(e, ENOTTY, object, "import",
+			   "fd %d of process %d is not a dma-buf ('dmabufcp ls --pid %d' lists its buffers)",
 			   fd, (int)pid, (int)pid);
 		sb_err_reason(e, "not a dma-buf");
 		sb_err_exit(e, SB_EXIT_FAIL);
@@ -247,9 +267,12 @@ int sb_dmabuf_alloc(const struct sb_dmabuf_spec *spec, uint64_t size, struct sb_
 		    struct sb_err *e)
 {
 	switch (spec->kind) {
-	case SB_DMABUF_HEAP: return sb_dmabuf_alloc_heap(spec->heap, size, b, e);
-	case SB_DMABUF_UDMABUF: return sb_dmabuf_alloc_udmabuf(size, b, e);
-	case SB_DMABUF_PIDFD: return sb_dmabuf_import(spec->pid, spec->fd, b, e);
+	case SB_DMABUF_HEAP:
+		return sb_dmabuf_alloc_heap(spec->heap, size, b, e);
+	case SB_DMABUF_UDMABUF:
+		return sb_dmabuf_alloc_udmabuf(size, b, e);
+	case SB_DMABUF_PIDFD:
+		return sb_dmabuf_import(spec->pid, spec->fd, b, e);
 	}
 	return -EINVAL;
 }
@@ -262,18 +285,23 @@ int sb_dmabuf_map(struct sb_dmabuf *b, struct sb_err *e)
 	if (b->map || b->size == 0)
 		return 0;
 	if (b->size > SIZE_MAX) /* a 32-bit process: the length would wrap */
-		return sb_err_set(e, EFBIG, b->exporter, "mmap the dma-buf",
-				  "a 32-bit process cannot map %llu bytes at once: use a smaller --chunk-size",
-				  (unsigned long long)b->size);
+		return sb_err_set(
+			e, EFBIG, b->exporter, "mmap the dma-buf",
+			"a 32-bit process cannot map %llu bytes at once: use a smaller --chunk-size",
+			(unsigned long long)b->size);
 	p = mmap(NULL, b->size, prot, MAP_SHARED | MAP_POPULATE, b->fd, 0);
 	if (p == MAP_FAILED)
-		return sb_err_set(e, errno, b->exporter, "mmap the dma-buf",
-				  errno == ENODEV || errno == EINVAL ? "the exporter does not support CPU mapping" :
-				  errno == ENOMEM && sizeof(void *) == 4 ?
-				  "a 32-bit process holds all buffers mapped at once, about 3 GiB at most" : NULL);
+		return sb_err_set(
+			e, errno, b->exporter, "mmap the dma-buf",
+			errno == ENODEV || errno == EINVAL
+				? "the exporter does not support CPU mapping"
+			: errno == ENOMEM && sizeof(void *) == 4
+				? "a 32-bit process holds all buffers mapped at once, about 3 GiB at most"
+				: NULL);
 	b->map = p;
 	if (b->memfd >= 0) {
-		p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, b->memfd, 0);
+		p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, b->memfd,
+			 0);
 		if (p == MAP_FAILED)
 			return sb_err_set(e, errno, "memfd", "mmap", NULL);
 		b->memfd_map = p;
@@ -290,7 +318,10 @@ int sb_dmabuf_sync(const struct sb_dmabuf *b, bool end, bool write, struct sb_er
 	while (ioctl(b->fd, SB_DMA_BUF_IOCTL_SYNC, &s) < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			continue;
-		return sb_err_set(e, errno, b->exporter, end ? "end CPU access (DMA_BUF_IOCTL_SYNC)" : "begin CPU access (DMA_BUF_IOCTL_SYNC)", NULL);
+		return sb_err_set(e, errno, b->exporter,
+				  end ? "end CPU access (DMA_BUF_IOCTL_SYNC)"
+				      : "begin CPU access (DMA_BUF_IOCTL_SYNC)",
+				  NULL);
 	}
 	return 0;
 }
@@ -298,7 +329,8 @@ int sb_dmabuf_sync(const struct sb_dmabuf *b, bool end, bool write, struct sb_er
 int sb_dmabuf_set_name(const struct sb_dmabuf *b, const char *name, struct sb_err *e)
 {
 	if (strlen(name) >= SB_DMA_BUF_NAME_LEN) {
-		sb_err_set(e, EINVAL, name, "set the buffer name", "at most %d characters", SB_DMA_BUF_NAME_LEN - 1);
+		sb_err_set(e, EINVAL, name, "set the buffer name", "at most %d characters",
+			   SB_DMA_BUF_NAME_LEN - 1);
 		sb_err_exit(e, SB_EXIT_USAGE);
 		return -EINVAL;
 	}

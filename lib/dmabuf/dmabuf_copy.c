@@ -63,8 +63,10 @@ static int stopped(struct xfer *x)
 static int short_source(struct xfer *x, uint64_t done)
 {
 	sb_err_set(x->e, ENODATA, x->path ? x->path : "input", "read", NULL);
-	sb_err_reason(x->e, "the source ended after %llu of %llu bytes (it shrank during the copy?)",
-		      (unsigned long long)(x->file_off + done), (unsigned long long)(x->file_off + x->len));
+	sb_err_reason(x->e,
+		      "the source ended after %llu of %llu bytes (it shrank during the copy?)",
+		      (unsigned long long)(x->file_off + done),
+		      (unsigned long long)(x->file_off + x->len));
 	sb_err_exit(x->e, SB_EXIT_FAIL);
 	return -ENODATA;
 }
@@ -72,7 +74,9 @@ static int short_source(struct xfer *x, uint64_t done)
 static int io_error(struct xfer *x, int err, const char *what)
 {
 	sb_err_set(x->e, err, x->path ? x->path : "file", what,
-		   err == ENOSPC ? "the file system is full" : err == EDQUOT ? "disk quota exceeded" : NULL);
+		   err == ENOSPC   ? "the file system is full"
+		   : err == EDQUOT ? "disk quota exceeded"
+				   : NULL);
 	sb_err_exit(x->e, err == EACCES || err == EPERM ? SB_EXIT_PERM : SB_EXIT_FAIL);
 	return -err;
 }
@@ -91,9 +95,11 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 		if (rc)
 			return rc;
 		if (x->dir == SB_COPY_TO_BUF)
-			n = seekable ? pread(fd, mem + done, want, (off_t)(off + done)) : read(fd, mem + done, want);
+			n = seekable ? pread(fd, mem + done, want, (off_t)(off + done))
+				     : read(fd, mem + done, want);
 		else
-			n = seekable ? pwrite(fd, mem + done, want, (off_t)(off + done)) : write(fd, mem + done, want);
+			n = seekable ? pwrite(fd, mem + done, want, (off_t)(off + done))
+				     : write(fd, mem + done, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -111,7 +117,8 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 /* Buffer to fd with the written bytes hashed: each piece is copied out of the buffer first,
  * hashed, and written from that copy, so the hash is of exactly what write(2) took even when
  * the buffer changes meanwhile (a device, another process). */
-static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, uint64_t len, XXH3_state_t *hs)
+static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, uint64_t len,
+		       XXH3_state_t *hs)
 {
 	bool seekable = lseek(fd, 0, SEEK_CUR) >= 0;
 	char *bounce = malloc(BOUNCE);
@@ -130,7 +137,8 @@ static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, ui
 
 			if ((rc = stopped(x)))
 				break;
-			n = seekable ? pwrite(fd, bounce + put, want - put, (off_t)(off + done + put))
+			n = seekable ? pwrite(fd, bounce + put, want - put,
+					      (off_t)(off + done + put))
 				     : write(fd, bounce + put, want - put);
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -193,7 +201,8 @@ static int run_direct(struct xfer *x)
 	int dfd, rc;
 
 	if (!x->path)
-		return unsupported(x->e, SB_COPY_DIRECT, EOPNOTSUPP, "O_DIRECT needs a regular file, not a pipe");
+		return unsupported(x->e, SB_COPY_DIRECT, EOPNOTSUPP,
+				   "O_DIRECT needs a regular file, not a pipe");
 	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0) {
 		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
 			 "the file system does not support O_DIRECT");
@@ -206,14 +215,18 @@ static int run_direct(struct xfer *x)
 		return -EAGAIN;
 	}
 	if (split.direct_len) {
-		dfd = open(x->path, (x->dir == SB_COPY_TO_BUF ? O_RDONLY : O_WRONLY) | O_DIRECT | O_CLOEXEC);
+		dfd = open(x->path,
+			   (x->dir == SB_COPY_TO_BUF ? O_RDONLY : O_WRONLY) | O_DIRECT | O_CLOEXEC);
 		if (dfd < 0) {
 			snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
-				 "O_DIRECT open: %s (tmpfs and overlay file systems may lack it)", strerror(errno));
+				 "O_DIRECT open: %s (tmpfs and overlay file systems may lack it)",
+				 strerror(errno));
 			return -EAGAIN;
 		}
 		while (done < split.direct_len) {
-			size_t want = split.direct_len - done < PIECE ? (size_t)(split.direct_len - done) : PIECE;
+			size_t want = split.direct_len - done < PIECE
+					      ? (size_t)(split.direct_len - done)
+					      : PIECE;
 			ssize_t n;
 
 			if ((rc = stopped(x))) {
@@ -221,20 +234,25 @@ static int run_direct(struct xfer *x)
 				return rc;
 			}
 			if (x->dir == SB_COPY_TO_BUF)
-				n = pread(dfd, mem + x->buf_off + done, want, (off_t)(x->file_off + done));
+				n = pread(dfd, mem + x->buf_off + done, want,
+					  (off_t)(x->file_off + done));
 			else
-				n = pwrite(dfd, mem + x->buf_off + done, want, (off_t)(x->file_off + done));
+				n = pwrite(dfd, mem + x->buf_off + done, want,
+					   (off_t)(x->file_off + done));
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && done == 0 && (errno == EFAULT || errno == EINVAL)) {
 				snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
 					 "O_DIRECT %s: %s (the buffer's pages cannot be pinned)",
-					 x->dir == SB_COPY_TO_BUF ? "read" : "write", strerror(errno));
+					 x->dir == SB_COPY_TO_BUF ? "read" : "write",
+					 strerror(errno));
 				close(dfd);
 				return -EAGAIN;
 			}
 			if (n < 0) {
-				rc = io_error(x, errno, x->dir == SB_COPY_TO_BUF ? "O_DIRECT read" : "O_DIRECT write");
+				rc = io_error(x, errno,
+					      x->dir == SB_COPY_TO_BUF ? "O_DIRECT read"
+								       : "O_DIRECT write");
 				close(dfd);
 				return rc;
 			}
@@ -268,7 +286,8 @@ static int run_sendfile(struct xfer *x)
 	uint64_t done = 0;
 
 	if (x->b->memfd < 0)
-		return unsupported(x->e, SB_COPY_SENDFILE, EOPNOTSUPP, "sendfile needs a udmabuf (its memfd)");
+		return unsupported(x->e, SB_COPY_SENDFILE, EOPNOTSUPP,
+				   "sendfile needs a udmabuf (its memfd)");
 	if (lseek(out, out_off, SEEK_SET) < 0)
 		return io_error(x, errno, "seek");
 	while (done < x->len) {
@@ -282,11 +301,13 @@ static int run_sendfile(struct xfer *x)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS))
-			return kernel_lacks(x->e, SB_COPY_SENDFILE, errno, "sendfile into/out of a memfd needs Linux 2.6.33 or later");
+			return kernel_lacks(x->e, SB_COPY_SENDFILE, errno,
+					    "sendfile into/out of a memfd needs Linux 2.6.33 or later");
 		if (n < 0)
 			return io_error(x, errno, "sendfile");
 		if (n == 0)
-			return x->dir == SB_COPY_TO_BUF ? short_source(x, done) : io_error(x, ENOSPC, "sendfile");
+			return x->dir == SB_COPY_TO_BUF ? short_source(x, done)
+							: io_error(x, ENOSPC, "sendfile");
 		done += (uint64_t)n;
 	}
 	x->res->bytes += x->len;
@@ -304,7 +325,8 @@ static int run_splice(struct xfer *x)
 	long pipe_size;
 
 	if (x->b->memfd < 0)
-		return unsupported(x->e, SB_COPY_SPLICE, EOPNOTSUPP, "splice needs a udmabuf (its memfd)");
+		return unsupported(x->e, SB_COPY_SPLICE, EOPNOTSUPP,
+				   "splice needs a udmabuf (its memfd)");
 	if (pipe2(p, O_CLOEXEC))
 		return io_error(x, errno, "create pipe");
 	pipe_size = fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
@@ -313,7 +335,8 @@ static int run_splice(struct xfer *x)
 	if (pipe_size <= 0)
 		pipe_size = 65536;
 	while (done < x->len && !rc) {
-		size_t want = x->len - done < (uint64_t)pipe_size ? (size_t)(x->len - done) : (size_t)pipe_size;
+		size_t want = x->len - done < (uint64_t)pipe_size ? (size_t)(x->len - done)
+								  : (size_t)pipe_size;
 		ssize_t n, m;
 
 		if ((rc = stopped(x)))
@@ -322,7 +345,8 @@ static int run_splice(struct xfer *x)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS)) {
-			rc = kernel_lacks(x->e, SB_COPY_SPLICE, errno, "splice needs both files to support it");
+			rc = kernel_lacks(x->e, SB_COPY_SPLICE, errno,
+					  "splice needs both files to support it");
 			break;
 		}
 		if (n < 0) {
@@ -367,7 +391,8 @@ static int rw_file_ioctl(struct xfer *x, enum sb_copy_method m, uint32_t flags, 
 	int rc;
 
 	rw.fd = x->fd;
-	rw.flags = flags | (x->dir == SB_COPY_TO_BUF ? SB_DMA_BUF_RW_FLAGS_READ : SB_DMA_BUF_RW_FLAGS_WRITE);
+	rw.flags = flags |
+		   (x->dir == SB_COPY_TO_BUF ? SB_DMA_BUF_RW_FLAGS_READ : SB_DMA_BUF_RW_FLAGS_WRITE);
 	while (done < len) {
 		rw.file_offset = x->file_off + off + done;
 		rw.buf_offset = x->buf_off + off + done;
@@ -384,20 +409,26 @@ static int rw_file_ioctl(struct xfer *x, enum sb_copy_method m, uint32_t flags, 
 			return short_source(x, off + done);
 		if (errno == EBUSY) {
 			unsupported(x->e, m, EBUSY, "use");
-			sb_err_reason(x->e, "the buffer is attached to a device or mapped by the kernel (EBUSY)");
+			sb_err_reason(
+				x->e,
+				"the buffer is attached to a device or mapped by the kernel (EBUSY)");
 			sb_err_hint(x->e, "use --method read while a driver holds it");
 			sb_err_exit(x->e, SB_EXIT_FAIL);
 			return -EBUSY;
 		}
 		if (done == 0 && off == 0 && errno == EOPNOTSUPP) {
 			unsupported(x->e, m, EOPNOTSUPP, "use");
-			sb_err_reason(x->e, "the %s exporter does not implement DMA_BUF_IOCTL_RW_FILE", x->b->exporter);
-			sb_err_hint(x->e, "only the system heap implements it; use --method read or direct");
+			sb_err_reason(x->e,
+				      "the %s exporter does not implement DMA_BUF_IOCTL_RW_FILE",
+				      x->b->exporter);
+			sb_err_hint(x->e,
+				    "only the system heap implements it; use --method read or direct");
 			return -EOPNOTSUPP;
 		}
 		if (done == 0 && off == 0 && kernel_refuses(errno))
-			return kernel_lacks(x->e, m, errno,
-					    "DMA_BUF_IOCTL_RW_FILE was proposed in 2025 and is not in mainline; use udmabuf with direct");
+			return kernel_lacks(
+				x->e, m, errno,
+				"DMA_BUF_IOCTL_RW_FILE was proposed in 2025 and is not in mainline; use udmabuf with direct");
 		return io_error(x, errno, "DMA_BUF_IOCTL_RW_FILE");
 	}
 	return 0;
@@ -408,7 +439,8 @@ static int run_rw_file(struct xfer *x)
 	int rc;
 
 	if (!x->path)
-		return unsupported(x->e, SB_COPY_RW_FILE, EOPNOTSUPP, "DMA_BUF_IOCTL_RW_FILE needs a regular file");
+		return unsupported(x->e, SB_COPY_RW_FILE, EOPNOTSUPP,
+				   "DMA_BUF_IOCTL_RW_FILE needs a regular file");
 	rc = rw_file_ioctl(x, SB_COPY_RW_FILE, 0, 0, x->len);
 	if (!rc)
 		x->res->bytes += x->len;
@@ -428,7 +460,8 @@ static int run_rw_file_direct(struct xfer *x)
 	int rc;
 
 	if (!x->path)
-		return unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP, "DMA_BUF_IOCTL_RW_FILE needs a regular file");
+		return unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP,
+				   "DMA_BUF_IOCTL_RW_FILE needs a regular file");
 	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0)
 		why = "the file system does not support O_DIRECT";
 	align = off_align > page ? off_align : page;
@@ -436,7 +469,8 @@ static int run_rw_file_direct(struct xfer *x)
 	if (!why && x->buf_off % page)
 		why = "buffer offset is not page-aligned";
 	if (!why && split.direct_len) {
-		rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, SB_DMA_BUF_RW_FLAGS_DIRECT, 0, split.direct_len);
+		rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, SB_DMA_BUF_RW_FLAGS_DIRECT, 0,
+				   split.direct_len);
 		/* EINVAL on the first call: no O_DIRECT for this file (ENOTTY: no ioctl at all) */
 		if (rc == -EOPNOTSUPP && x->e->errnum == EINVAL)
 			why = "the kernel refused the DIRECT flag for this file (EINVAL)";
@@ -455,7 +489,8 @@ static int run_rw_file_direct(struct xfer *x)
 		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason), "%s", why);
 		return run_rw_file(x);
 	}
-	if (split.tail_len && (rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, 0, split.direct_len, split.tail_len)))
+	if (split.tail_len &&
+	    (rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, 0, split.direct_len, split.tail_len)))
 		return rc;
 	x->res->direct_bytes += split.direct_len;
 	x->res->bytes += x->len;
@@ -471,23 +506,27 @@ static int run_copy_range(struct xfer *x)
 	uint64_t done = 0;
 
 	if (!x->path)
-		return unsupported(x->e, SB_COPY_COPY_RANGE, EOPNOTSUPP, "copy_file_range needs a regular file");
+		return unsupported(x->e, SB_COPY_COPY_RANGE, EOPNOTSUPP,
+				   "copy_file_range needs a regular file");
 	while (done < x->len) {
 		ssize_t n;
 		int rc = stopped(x);
 
 		if (rc)
 			return rc;
-		n = copy_file_range(in, &in_off, out, &out_off, (size_t)(x->len - done < PIECE ? x->len - done : PIECE), 0);
+		n = copy_file_range(in, &in_off, out, &out_off,
+				    (size_t)(x->len - done < PIECE ? x->len - done : PIECE), 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && done == 0 && (kernel_refuses(errno) || errno == EBADF))
-			return kernel_lacks(x->e, SB_COPY_COPY_RANGE, errno,
-					    "copy_file_range with a dma-buf was proposed in 2025 and is not in mainline");
+			return kernel_lacks(
+				x->e, SB_COPY_COPY_RANGE, errno,
+				"copy_file_range with a dma-buf was proposed in 2025 and is not in mainline");
 		if (n < 0)
 			return io_error(x, errno, "copy_file_range");
 		if (n == 0)
-			return x->dir == SB_COPY_TO_BUF ? short_source(x, done) : io_error(x, ENOSPC, "copy_file_range");
+			return x->dir == SB_COPY_TO_BUF ? short_source(x, done)
+							: io_error(x, ENOSPC, "copy_file_range");
 		done += (uint64_t)n;
 	}
 	x->res->bytes += x->len;
@@ -502,14 +541,22 @@ static bool cpu_touches_buffer(enum sb_copy_method m)
 static int run_method(enum sb_copy_method m, struct xfer *x)
 {
 	switch (m) {
-	case SB_COPY_READ: return run_read(x);
-	case SB_COPY_DIRECT: return run_direct(x);
-	case SB_COPY_SENDFILE: return run_sendfile(x);
-	case SB_COPY_SPLICE: return run_splice(x);
-	case SB_COPY_RW_FILE: return run_rw_file(x);
-	case SB_COPY_RW_FILE_DIRECT: return run_rw_file_direct(x);
-	case SB_COPY_COPY_RANGE: return run_copy_range(x);
-	default: break;
+	case SB_COPY_READ:
+		return run_read(x);
+	case SB_COPY_DIRECT:
+		return run_direct(x);
+	case SB_COPY_SENDFILE:
+		return run_sendfile(x);
+	case SB_COPY_SPLICE:
+		return run_splice(x);
+	case SB_COPY_RW_FILE:
+		return run_rw_file(x);
+	case SB_COPY_RW_FILE_DIRECT:
+		return run_rw_file_direct(x);
+	case SB_COPY_COPY_RANGE:
+		return run_copy_range(x);
+	default:
+		break;
 	}
 	return unsupported(x->e, m, EINVAL, "choose a concrete method");
 }
@@ -530,7 +577,8 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 		return -EINVAL;
 	}
 	if (dir == SB_COPY_TO_BUF && !b->writable) {
-		sb_err_set(e, EBADF, b->exporter, "write into the buffer", "the fd was opened read-only by its owner");
+		sb_err_set(e, EBADF, b->exporter, "write into the buffer",
+			   "the fd was opened read-only by its owner");
 		sb_err_exit(e, SB_EXIT_FAIL);
 		return -EBADF;
 	}
@@ -541,7 +589,9 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 		if (!allow_fallback) {
 			unsupported(e, m, EOPNOTSUPP, "use");
 			sb_err_reason(e, "%s", res->fallback_reason);
-			sb_err_hint(e, "use --method read, or a file on a block-device file system with a udmabuf");
+			sb_err_hint(
+				e,
+				"use --method read, or a file on a block-device file system with a udmabuf");
 			rc = -EOPNOTSUPP;
 		} else {
 			res->fallback_from = m;
@@ -554,12 +604,14 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 	return rc;
 }
 
-int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path,
-		     uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		     volatile sig_atomic_t *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
-		     struct sb_err *e)
+int sb_copy_run_auto(
+	enum sb_copy_dir dir, bool cached, int fd, const char *path, uint64_t file_off,
+	struct sb_dmabuf *b, uint64_t buf_off, uint64_t len, volatile sig_atomic_t *stop,
+	struct sb_copy_result *res, char *tried, size_t tried_len, struct sb_err *e)
 {
-	const enum sb_copy_method *order = sb_copy_auto_order(b->kind == SB_DMABUF_PIDFD ? SB_DMABUF_HEAP : b->kind, dir, cached);
+	const enum sb_copy_method *order =
+		sb_copy_auto_order(b->kind == SB_DMABUF_PIDFD ? SB_DMABUF_HEAP : b->kind, dir,
+				   cached);
 	size_t used = 0;
 	int rc = -EOPNOTSUPP;
 
@@ -570,12 +622,14 @@ int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path
 			continue;
 		memset(res, 0, sizeof(*res));
 		sb_err_clear(e);
-		rc = sb_copy_run(*order, dir, fd, path, file_off, b, buf_off, len, true, stop, res, e);
+		rc = sb_copy_run(*order, dir, fd, path, file_off, b, buf_off, len, true, stop, res,
+				 e);
 		if (rc != -EOPNOTSUPP && rc != -EBUSY)
 			return rc;
 		if (used < tried_len)
-			used += (size_t)snprintf(tried + used, tried_len - used, "%s%s: %s", used ? "; " : "",
-						 sb_copy_method_name(*order), e->reason[0] ? e->reason : "unsupported");
+			used += (size_t)snprintf(tried + used, tried_len - used, "%s%s: %s",
+						 used ? "; " : "", sb_copy_method_name(*order),
+						 e->reason[0] ? e->reason : "unsupported");
 	}
 	return rc;
 }

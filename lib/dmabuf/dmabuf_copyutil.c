@@ -15,10 +15,14 @@
 #include "socbox/dmabuf_copy.h"
 
 static const char *const method_names[SB_COPY_NMETHODS] = {
-	[SB_COPY_AUTO] = "auto",         [SB_COPY_READ] = "read",
-	[SB_COPY_DIRECT] = "direct",     [SB_COPY_SENDFILE] = "sendfile",
-	[SB_COPY_SPLICE] = "splice",     [SB_COPY_RW_FILE] = "rw-file",
-	[SB_COPY_RW_FILE_DIRECT] = "rw-file-direct", [SB_COPY_COPY_RANGE] = "copy-range",
+	[SB_COPY_AUTO] = "auto",
+	[SB_COPY_READ] = "read",
+	[SB_COPY_DIRECT] = "direct",
+	[SB_COPY_SENDFILE] = "sendfile",
+	[SB_COPY_SPLICE] = "splice",
+	[SB_COPY_RW_FILE] = "rw-file",
+	[SB_COPY_RW_FILE_DIRECT] = "rw-file-direct",
+	[SB_COPY_COPY_RANGE] = "copy-range",
 };
 
 const char *sb_copy_method_name(enum sb_copy_method m)
@@ -59,15 +63,19 @@ bool sb_copy_method_applies(enum sb_copy_method m, const struct sb_dmabuf *b, bo
  * moved it in 26 ms cold and 37 ms warm, rw-file 716 / 702 ms, read 822 / 745 ms: the
  * DIRECT flag wins even warm, as it skips the CPU copy. Exporters without
  * DMA_BUF_IOCTL_RW_FILE refuse it at once. */
-const enum sb_copy_method *sb_copy_auto_order(enum sb_dmabuf_kind kind, enum sb_copy_dir dir,
-					      bool cached)
+const enum sb_copy_method *sb_copy_auto_order(
+	enum sb_dmabuf_kind kind, enum sb_copy_dir dir, bool cached)
 {
 	static const enum sb_copy_method udmabuf_cold[] = {
-		SB_COPY_RW_FILE_DIRECT, SB_COPY_DIRECT, SB_COPY_SENDFILE, SB_COPY_READ, SB_COPY_AUTO };
+		SB_COPY_RW_FILE_DIRECT, SB_COPY_DIRECT, SB_COPY_SENDFILE, SB_COPY_READ, SB_COPY_AUTO
+	};
 	static const enum sb_copy_method udmabuf_warm[] = {
-		SB_COPY_RW_FILE_DIRECT, SB_COPY_SENDFILE, SB_COPY_READ, SB_COPY_AUTO };
+		SB_COPY_RW_FILE_DIRECT, SB_COPY_SENDFILE, SB_COPY_READ, SB_COPY_AUTO
+	};
 	static const enum sb_copy_method mapped[] = {
-		SB_COPY_RW_FILE_DIRECT, SB_COPY_RW_FILE, SB_COPY_COPY_RANGE, SB_COPY_READ, SB_COPY_AUTO };
+		SB_COPY_RW_FILE_DIRECT, SB_COPY_RW_FILE, SB_COPY_COPY_RANGE, SB_COPY_READ,
+		SB_COPY_AUTO
+	};
 
 	(void)dir;
 	if (kind == SB_DMABUF_UDMABUF)
@@ -75,8 +83,7 @@ const enum sb_copy_method *sb_copy_auto_order(enum sb_dmabuf_kind kind, enum sb_
 	return mapped;
 }
 
-long sb_copy_plan(uint64_t total, uint64_t chunk, uint64_t limit, size_t page,
-		  struct sb_chunk **out)
+long sb_copy_plan(uint64_t total, uint64_t chunk, uint64_t limit, size_t page, struct sb_chunk **out)
 {
 	struct sb_chunk *v;
 	uint64_t n;
@@ -130,7 +137,8 @@ int sb_copy_dio_align(int fd, uint32_t *offset_align, uint32_t *mem_align)
 	struct stat st;
 
 	*offset_align = *mem_align = 0;
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 && (stx.stx_mask & STATX_DIOALIGN)) {
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN)) {
 		*offset_align = stx.stx_dio_offset_align;
 		*mem_align = stx.stx_dio_mem_align;
 		return 0;
@@ -243,7 +251,8 @@ int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e)
 		err = errno;
 		t->fd = -1;
 		sb_tmpfile_abort(t);
-		return sb_err_set(e, err, t->final, "write the output (fsync)", err == ENOSPC ? "the file system is full" : NULL);
+		return sb_err_set(e, err, t->final, "write the output (fsync)",
+				  err == ENOSPC ? "the file system is full" : NULL);
 	}
 	t->fd = -1;
 	if (rename(t->path, t->final)) {

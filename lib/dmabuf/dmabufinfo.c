@@ -71,7 +71,8 @@ int sb_dmabuf_parse_maps_line(const char *line, struct sb_dmabuf_map *m)
 
 	memset(m, 0, sizeof(*m));
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min,
-		   &ino, &pos) < 7 || pos == 0 || end < start)
+		   &ino, &pos) < 7 ||
+	    pos == 0 || end < start)
 		return -EINVAL;
 	path = line + pos;
 	if (!strncmp(path, "/dmabuf:", 8)) {
@@ -169,7 +170,8 @@ int sb_bufinfo_parse(const char *text, struct sb_bufinfo *bi, size_t *skipped)
 			sb_rtrim(dev);
 			if (!strcmp(dev, "Attached Devices:"))
 				attach = cur != NULL;
-			else if (attach && *dev && !strchr(dev, ' ') && add_attached(&cur->attached, &cur->nattached, dev))
+			else if (attach && *dev && !strchr(dev, ' ') &&
+				 add_attached(&cur->attached, &cur->nattached, dev))
 				rc = -ENOMEM;
 			continue;
 		}

@@ -10,7 +10,6 @@
 
 #include "socbox/dmabufinfo.h"
 
-
 static struct sb_dmabuf_obj *find_obj(struct sb_dmabuf_inventory *inv, uint64_t ino, bool create)
 {
 	struct sb_dmabuf_obj *nv;
@@ -29,8 +28,8 @@ static struct sb_dmabuf_obj *find_obj(struct sb_dmabuf_inventory *inv, uint64_t 
 	return &nv[inv->n++];
 }
 
-static struct sb_dmabuf_holder *add_holder(struct sb_dmabuf_obj *o, pid_t pid, const char *comm,
-					   enum sb_holder_how how)
+static struct sb_dmabuf_holder *add_holder(
+	struct sb_dmabuf_obj *o, pid_t pid, const char *comm, enum sb_holder_how how)
 {
 	struct sb_dmabuf_holder *nv;
 
@@ -124,7 +123,8 @@ static int scan_fds(const struct sb_root *r, struct sb_dmabuf_inventory *inv, co
 
 		if (!fd_may_be_dmabuf(r, pid, fds.names[i]))
 			continue;
-		if (sb_read_file(r, &text, SB_READ_ATTR_MAX, "/proc/%s/fdinfo/%s", pid, fds.names[i]) < 0)
+		if (sb_read_file(r, &text, SB_READ_ATTR_MAX, "/proc/%s/fdinfo/%s", pid,
+				 fds.names[i]) < 0)
 			continue;
 		sb_dmabuf_parse_fdinfo(text, &fi);
 		free(text);

@@ -8,8 +8,8 @@
 #include "socbox/dmabufinfo.h"
 
 /* Live only: the device node's mode and whether this user may open it to allocate. */
-static void node_access(struct sb_doctor_sub *s, const struct sb_dmabuf_allocator *al, const char *key,
-			int *denied)
+static void node_access(struct sb_doctor_sub *s, const struct sb_dmabuf_allocator *al,
+			const char *key, int *denied)
 {
 	char desc[64];
 
@@ -23,8 +23,10 @@ static void node_access(struct sb_doctor_sub *s, const struct sb_dmabuf_allocato
 			 al->can_open ? "" : " (no access)");
 		if (!al->can_open) {
 			(*denied)++;
-			doctor_hint(s, "%s is not accessible to this user: run as root or add a udev rule "
-				       "(e.g. GROUP=\"video\", MODE=\"0660\")", al->node);
+			doctor_hint(s,
+				    "%s is not accessible to this user: run as root or add a udev rule "
+				    "(e.g. GROUP=\"video\", MODE=\"0660\")",
+				    al->node);
 		}
 	}
 	doctor_str(s, key, desc, true);
@@ -43,7 +45,8 @@ void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
 	nheaps = a.nheaps;
 	udmabuf = a.udmabuf;
 	for (size_t i = 0; i < nheaps && off < sizeof(names); i++)
-		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "", a.v[i].name);
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "",
+					a.v[i].name);
 	doctor_num(s, "heaps", (int64_t)nheaps, false);
 	doctor_str(s, "heap_names", names, false);
 	for (size_t i = 0; i < nheaps; i++) {
@@ -53,13 +56,15 @@ void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
 	doctor_bool(s, "udmabuf", udmabuf, false);
 	if (udmabuf) {
 		if (sb_udmabuf_limits(r, &limits) == 0)
-			doctor_num(s, "udmabuf_size_limit_mb", (int64_t)(limits.size_limit_bytes >> 20), false);
+			doctor_num(s, "udmabuf_size_limit_mb",
+				   (int64_t)(limits.size_limit_bytes >> 20), false);
 		node_access(s, &a.v[nheaps], "access_udmabuf", &denied);
 	}
 
 	if (!nheaps)
-		doctor_hint(s, "no dma-heap: enable CONFIG_DMABUF_HEAPS and CONFIG_DMABUF_HEAPS_SYSTEM "
-			       "(CONFIG_DMABUF_HEAPS_CMA for contiguous memory)");
+		doctor_hint(s,
+			    "no dma-heap: enable CONFIG_DMABUF_HEAPS and CONFIG_DMABUF_HEAPS_SYSTEM "
+			    "(CONFIG_DMABUF_HEAPS_CMA for contiguous memory)");
 	if (!udmabuf)
 		doctor_module(r, s, "udmabuf", "module_udmabuf", "CONFIG_UDMABUF");
 	if (nheaps && udmabuf) {

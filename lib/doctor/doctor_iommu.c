@@ -13,7 +13,9 @@
 /* The command-line parameters that set the IOMMU's behaviour, as facts "cmdline_<name>". */
 static void boot_params(const struct sb_root *r, struct sb_doctor_sub *s)
 {
-	static const char *const params[] = { "iommu.strict", "iommu.passthrough", "iommu", "intel_iommu", "amd_iommu" };
+	static const char *const params[] = {
+		"iommu.strict", "iommu.passthrough", "iommu", "intel_iommu", "amd_iommu"
+	};
 	char *cmdline = sb_cmdline_read(r), val[64], key[48];
 
 	for (size_t i = 0; cmdline && i < sizeof(params) / sizeof(params[0]); i++) {
@@ -61,7 +63,8 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 	if (sb_iommu_groups(r, &g, &ng, NULL))
 		ng = 0;
 	for (size_t i = 0; i < ninst && off < sizeof(names); i++)
-		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "", inst[i].name);
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "",
+					inst[i].name);
 	for (size_t k = 0; k < ng; k++)
 		count[sb_iommu_type_index(g[k].type)]++;
 	doctor_num(s, "instances", (int64_t)ninst, false);
@@ -89,23 +92,29 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 
 	if (ninst && ng) {
 		s->status = SB_HEALTH_OK;
-		doctor_summary(s, "%zu instance%s (%s), %zu group%s, mostly %s%s%s%s", ninst, ninst == 1 ? "" : "s",
-			       names, ng, ng == 1 ? "" : "s", types[best], pol.mode[0] ? " (" : "",
-			       !strcmp(pol.mode, "passthrough") ? "passthrough" :
-			       !strcmp(pol.mode, "lazy") ? "lazy invalidation" :
-			       !strcmp(pol.mode, "strict") ? "strict invalidation" : "",
+		doctor_summary(s, "%zu instance%s (%s), %zu group%s, mostly %s%s%s%s", ninst,
+			       ninst == 1 ? "" : "s", names, ng, ng == 1 ? "" : "s", types[best],
+			       pol.mode[0] ? " (" : "",
+			       !strcmp(pol.mode, "passthrough") ? "passthrough"
+			       : !strcmp(pol.mode, "lazy")	? "lazy invalidation"
+			       : !strcmp(pol.mode, "strict")	? "strict invalidation"
+								: "",
 			       pol.mode[0] ? ")" : "");
 	} else if (ninst || ng) {
 		s->status = SB_HEALTH_PARTIAL;
-		doctor_summary(s, "%zu instance%s, %zu group%s", ninst, ninst == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
+		doctor_summary(s, "%zu instance%s, %zu group%s", ninst, ninst == 1 ? "" : "s", ng,
+			       ng == 1 ? "" : "s");
 		if (!ng)
-			doctor_hint(s, "IOMMU present but no device is attached to it: check the iommus/iommu-map "
-				       "properties in the device tree or the DMAR/IORT tables");
+			doctor_hint(s,
+				    "IOMMU present but no device is attached to it: check the iommus/iommu-map "
+				    "properties in the device tree or the DMAR/IORT tables");
 	} else {
 		s->status = SB_HEALTH_MISSING;
 		doctor_summary(s, "no IOMMU instance");
-		doctor_hint(s, "no IOMMU: enable it in firmware (VT-d / AMD-Vi) or the device tree, build "
-			       "CONFIG_ARM_SMMU_V3, CONFIG_INTEL_IOMMU or CONFIG_AMD_IOMMU, and on x86 boot with intel_iommu=on");
+		doctor_hint(
+			s,
+			"no IOMMU: enable it in firmware (VT-d / AMD-Vi) or the device tree, build "
+			"CONFIG_ARM_SMMU_V3, CONFIG_INTEL_IOMMU or CONFIG_AMD_IOMMU, and on x86 boot with intel_iommu=on");
 	}
 	free(inst);
 	sb_iommu_groups_free(g, ng);

@@ -32,12 +32,15 @@ static void summarize(struct sb_doctor_sub *s, const struct sb_nd_state *st)
 		doctor_num(s, "page_pools_leaked", (int64_t)leaked, true);
 	}
 	if (leaked)
-		doctor_hint(s, "%zu page pool%s detached but still holding memory: devmemstat bindings", leaked,
-			    leaked == 1 ? "" : "s");
+		doctor_hint(s,
+			    "%zu page pool%s detached but still holding memory: devmemstat bindings",
+			    leaked, leaked == 1 ? "" : "s");
 	s->status = (st->have & SB_ND_QUEUES) ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
-	doctor_summary(s, "netdev family v%u: %zu device%s, %zu queue%s, %zu bound to a dma-buf, %zu page pool%s",
-		       st->family_version, st->ndevs, st->ndevs == 1 ? "" : "s", st->nqueues,
-		       st->nqueues == 1 ? "" : "s", bound, st->npools, st->npools == 1 ? "" : "s");
+	doctor_summary(
+		s,
+		"netdev family v%u: %zu device%s, %zu queue%s, %zu bound to a dma-buf, %zu page pool%s",
+		st->family_version, st->ndevs, st->ndevs == 1 ? "" : "s", st->nqueues,
+		st->nqueues == 1 ? "" : "s", bound, st->npools, st->npools == 1 ? "" : "s");
 }
 
 void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
@@ -54,7 +57,8 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		if (sb_nd_state_from_root(r, parts, &st, &e)) {
 			s->status = SB_HEALTH_UNKNOWN;
 			s->live_only = true;
-			doctor_summary(s, "needs the live kernel (generic netlink); not in a snapshot");
+			doctor_summary(s,
+				       "needs the live kernel (generic netlink); not in a snapshot");
 			if (e.errnum != ENOENT)
 				doctor_hint(s, "%s: %s", SB_ND_SNAP_PARTS, e.hint);
 			return;
@@ -68,7 +72,9 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		s->status = SB_HEALTH_MISSING;
 		doctor_bool(s, "family", false, true);
 		doctor_summary(s, "no 'netdev' generic netlink family");
-		doctor_hint(s, "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)");
+		doctor_hint(
+			s,
+			"the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)");
 		return;
 	}
 	if (rc) { /* the kernel was not asked: whether it has the family is unknown */

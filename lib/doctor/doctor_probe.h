@@ -9,8 +9,10 @@
 void doctor_num(struct sb_doctor_sub *s, const char *key, int64_t v, bool live);
 void doctor_bool(struct sb_doctor_sub *s, const char *key, bool v, bool live);
 void doctor_str(struct sb_doctor_sub *s, const char *key, const char *v, bool live);
-void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void doctor_summary(struct sb_doctor_sub *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void doctor_summary(struct sb_doctor_sub *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void doctor_module(const struct sb_root *r, struct sb_doctor_sub *s, const char *module,
 		   const char *key, const char *config);
 

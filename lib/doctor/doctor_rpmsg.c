@@ -52,9 +52,13 @@ void doctor_probe_rpmsg(const struct sb_root *r, struct sb_doctor_sub *s)
 	if (!nproc && !st.bus_present) {
 		s->status = SB_HEALTH_MISSING;
 		doctor_summary(s, "no remote processor and no rpmsg bus");
-		doctor_hint(s, "no remoteproc: enable CONFIG_REMOTEPROC and the SoC's remoteproc driver "
-			       "(e.g. ti_k3_r5_remoteproc, imx_rproc, qcom_q6v5_pas) and describe the core in the device tree");
-		doctor_hint(s, "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus) or the SoC's rpmsg transport");
+		doctor_hint(
+			s,
+			"no remoteproc: enable CONFIG_REMOTEPROC and the SoC's remoteproc driver "
+			"(e.g. ti_k3_r5_remoteproc, imx_rproc, qcom_q6v5_pas) and describe the core in the device tree");
+		doctor_hint(
+			s,
+			"no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus) or the SoC's rpmsg transport");
 		doctor_module(r, s, "rpmsg_ctrl", "module_rpmsg_ctrl", "CONFIG_RPMSG_CTRL");
 		doctor_module(r, s, "rpmsg_char", "module_rpmsg_char", "CONFIG_RPMSG_CHAR");
 		goto out;
@@ -65,15 +69,22 @@ void doctor_probe_rpmsg(const struct sb_root *r, struct sb_doctor_sub *s)
 		doctor_hint(s, "no remote processor is running: rpmsgctl rproc start NAME "
 			       "(or echo start > /sys/class/remoteproc/remoteprocN/state)");
 	if (!st.bus_present)
-		doctor_hint(s, "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus)");
+		doctor_hint(s,
+			    "no rpmsg bus: enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus)");
 	else if (!st.nchannels)
-		doctor_hint(s, "no rpmsg channel announced: check that the remote firmware runs and sends its name-service announcement");
+		doctor_hint(
+			s,
+			"no rpmsg channel announced: check that the remote firmware runs and sends its name-service announcement");
 	if (st.bus_present && !st.nctrls)
-		doctor_hint(s, "no /dev/rpmsg_ctrlN: the rpmsg_ctrl driver has not bound (CONFIG_RPMSG_CTRL, kernel 5.18+)");
+		doctor_hint(
+			s,
+			"no /dev/rpmsg_ctrlN: the rpmsg_ctrl driver has not bound (CONFIG_RPMSG_CTRL, kernel 5.18+)");
 	s->status = st.bus_present && st.nchannels && st.nctrls ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
-	doctor_summary(s, "%zu remoteproc%s (%zu running), %zu channel%s, %zu ctrl device%s, %zu endpoint%s",
-		       nproc, PLURAL(nproc), running, st.nchannels, PLURAL(st.nchannels), st.nctrls,
-		       PLURAL(st.nctrls), st.nepts, PLURAL(st.nepts));
+	doctor_summary(
+		s,
+		"%zu remoteproc%s (%zu running), %zu channel%s, %zu ctrl device%s, %zu endpoint%s",
+		nproc, PLURAL(nproc), running, st.nchannels, PLURAL(st.nchannels), st.nctrls,
+		PLURAL(st.nctrls), st.nepts, PLURAL(st.nepts));
 out:
 	sb_rpmsg_state_free(&st);
 	free(procs);

@@ -13,7 +13,7 @@
 #include "socbox/rproc.h"
 
 static const char *const subsys_names[SB_EV_NSUBSYS] = {
-	[SB_EV_IOMMU] = "iommu", [SB_EV_REMOTEPROC] = "remoteproc", [SB_EV_RPMSG] = "rpmsg",
+	[SB_EV_IOMMU] = "iommu",   [SB_EV_REMOTEPROC] = "remoteproc", [SB_EV_RPMSG] = "rpmsg",
 	[SB_EV_NETDEV] = "netdev", [SB_EV_DMABUF] = "dmabuf",
 };
 
@@ -90,12 +90,14 @@ static const char *after(const char *rest, const char *prefix)
  * prefix is "remoteproc remoteprocN: ". */
 static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 {
-	static const struct { const char *prefix, *kind; } simple[] = {
-		{ "powering up ", "power-up" },              /* rproc_boot */
-		{ "attaching to ", "attaching" },            /* rproc_boot */
-		{ "stopped remote processor ", "stopped" },  /* rproc_shutdown */
-		{ "detached remote processor ", "detached" },/* rproc_detach */
-		{ "recovering ", "recovery" },               /* rproc_trigger_recovery */
+	static const struct {
+		const char *prefix, *kind;
+	} simple[] = {
+		{ "powering up ", "power-up" },		      /* rproc_boot */
+		{ "attaching to ", "attaching" },	      /* rproc_boot */
+		{ "stopped remote processor ", "stopped" },   /* rproc_shutdown */
+		{ "detached remote processor ", "detached" }, /* rproc_detach */
+		{ "recovering ", "recovery" },		      /* rproc_trigger_recovery */
 	};
 	char dev[64];
 	const char *rest = dev_prefix(l->text, "remoteproc", dev, sizeof(dev)), *p;
@@ -123,7 +125,8 @@ static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 
 		set(ev, l, SB_EV_REMOTEPROC, "crash", dev);
 		if (type)
-			snprintf(ev->detail, sizeof(ev->detail), "%.*s, type %s", (int)(type - p), p, type + 7);
+			snprintf(ev->detail, sizeof(ev->detail), "%.*s, type %s", (int)(type - p),
+				 p, type + 7);
 		else
 			snprintf(ev->detail, sizeof(ev->detail), "%s", p);
 		return true;
@@ -168,9 +171,10 @@ static bool parse_rpmsg(const struct sb_kmsg_line *l, struct sb_event *ev)
 		bool add = rest[0] == 'c';
 
 		set(ev, l, SB_EV_RPMSG, add ? "channel-add" : "channel-remove", "");
-		snprintf(ev->object, sizeof(ev->object), "%.*s", addr ? (int)(addr - p) : (int)strlen(p), p);
-		snprintf(ev->detail, sizeof(ev->detail), "%s%s(announced on %s)", addr ? addr + 1 : "",
-			 addr ? " " : "", dev);
+		snprintf(ev->object, sizeof(ev->object), "%.*s",
+			 addr ? (int)(addr - p) : (int)strlen(p), p);
+		snprintf(ev->detail, sizeof(ev->detail), "%s%s(announced on %s)",
+			 addr ? addr + 1 : "", addr ? " " : "", dev);
 		return true;
 	}
 	if (!strcmp(rest, "rpmsg host is online")) {
@@ -200,7 +204,8 @@ static bool parse_pool(const struct sb_kmsg_line *l, struct sb_event *ev)
 	} else {
 		return false;
 	}
-	snprintf(ev->detail, sizeof(ev->detail), "%d pages in flight %d s after its netdev went", inflight, sec);
+	snprintf(ev->detail, sizeof(ev->detail), "%d pages in flight %d s after its netdev went",
+		 inflight, sec);
 	return true;
 }
 
@@ -245,7 +250,8 @@ void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev)
 	snprintf(ev->object, sizeof(ev->object), "%s", ie->device[0] ? ie->device : "-");
 	n = snprintf(ev->detail, sizeof(ev->detail), "%s", ie->kind);
 	if (ie->has_addr && n >= 0 && (size_t)n < sizeof(ev->detail))
-		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " addr 0x%" PRIx64, ie->addr);
+		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " addr 0x%" PRIx64,
+			      ie->addr);
 	if (ie->reason[0] && n >= 0 && (size_t)n < sizeof(ev->detail))
 		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, ": %s", ie->reason);
 	if (ie->source[0] && n >= 0 && (size_t)n < sizeof(ev->detail))
@@ -263,8 +269,9 @@ bool sb_ev_from_pool(const struct sb_nd_pool *p, const char *ifname, struct sb_e
 	ev->source = "netdev";
 	snprintf(ev->kind, sizeof(ev->kind), "pool-not-drained");
 	snprintf(ev->object, sizeof(ev->object), "pool %" PRIu64, p->id);
-	snprintf(ev->detail, sizeof(ev->detail), "detached from %s with %" PRIu64 " pages (%" PRIu64
-		 " bytes) still in flight", ifname && *ifname ? ifname : "its netdev", p->inflight,
+	snprintf(ev->detail, sizeof(ev->detail),
+		 "detached from %s with %" PRIu64 " pages (%" PRIu64 " bytes) still in flight",
+		 ifname && *ifname ? ifname : "its netdev", p->inflight,
 		 p->has & SB_ND_POOL_INFLIGHT_MEM ? p->inflight_mem : 0);
 	return true;
 }

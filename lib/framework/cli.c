@@ -21,15 +21,18 @@ struct poptOption sb_popt_output[] = {
 	  "columns to show; +COL,... adds to the default set", "LIST" },
 	{ "noheadings", 'n', POPT_ARG_NONE, &sb_opt.noheadings, 0, "do not print headings", NULL },
 	{ "raw", 'r', POPT_ARG_NONE, &sb_opt.raw, 0, "raw output (no alignment)", NULL },
-	{ "pairs", 'P', POPT_ARG_NONE, &sb_opt.pairs, 0, "KEY=\"value\" output for shell eval", NULL },
-	{ "list-columns", 'H', POPT_ARG_NONE, &sb_opt.list_columns, 0, "list the available columns", NULL },
+	{ "pairs", 'P', POPT_ARG_NONE, &sb_opt.pairs, 0, "KEY=\"value\" output for shell eval",
+	  NULL },
+	{ "list-columns", 'H', POPT_ARG_NONE, &sb_opt.list_columns, 0, "list the available columns",
+	  NULL },
 	{ "format", '\0', POPT_ARG_STRING, &sb_opt.format, 0,
 	  "output format: table, json, raw, pairs, openmetrics or prometheus", "FMT" },
 	POPT_TABLEEND
 };
 
 struct poptOption sb_popt_live[] = {
-	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL, "sample every SEC seconds", "SEC" },
+	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL,
+	  "sample every SEC seconds", "SEC" },
 	{ "count", 'c', POPT_ARG_INT, &sb_opt.count, 0, "stop after N samples or messages", "N" },
 	POPT_TABLEEND
 };
@@ -37,8 +40,10 @@ struct poptOption sb_popt_live[] = {
 struct poptOption sb_popt_common[] = {
 	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
 	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
-	{ "quiet", 'q', POPT_ARG_NONE, &sb_opt.quiet, 0, "print nothing but results and errors", NULL },
-	{ "verbose", 'v', POPT_ARG_NONE, &sb_opt.verbose, 0, "say what is done and which kernel path ran", NULL },
+	{ "quiet", 'q', POPT_ARG_NONE, &sb_opt.quiet, 0, "print nothing but results and errors",
+	  NULL },
+	{ "verbose", 'v', POPT_ARG_NONE, &sb_opt.verbose, 0,
+	  "say what is done and which kernel path ran", NULL },
 	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "print the version and exit", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
 	POPT_TABLEEND
@@ -62,8 +67,8 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	sb_eprintf("%s%s%s: %s (see '%s%s%s --help')", c->applet, sp, cmd, n < 0 ? "bad usage" : msg,
-		   c->applet, sp, cmd);
+	sb_eprintf("%s%s%s: %s (see '%s%s%s --help')", c->applet, sp, cmd,
+		   n < 0 ? "bad usage" : msg, c->applet, sp, cmd);
 	if (n >= 0)
 		free(msg);
 	return SB_EXIT_USAGE;
@@ -109,9 +114,15 @@ static int output_mode(struct sb_ctx *c)
 	else if (sb_opt.pairs)
 		c->out.mode = SB_OUT_PAIRS;
 	else if (sb_opt.format) {
-		static const struct { const char *name; enum sb_out_mode mode; } formats[] = {
-			{ "table", SB_OUT_TABLE }, { "json", SB_OUT_JSON }, { "raw", SB_OUT_RAW },
-			{ "pairs", SB_OUT_PAIRS }, { "openmetrics", SB_OUT_OPENMETRICS },
+		static const struct {
+			const char *name;
+			enum sb_out_mode mode;
+		} formats[] = {
+			{ "table", SB_OUT_TABLE },
+			{ "json", SB_OUT_JSON },
+			{ "raw", SB_OUT_RAW },
+			{ "pairs", SB_OUT_PAIRS },
+			{ "openmetrics", SB_OUT_OPENMETRICS },
 			{ "prometheus", SB_OUT_PROMETHEUS },
 		};
 		size_t i;
@@ -181,8 +192,10 @@ static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *
 		}
 		if (o) {
 			if (o->longName)
-				return sb_usage_error(c, "--%s needs a number, not an empty string", o->longName);
-			return sb_usage_error(c, "-%c needs a number, not an empty string", o->shortName);
+				return sb_usage_error(c, "--%s needs a number, not an empty string",
+						      o->longName);
+			return sb_usage_error(c, "-%c needs a number, not an empty string",
+					      o->shortName);
 		}
 	}
 	return 0;
@@ -200,7 +213,8 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	free_common_strings();
 	memset(&sb_opt, 0, sizeof(sb_opt));
 	snprintf(name, sizeof(name), "%s%s%s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
-	snprintf(other, sizeof(other), "[OPTION...]%s%s", args_help ? " " : "", args_help ? args_help : "");
+	snprintf(other, sizeof(other), "[OPTION...]%s%s", args_help ? " " : "",
+		 args_help ? args_help : "");
 	rc = empty_numeric_value(c, table, argc, argv);
 	if (rc)
 		return rc;
@@ -235,8 +249,11 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	for (int i = 0; c->cmds && !args_help && i < c->nargs; i++)
 		for (const struct sb_cmd *k = c->cmds; k->name; k++)
 			if (!strcmp(k->name, c->args[i]))
-				return sb_usage_error(c, "'%s' is a command: it comes first, before the options "
-						      "('%s %s ...')", k->name, c->applet, k->name);
+				return sb_usage_error(
+					c,
+					"'%s' is a command: it comes first, before the options "
+					"('%s %s ...')",
+					k->name, c->applet, k->name);
 	if (!args_help && c->nargs)
 		return sb_usage_error(c, "unexpected argument '%s'", c->args[0]);
 	rc = output_mode(c);
@@ -248,10 +265,13 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	c->out.pretty = !(c->streams || interval_given || sb_opt.count > 0 || sb_opt.follow);
 	/* -i 0 would mean "one sample" to one command and "1 s" to another: not a value */
 	if (interval_given && (!(sb_opt.interval > 0) || sb_opt.interval > SB_INTERVAL_MAX))
-		return sb_usage_error(c, "--interval must be a number of seconds above 0, at most %d",
+		return sb_usage_error(c,
+				      "--interval must be a number of seconds above 0, at most %d",
 				      SB_INTERVAL_MAX);
 	if (sb_opt.sysroot && !*sb_opt.sysroot)
-		return sb_usage_error(c, "--sysroot needs a directory (without --sysroot the live system is read)");
+		return sb_usage_error(
+			c,
+			"--sysroot needs a directory (without --sysroot the live system is read)");
 	if (sb_opt.count < 0)
 		return sb_usage_error(c, "--count must not be negative");
 	if (cols) {
@@ -289,7 +309,8 @@ static void applet_help(const char *applet, const char *summary, const struct sb
 	for (const struct sb_cmd *k = cmds; k->name; k++)
 		printf("  %-12s %s%s\n", k->name, k->summary,
 		       default_cmd && !strcmp(k->name, default_cmd) ? " (default)" : "");
-	printf("\nRun '%s COMMAND --help' for the options of a command.\n%s", applet, exit_codes_help);
+	printf("\nRun '%s COMMAND --help' for the options of a command.\n%s", applet,
+	       exit_codes_help);
 }
 
 int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
@@ -310,7 +331,8 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 			argc--;
 			argv++;
 		} else if (!def || !def->args) {
-			sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, argv[1], applet);
+			sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, argv[1],
+				   applet);
 			return SB_EXIT_USAGE;
 		}
 	} else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -338,9 +360,13 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 
 int sb_parse_size(const char *s, uint64_t *out)
 {
-	static const struct { const char *suffix; unsigned shift; } units[] = {
-		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "k", 10 }, { "M", 20 },
-		{ "MiB", 20 }, { "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
+	static const struct {
+		const char *suffix;
+		unsigned shift;
+	} units[] = {
+		{ "", 0 },     { "B", 0 },  { "K", 10 },   { "KiB", 10 },
+		{ "k", 10 },   { "M", 20 }, { "MiB", 20 }, { "G", 30 },
+		{ "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
 	};
 	unsigned long long v;
 	char *end;

@@ -108,10 +108,11 @@ void sb_err_format(const struct sb_err *e, char *buf, unsigned long len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-#define PART(s)                                                                          \
-	do {                                                                             \
-		if ((s)[0] && off < len)                                                 \
-			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ": " : "", (s)); \
+#define PART(s) \
+	do { \
+		if ((s)[0] && off < len) \
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ": " : "", \
+						(s)); \
 	} while (0)
 	PART(e->object);
 	PART(e->what);

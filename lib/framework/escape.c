@@ -30,7 +30,8 @@ static size_t utf8_len(const unsigned char *s)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
 	return n;
 }
@@ -53,7 +54,8 @@ static bool needs_escape(const unsigned char *p, size_t n, unsigned flags)
 }
 
 /* Calls put(piece, length) for each piece of the escaped text; stops when it returns false. */
-static void escape_each(const char *src, unsigned flags, bool (*put)(void *, const char *, size_t), void *arg)
+static void escape_each(const char *src, unsigned flags, bool (*put)(void *, const char *, size_t),
+			void *arg)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)src;
@@ -146,7 +148,8 @@ void sb_put_error_line(FILE *fp, const char *line)
 	while (head_len && ((unsigned char)esc[head_len] & 0xc0) == 0x80)
 		head_len--;
 	tail = len - tail_len;
-	while (tail < len && (escape_start(esc, tail) != tail || ((unsigned char)esc[tail] & 0xc0) == 0x80))
+	while (tail < len &&
+	       (escape_start(esc, tail) != tail || ((unsigned char)esc[tail] & 0xc0) == 0x80))
 		tail++;
 	fprintf(fp, "%.*s...%s\n", (int)head_len, esc, esc + tail);
 	free(esc);

@@ -135,7 +135,8 @@ static int select_columns(const char *spec, const struct sb_col *cols, size_t nc
 	}
 	if (!spec || *spec == '+') {
 		for (size_t i = 0; i < ncols; i++)
-			if (!(cols[i].flags & SB_COL_HIDDEN) || (json && (cols[i].flags & SB_COL_JSON)))
+			if (!(cols[i].flags & SB_COL_HIDDEN) ||
+			    (json && (cols[i].flags & SB_COL_JSON)))
 				sel[n++] = (int)i;
 		if (spec)
 			spec++;
@@ -202,7 +203,8 @@ struct sb_table *sb_out_table(struct sb_out *o, const char *key, const char *tit
 		abort();
 	bool json = o->opts.mode == SB_OUT_JSON;
 
-	if (select_columns(primary ? o->opts.columns : NULL, cols, ncols, json, t->sel, &t->nsel, NULL))
+	if (select_columns(primary ? o->opts.columns : NULL, cols, ncols, json, t->sel, &t->nsel,
+			   NULL))
 		select_columns(NULL, cols, ncols, json, t->sel, &t->nsel, NULL);
 	o->tables = realloc(o->tables, (o->ntables + 1) * sizeof(*o->tables));
 	if (!o->tables)
@@ -429,9 +431,9 @@ int sb_out_print(struct sb_out *o)
 static const char *type_name(enum sb_col_type t)
 {
 	static const char *const names[] = {
-		[SB_T_STR] = "string", [SB_T_U64] = "number", [SB_T_S64] = "number",
+		[SB_T_STR] = "string", [SB_T_U64] = "number",	[SB_T_S64] = "number",
 		[SB_T_DBL] = "number", [SB_T_BOOL] = "boolean", [SB_T_STRV] = "array",
-		[SB_T_U64V] = "array", [SB_T_OBJ] = "object", [SB_T_OBJV] = "array",
+		[SB_T_U64V] = "array", [SB_T_OBJ] = "object",	[SB_T_OBJV] = "array",
 	};
 	return names[t];
 }

@@ -38,8 +38,8 @@ struct unit_rule {
 	const char *suffix; /* of the lower-cased column name */
 	const char *to;
 	double scale;
-	const char *unit;   /* OpenMetrics UNIT */
-	const char *as;     /* said in HELP when the value is scaled */
+	const char *unit; /* OpenMetrics UNIT */
+	const char *as;	  /* said in HELP when the value is scaled */
 };
 
 static const struct unit_rule unit_rules[] = {
@@ -111,7 +111,8 @@ static void family_name(struct family *f, const struct sb_out *o, const char *pa
 	if (o->opts.metrics_ns) { /* "rpmsgctl rproc" (a nested command) names as rpmsgctl */
 		char ns[64];
 
-		snprintf(ns, sizeof(ns), "%.*s", (int)strcspn(o->opts.metrics_ns, " "), o->opts.metrics_ns);
+		snprintf(ns, sizeof(ns), "%.*s", (int)strcspn(o->opts.metrics_ns, " "),
+			 o->opts.metrics_ns);
 		append(f->name, sizeof(f->name), ns);
 		append(f->name, sizeof(f->name), "_");
 	}
@@ -165,8 +166,7 @@ static void put_help(FILE *fp, const char *s, bool om)
 	}
 }
 
-static void header(const struct sb_out *o, const struct family *f, const char *ctx,
-		   const char *help)
+static void header(const struct sb_out *o, const struct family *f, const char *ctx, const char *help)
 {
 	bool om = is_om(o);
 	const char *sfx = f->counter && !om ? "_total" : "";
@@ -314,7 +314,8 @@ static void table_families(struct sb_out *o, const struct sb_table *tb)
 {
 	for (size_t c = 0; c < tb->ncols; c++) {
 		const struct sb_col *col = &tb->cols[c];
-		bool counter = (col->flags & SB_COL_COUNTER) && numeric(col->type) && col->type != SB_T_BOOL;
+		bool counter = (col->flags & SB_COL_COUNTER) && numeric(col->type) &&
+			       col->type != SB_T_BOOL;
 		bool text = col->type == SB_T_STR && (col->flags & SB_COL_METRIC);
 		struct family f;
 

@@ -112,7 +112,8 @@ int sb_out_render_text(struct sb_out *o)
 
 	/* -n drops headings, and the "key: value" lines are headings of a kind: scripts reading
 	 * -r -n expect table rows only. KEY="value" lines stay in -P, they name themselves. */
-	for (size_t i = 0; i < o->nfields && !(o->opts.noheadings && o->opts.mode != SB_OUT_PAIRS); i++) {
+	for (size_t i = 0; i < o->nfields && !(o->opts.noheadings && o->opts.mode != SB_OUT_PAIRS);
+	     i++) {
 		const struct field *f = &o->fields[i];
 		struct sb_col col = { .name = f->key, .type = f->type };
 		bool pairs = o->opts.mode == SB_OUT_PAIRS;
@@ -127,7 +128,8 @@ int sb_out_render_text(struct sb_out *o)
 				fputc(toupper((unsigned char)f->key[k]), o->fp);
 			fprintf(o->fp, "=\"%s\"\n", txt);
 		} else {
-			fprintf(o->fp, "%s%s%s\n", f->key, o->opts.mode == SB_OUT_RAW ? " " : ": ", txt);
+			fprintf(o->fp, "%s%s%s\n", f->key, o->opts.mode == SB_OUT_RAW ? " " : ": ",
+				txt);
 		}
 		free(txt);
 	}
@@ -148,7 +150,8 @@ int sb_out_render_text(struct sb_out *o)
 	}
 	if (table_mode) {
 		for (size_t i = 0; i < o->nnotes; i++) {
-			fprintf(o->fp, "%snote: ", i == 0 && (o->ntables || o->nfields) ? "\n" : "");
+			fprintf(o->fp,
+				"%snote: ", i == 0 && (o->ntables || o->nfields) ? "\n" : "");
 			sb_fputs_escaped(o->fp, o->notes[i], 0);
 			fputc('\n', o->fp);
 		}

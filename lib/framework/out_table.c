@@ -283,8 +283,10 @@ static void put_row(FILE *fp, const struct sb_table *tb, char **cells, const siz
 				else
 					n = prefix_bytes(pos[s], width[s]);
 			}
-			put_padded(lf, pos[s], n, width[s], col->flags & SB_COL_RIGHT, s + 1 == tb->nsel);
-			pos[s] = (col->flags & SB_COL_WRAP) ? pos[s] + n + skip : pos[s] + strlen(pos[s]);
+			put_padded(lf, pos[s], n, width[s], col->flags & SB_COL_RIGHT,
+				   s + 1 == tb->nsel);
+			pos[s] = (col->flags & SB_COL_WRAP) ? pos[s] + n + skip
+							    : pos[s] + strlen(pos[s]);
 			if (*pos[s])
 				more = true;
 		}
@@ -321,18 +323,20 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 	if (mode == SB_OUT_PAIRS) {
 		for (size_t r = 0; r < tb->nrows; r++) {
 			for (size_t s = 0; s < tb->nsel; s++)
-				fprintf(o->fp, "%s%s=\"%s\"", s ? " " : "", tb->cols[tb->sel[s]].name,
-					text[r * tb->nsel + s]);
+				fprintf(o->fp, "%s%s=\"%s\"", s ? " " : "",
+					tb->cols[tb->sel[s]].name, text[r * tb->nsel + s]);
 			fputc('\n', o->fp);
 		}
 		goto out;
 	}
 	if (mode == SB_OUT_RAW) {
 		for (size_t s = 0; s < tb->nsel && !o->opts.noheadings; s++)
-			fprintf(o->fp, "%s%s%s", s ? " " : "", tb->cols[tb->sel[s]].name, s + 1 == tb->nsel ? "\n" : "");
+			fprintf(o->fp, "%s%s%s", s ? " " : "", tb->cols[tb->sel[s]].name,
+				s + 1 == tb->nsel ? "\n" : "");
 		for (size_t r = 0; r < tb->nrows; r++)
 			for (size_t s = 0; s < tb->nsel; s++)
-				fprintf(o->fp, "%s%s%s", s ? " " : "", text[r * tb->nsel + s], s + 1 == tb->nsel ? "\n" : "");
+				fprintf(o->fp, "%s%s%s", s ? " " : "", text[r * tb->nsel + s],
+					s + 1 == tb->nsel ? "\n" : "");
 		goto out;
 	}
 	for (size_t s = 0; s < tb->nsel; s++) {

@@ -51,8 +51,9 @@ void sb_stop_signals_block(sigset_t *old)
 
 const char *sb_signal_name(int sig)
 {
-	static const char *const names[] = { [SIGINT] = "SIGINT", [SIGTERM] = "SIGTERM",
-					     [SIGHUP] = "SIGHUP", [SIGPIPE] = "SIGPIPE" };
+	static const char *const names[] = {
+		[SIGINT] = "SIGINT", [SIGTERM] = "SIGTERM", [SIGHUP] = "SIGHUP", [SIGPIPE] = "SIGPIPE"
+	};
 
 	if (sig > 0 && (size_t)sig < sizeof(names) / sizeof(names[0]) && names[sig])
 		return names[sig];

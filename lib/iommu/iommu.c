@@ -13,14 +13,15 @@
 #include "socbox/iommu.h"
 #include "socbox/path.h"
 
-
-const char *const sb_iommu_group_types[6] = { "DMA", "DMA-FQ", "identity", "blocked", "unmanaged", "unknown" };
+const char *const sb_iommu_group_types[6] = {
+	"DMA", "DMA-FQ", "identity", "blocked", "unmanaged", "unknown"
+};
 
 const char *sb_iommu_kind_name(enum sb_iommu_kind k)
 {
 	static const char *const names[] = {
-		[SB_IOMMU_SMMUV3] = "arm-smmu-v3", [SB_IOMMU_SMMU] = "arm-smmu",
-		[SB_IOMMU_VTD] = "intel-vt-d",     [SB_IOMMU_AMD] = "amd-vi",
+		[SB_IOMMU_SMMUV3] = "arm-smmu-v3",  [SB_IOMMU_SMMU] = "arm-smmu",
+		[SB_IOMMU_VTD] = "intel-vt-d",	    [SB_IOMMU_AMD] = "amd-vi",
 		[SB_IOMMU_VIRTIO] = "virtio-iommu", [SB_IOMMU_OTHER] = "other",
 	};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "other";
@@ -67,7 +68,8 @@ static void read_instance(const struct sb_root *r, struct sb_iommu *m)
 	const char *base = strchr(m->name, '.');
 
 	hw_device(r, m->name, m->hwdev, sizeof(m->hwdev));
-	if (sb_link_name(r, m->driver, sizeof(m->driver), "/sys/class/iommu/%s/device/driver", m->name) < 0)
+	if (sb_link_name(r, m->driver, sizeof(m->driver), "/sys/class/iommu/%s/device/driver",
+			 m->name) < 0)
 		m->driver[0] = '\0';
 	m->kind = sb_iommu_kind_guess(m->name, m->driver);
 	/* arm-smmu(-v3) names carry the physical base: "smmu3.0x0000000009050000" (%pa). */
@@ -75,19 +77,26 @@ static void read_instance(const struct sb_root *r, struct sb_iommu *m)
 	    !sb_parse_u64(base + 1, 16, &m->base))
 		m->has_base = true;
 	if (m->kind == SB_IOMMU_VTD) {
-		m->has_base = sb_attr_hex(r, &m->base, "/sys/class/iommu/%s/intel-iommu/address", m->name) == 0;
-		m->has_cap = sb_attr_hex(r, &m->cap, "/sys/class/iommu/%s/intel-iommu/cap", m->name) == 0;
-		m->has_ecap = sb_attr_hex(r, &m->ecap, "/sys/class/iommu/%s/intel-iommu/ecap", m->name) == 0;
-		if (sb_attr_str(r, m->version, sizeof(m->version), "/sys/class/iommu/%s/intel-iommu/version", m->name) < 0)
+		m->has_base = sb_attr_hex(r, &m->base, "/sys/class/iommu/%s/intel-iommu/address",
+					  m->name) == 0;
+		m->has_cap = sb_attr_hex(r, &m->cap, "/sys/class/iommu/%s/intel-iommu/cap",
+					 m->name) == 0;
+		m->has_ecap = sb_attr_hex(r, &m->ecap, "/sys/class/iommu/%s/intel-iommu/ecap",
+					  m->name) == 0;
+		if (sb_attr_str(r, m->version, sizeof(m->version),
+				"/sys/class/iommu/%s/intel-iommu/version", m->name) < 0)
 			m->version[0] = '\0';
-		if (sb_attr_u64(r, &m->domains_supported, "/sys/class/iommu/%s/intel-iommu/domains_supported", m->name) < 0)
+		if (sb_attr_u64(r, &m->domains_supported,
+				"/sys/class/iommu/%s/intel-iommu/domains_supported", m->name) < 0)
 			m->domains_supported = 0;
-		if (sb_attr_u64(r, &m->domains_used, "/sys/class/iommu/%s/intel-iommu/domains_used", m->name) < 0)
+		if (sb_attr_u64(r, &m->domains_used, "/sys/class/iommu/%s/intel-iommu/domains_used",
+				m->name) < 0)
 			m->domains_used = 0;
 	}
 	if (sb_attr_hex(r, &m->amd_cap, "/sys/class/iommu/%s/amd-iommu/cap", m->name) == 0)
 		m->has_amd_cap = true;
-	if (sb_attr_hex(r, &m->amd_features, "/sys/class/iommu/%s/amd-iommu/features", m->name) == 0)
+	if (sb_attr_hex(r, &m->amd_features, "/sys/class/iommu/%s/amd-iommu/features", m->name) ==
+	    0)
 		m->has_amd_features = true;
 	if ((m->has_amd_cap || m->has_amd_features) && m->kind == SB_IOMMU_OTHER)
 		m->kind = SB_IOMMU_AMD;
@@ -145,7 +154,8 @@ int sb_iommu_parse_resv(const char *text, struct sb_iommu_resv **out, size_t *n,
 		unsigned long long s, en;
 		int used = 0;
 
-		snprintf(tmp, sizeof(tmp), "%.*s", (int)(len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1), line);
+		snprintf(tmp, sizeof(tmp), "%.*s",
+			 (int)(len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1), line);
 		if (len && sscanf(tmp, "%llx %llx %31s %n", &s, &en, kind, &used) >= 3 && s <= en &&
 		    len < sizeof(tmp)) {
 			if (*n == cap) {
@@ -179,7 +189,8 @@ static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
 		snprintf(g->type, sizeof(g->type), "unknown");
 	if (sb_attr_str(r, g->name, sizeof(g->name), "/sys/kernel/iommu_groups/%u/name", g->id) < 0)
 		g->name[0] = '\0';
-	if (sb_read_file(r, &text, SB_READ_TEXT_MAX, "/sys/kernel/iommu_groups/%u/reserved_regions", g->id) >= 0) {
+	if (sb_read_file(r, &text, SB_READ_TEXT_MAX, "/sys/kernel/iommu_groups/%u/reserved_regions",
+			 g->id) >= 0) {
 		int rc = sb_iommu_parse_resv(text, &g->resv, &g->nresv, NULL);
 
 		free(text);
@@ -201,7 +212,8 @@ static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
 		snprintf(d->name, sizeof(d->name), "%s", dl.names[i]);
 		d->driver[0] = d->iommu[0] = '\0';
 		/* one resolution of the device directory for both of its links */
-		dfd = sb_open(r, O_PATH | O_DIRECTORY, "/sys/kernel/iommu_groups/%u/devices/%s", g->id, d->name);
+		dfd = sb_open(r, O_PATH | O_DIRECTORY, "/sys/kernel/iommu_groups/%u/devices/%s",
+			      g->id, d->name);
 		if (dfd < 0)
 			continue;
 		if (sb_link_name_at(dfd, "driver", d->driver, sizeof(d->driver)) < 0)
@@ -215,7 +227,8 @@ static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
 	return 0;
 }
 
-int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n, struct sb_err *e)
+int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
+		    struct sb_err *e)
 {
 	struct sb_dirlist dl;
 	size_t used = 0;
@@ -273,7 +286,8 @@ int sb_iommu_type_index(const char *type)
 	return 5;
 }
 
-void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iommu_group *g, size_t ng)
+void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iommu_group *g,
+			   size_t ng)
 {
 	for (size_t i = 0; i < n; i++) {
 		list[i].ngroups = 0;
@@ -330,8 +344,10 @@ bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len)
 		snprintf(mode, len, "%s", !strcmp(v, "0") ? "lazy" : "strict");
 		set = true;
 	}
-	if ((sb_cmdline_param(cmdline, "intel_iommu", v, sizeof(v)) && sb_cmdline_has_option(v, "strict")) ||
-	    (sb_cmdline_param(cmdline, "amd_iommu", v, sizeof(v)) && sb_cmdline_has_option(v, "fullflush"))) {
+	if ((sb_cmdline_param(cmdline, "intel_iommu", v, sizeof(v)) &&
+	     sb_cmdline_has_option(v, "strict")) ||
+	    (sb_cmdline_param(cmdline, "amd_iommu", v, sizeof(v)) &&
+	     sb_cmdline_has_option(v, "fullflush"))) {
 		snprintf(mode, len, "strict");
 		set = true;
 	}
@@ -355,7 +371,8 @@ void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 
 		if ((q = strstr(t, "Default domain type: "))) {
 			q += strlen("Default domain type: ");
-			snprintf(p->domain_default, sizeof(p->domain_default), "%.*s", (int)strcspn(q, " \n"), q);
+			snprintf(p->domain_default, sizeof(p->domain_default), "%.*s",
+				 (int)strcspn(q, " \n"), q);
 		}
 		if ((q = strstr(t, "TLB invalidation policy: "))) {
 			q += strlen("TLB invalidation policy: ");
@@ -375,7 +392,8 @@ void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 	for (size_t k = 0; k < ng; k++)
 		counts[sb_iommu_type_index(g[k].type)]++;
 	if (counts[1] || counts[0]) {
-		snprintf(p->mode, sizeof(p->mode), "%s", counts[1] >= counts[0] ? "lazy" : "strict");
+		snprintf(p->mode, sizeof(p->mode), "%s",
+			 counts[1] >= counts[0] ? "lazy" : "strict");
 		snprintf(p->source, sizeof(p->source), "groups");
 	} else if (counts[2]) {
 		snprintf(p->mode, sizeof(p->mode), "passthrough");

@@ -16,13 +16,28 @@
 /* SMMUv3 architecture event numbers. */
 const char *sb_smmu_event_name(unsigned id)
 {
-	static const struct { unsigned id; const char *name; } ev[] = {
-		{ 0x01, "F_UUT" },           { 0x02, "C_BAD_STREAMID" },   { 0x03, "F_STE_FETCH" },
-		{ 0x04, "C_BAD_STE" },       { 0x05, "F_BAD_ATS_TREQ" },   { 0x06, "F_STREAM_DISABLED" },
-		{ 0x07, "F_TRANSL_FORBIDDEN" }, { 0x08, "C_BAD_SUBSTREAMID" }, { 0x09, "F_CD_FETCH" },
-		{ 0x0a, "C_BAD_CD" },        { 0x0b, "F_WALK_EABT" },      { 0x10, "F_TRANSLATION" },
-		{ 0x11, "F_ADDR_SIZE" },     { 0x12, "F_ACCESS" },         { 0x13, "F_PERMISSION" },
-		{ 0x20, "F_TLB_CONFLICT" },  { 0x21, "F_CFG_CONFLICT" },   { 0x24, "E_PAGE_REQUEST" },
+	static const struct {
+		unsigned id;
+		const char *name;
+	} ev[] = {
+		{ 0x01, "F_UUT" },
+		{ 0x02, "C_BAD_STREAMID" },
+		{ 0x03, "F_STE_FETCH" },
+		{ 0x04, "C_BAD_STE" },
+		{ 0x05, "F_BAD_ATS_TREQ" },
+		{ 0x06, "F_STREAM_DISABLED" },
+		{ 0x07, "F_TRANSL_FORBIDDEN" },
+		{ 0x08, "C_BAD_SUBSTREAMID" },
+		{ 0x09, "F_CD_FETCH" },
+		{ 0x0a, "C_BAD_CD" },
+		{ 0x0b, "F_WALK_EABT" },
+		{ 0x10, "F_TRANSLATION" },
+		{ 0x11, "F_ADDR_SIZE" },
+		{ 0x12, "F_ACCESS" },
+		{ 0x13, "F_PERMISSION" },
+		{ 0x20, "F_TLB_CONFLICT" },
+		{ 0x21, "F_CFG_CONFLICT" },
+		{ 0x24, "E_PAGE_REQUEST" },
 		{ 0x25, "F_VMS_FETCH" },
 	};
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
@@ -84,13 +99,13 @@ static bool field_hex(const char *t, const char *key, uint64_t *v)
 
 /* What one line of the log is to the record assembler. */
 enum line_kind {
-	L_NONE,        /* nothing to do with IOMMU events */
-	L_RECORD,      /* a whole record in one line */
-	L_RAW_HEADER,  /* SMMUv3 "event 0x10 received:" */
-	L_DWORD,       /* SMMUv3 "\t0x%016llx" dump line */
-	L_DECODED,     /* SMMUv3 "event: F_TRANSLATION client: ..." */
-	L_QUALIFIER,   /* SMMUv3 'unpriv data read s1 "CD fetch" stag: 0x0' */
-	L_SUPPRESSED,  /* "arm_smmu_dump_event: 3 callbacks suppressed" */
+	L_NONE,	      /* nothing to do with IOMMU events */
+	L_RECORD,     /* a whole record in one line */
+	L_RAW_HEADER, /* SMMUv3 "event 0x10 received:" */
+	L_DWORD,      /* SMMUv3 "\t0x%016llx" dump line */
+	L_DECODED,    /* SMMUv3 "event: F_TRANSLATION client: ..." */
+	L_QUALIFIER,  /* SMMUv3 'unpriv data read s1 "CD fetch" stag: 0x0' */
+	L_SUPPRESSED, /* "arm_smmu_dump_event: 3 callbacks suppressed" */
 };
 
 /* Translation, address size, access and permission faults carry an IOVA and a qualifier. */
@@ -114,9 +129,10 @@ bool sb_smmu_event_qualifier(unsigned id, uint64_t dw1, char *buf, size_t len)
 	if (!is_translation_class(id))
 		return false;
 	/* the kernel's "%#x" prints 0 as "0x0", hence "0x%x" */
-	snprintf(buf, len, "%s %s %s %s \"%s\"%s%s stag: 0x%x", dw1 & (1ull << 33) ? "priv" : "unpriv",
-		 dw1 & (1ull << 34) ? "inst" : "data", dw1 & (1ull << 35) ? "read" : "write",
-		 dw1 & (1ull << 39) ? "s2" : "s1", class_str[class],
+	snprintf(buf, len, "%s %s %s %s \"%s\"%s%s stag: 0x%x",
+		 dw1 & (1ull << 33) ? "priv" : "unpriv", dw1 & (1ull << 34) ? "inst" : "data",
+		 dw1 & (1ull << 35) ? "read" : "write", dw1 & (1ull << 39) ? "s2" : "s1",
+		 class_str[class],
 		 class_tt ? (dw1 & (1ull << 44) ? " ttd_read" : " ttd_write") : "",
 		 dw1 & (1ull << 31) ? " stall" : "", (unsigned)(dw1 & 0xffff));
 	return true;
@@ -179,13 +195,15 @@ static enum line_kind parse_smmuv3(const char *rest, struct sb_iommu_event *ev, 
 			ev->sid = (uint32_t)v;
 			ev->has_sid = true;
 		}
-		if (field(rest, "client: ", " ", ev->device, sizeof(ev->device)) && ev->device[0] != '(')
+		if (field(rest, "client: ", " ", ev->device, sizeof(ev->device)) &&
+		    ev->device[0] != '(')
 			ev->client_known = true;
 		else if (ev->has_sid)
 			snprintf(ev->device, sizeof(ev->device), "sid 0x%x", ev->sid);
 		else
 			snprintf(ev->device, sizeof(ev->device), "-");
-		ev->has_addr = field_hex(rest, "iova: ", &ev->addr) || field_hex(rest, "fetch_addr: ", &ev->addr);
+		ev->has_addr = field_hex(rest, "iova: ", &ev->addr) ||
+			       field_hex(rest, "fetch_addr: ", &ev->addr);
 		return L_DECODED;
 	}
 	if (is_qualifier(rest)) {
@@ -309,7 +327,8 @@ static bool parse_suppressed(const char *t, uint64_t *n)
 	return token_u64(p, 10, n);
 }
 
-static enum line_kind classify(const struct sb_kmsg_line *l, struct sb_iommu_event *ev, uint64_t *val)
+static enum line_kind classify(const struct sb_kmsg_line *l, struct sb_iommu_event *ev,
+			       uint64_t *val)
 {
 	char prefix_dev[96];
 	const char *rest;
@@ -347,7 +366,7 @@ int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev
 /* --- the assembler ------------------------------------------------------------------- */
 
 enum slot_state {
-	S_RAW,      /* header seen, dword lines expected */
+	S_RAW,	    /* header seen, dword lines expected */
 	S_RAW_DONE, /* four dwords seen; a decoded line may follow (newer kernels) */
 	S_DECODED,  /* decoded line seen; its qualifier line follows */
 	S_DONE,
@@ -399,8 +418,8 @@ static void decode_raw(struct sb_iommu_evasm_slot *s)
 }
 
 /* Does line (kind k, parsed into ev) continue the record of slot s? Folds it in if so. */
-static bool slot_continue(struct sb_iommu_evasm_slot *s, enum line_kind k, const struct sb_iommu_event *ev,
-			  uint64_t val)
+static bool slot_continue(struct sb_iommu_evasm_slot *s, enum line_kind k,
+			  const struct sb_iommu_event *ev, uint64_t val)
 {
 	switch (s->state) {
 	case S_RAW:
@@ -436,8 +455,8 @@ static bool slot_continue(struct sb_iommu_evasm_slot *s, enum line_kind k, const
 
 static bool expects_qualifier(const char *kind)
 {
-	return !strcmp(kind, "F_TRANSLATION") || !strcmp(kind, "F_ADDR_SIZE") || !strcmp(kind, "F_ACCESS") ||
-	       !strcmp(kind, "F_PERMISSION");
+	return !strcmp(kind, "F_TRANSLATION") || !strcmp(kind, "F_ADDR_SIZE") ||
+	       !strcmp(kind, "F_ACCESS") || !strcmp(kind, "F_PERMISSION");
 }
 
 size_t sb_iommu_evasm_feed(struct sb_iommu_evasm *a, const struct sb_kmsg_line *l,
@@ -496,7 +515,8 @@ static int push(struct sb_iommu_event **out, size_t *n, size_t *cap, const struc
 		*out = ne;
 	}
 	/* Records of interleaved SMMUs may finish out of order: keep log (time) order. */
-	for (i = *n; i > 0 && (*out)[i - 1].has_ts && ev->has_ts && (*out)[i - 1].ts_us > ev->ts_us; i--)
+	for (i = *n; i > 0 && (*out)[i - 1].has_ts && ev->has_ts && (*out)[i - 1].ts_us > ev->ts_us;
+	     i--)
 		(*out)[i] = (*out)[i - 1];
 	(*out)[i] = *ev;
 	(*n)++;

@@ -11,24 +11,27 @@
 #include "socbox/iommu_features.h"
 
 /* Bits 0-18 have kept their numbers since the 5.x SVA work; later bits moved. */
-#define SMMU_COMMON_BITS                                                                   \
+#define SMMU_COMMON_BITS \
 	[0] = "2_LVL_STRTAB", [1] = "2_LVL_CDTAB", [2] = "TT_LE", [3] = "TT_BE", [4] = "PRI", \
-	[5] = "ATS", [6] = "SEV", [7] = "MSI", [8] = "COHERENCY", [9] = "TRANS_S1",           \
+	[5] = "ATS", [6] = "SEV", [7] = "MSI", [8] = "COHERENCY", [9] = "TRANS_S1", \
 	[10] = "TRANS_S2", [11] = "STALLS", [12] = "HYP", [13] = "STALL_FORCE", [14] = "VAX", \
 	[15] = "RANGE_INV", [16] = "BTM", [17] = "SVA", [18] = "E2H"
 
 static const struct sb_smmu_feat_table tables[] = {
-	{ "mainline-6.16", { SMMU_COMMON_BITS, [19] = "NESTING", [20] = "ATTR_TYPES_OVR", [21] = "HA",
-			     [22] = "HD", [23] = "S2FWB", [24] = "BBML2" } },
+	{ "mainline-6.16",
+	  { SMMU_COMMON_BITS, [19] = "NESTING", [20] = "ATTR_TYPES_OVR", [21] = "HA", [22] = "HD",
+	    [23] = "S2FWB", [24] = "BBML2" } },
 	{ "mainline-5.x", { SMMU_COMMON_BITS } },
 	{ "openeuler", { SMMU_COMMON_BITS, [23] = "ECMDQ", [24] = "MPAM" } },
 	{ "ecmdq-v3", { SMMU_COMMON_BITS, [21] = "ECMDQ" } },
 };
 
-const char *const sb_smmu_feat_table_names[] = { "mainline-6.16", "mainline-5.x", "openeuler", "ecmdq-v3", NULL };
+const char *const sb_smmu_feat_table_names[] = {
+	"mainline-6.16", "mainline-5.x", "openeuler", "ecmdq-v3", NULL
+};
 
-const struct sb_smmu_feat_table *sb_smmu_feat_table(const char *release, unsigned version_code,
-						    bool has_ecmdq, const char *override)
+const struct sb_smmu_feat_table *sb_smmu_feat_table(
+	const char *release, unsigned version_code, bool has_ecmdq, const char *override)
 {
 	if (override) {
 		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
@@ -90,9 +93,12 @@ bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p)
 		return false;
 	if (p->dev[0] && strcmp(p->dev, dev))
 		return false;
-	if (sscanf(rest, "ias %lu-bit, oas %lu-bit (features 0x%lx)%n", &ias, &oas, &feat, &used) == 3 && used) {
+	if (sscanf(rest, "ias %lu-bit, oas %lu-bit (features 0x%lx)%n", &ias, &oas, &feat, &used) ==
+		    3 &&
+	    used) {
 		p->ias = (unsigned)ias;
-	} else if (used = 0, sscanf(rest, "oas %lu-bit (features 0x%lx)%n", &oas, &feat, &used) == 2 && used) {
+	} else if (used = 0,
+		   sscanf(rest, "oas %lu-bit (features 0x%lx)%n", &oas, &feat, &used) == 2 && used) {
 		p->ias = 0;
 	} else if (sscanf(rest, "option mask 0x%lx", &feat) == 1) {
 		snprintf(p->dev, sizeof(p->dev), "%s", dev);
@@ -173,40 +179,59 @@ size_t sb_vtd_decode_cap(uint64_t cap, char out[][24], size_t max)
 	n = add(out, n, max, "nd=%llu", 1ull << (4 + 2 * FIELD(cap, 0, 3)));
 	for (unsigned i = 0; i < 5; i++)
 		if (BIT(cap, 8 + i))
-			o += (size_t)snprintf(levels + o, sizeof(levels) - o, "%s%u", o ? "/" : "", sagaw_bits[i]);
+			o += (size_t)snprintf(levels + o, sizeof(levels) - o, "%s%u", o ? "/" : "",
+					      sagaw_bits[i]);
 	if (o)
 		n = add(out, n, max, "sagaw=%s", levels);
 	n = add(out, n, max, "mgaw=%llu", FIELD(cap, 16, 6) + 1);
-	if (BIT(cap, 3)) n = add(out, n, max, "afl");
-	if (BIT(cap, 4)) n = add(out, n, max, "rwbf");
-	if (BIT(cap, 5)) n = add(out, n, max, "plmr");
-	if (BIT(cap, 6)) n = add(out, n, max, "phmr");
-	if (BIT(cap, 7)) n = add(out, n, max, "cm");
-	if (BIT(cap, 22)) n = add(out, n, max, "zlr");
+	if (BIT(cap, 3))
+		n = add(out, n, max, "afl");
+	if (BIT(cap, 4))
+		n = add(out, n, max, "rwbf");
+	if (BIT(cap, 5))
+		n = add(out, n, max, "plmr");
+	if (BIT(cap, 6))
+		n = add(out, n, max, "phmr");
+	if (BIT(cap, 7))
+		n = add(out, n, max, "cm");
+	if (BIT(cap, 22))
+		n = add(out, n, max, "zlr");
 	if (FIELD(cap, 34, 4)) {
-		n = add(out, n, max, "sllps=%s%s%s", "4k", BIT(cap, 34) ? "/2m" : "", BIT(cap, 35) ? "/1g" : "");
+		n = add(out, n, max, "sllps=%s%s%s", "4k", BIT(cap, 34) ? "/2m" : "",
+			BIT(cap, 35) ? "/1g" : "");
 	}
-	if (BIT(cap, 39)) n = add(out, n, max, "psi");
+	if (BIT(cap, 39))
+		n = add(out, n, max, "psi");
 	n = add(out, n, max, "nfr=%llu", FIELD(cap, 40, 8) + 1);
-	if (BIT(cap, 54)) n = add(out, n, max, "dwd");
-	if (BIT(cap, 55)) n = add(out, n, max, "drd");
-	if (BIT(cap, 56)) n = add(out, n, max, "fl1gp");
-	if (BIT(cap, 59)) n = add(out, n, max, "pi");
-	if (BIT(cap, 60)) n = add(out, n, max, "fl5lp");
-	if (BIT(cap, 62)) n = add(out, n, max, "esirtps");
-	if (BIT(cap, 63)) n = add(out, n, max, "esrtps");
+	if (BIT(cap, 54))
+		n = add(out, n, max, "dwd");
+	if (BIT(cap, 55))
+		n = add(out, n, max, "drd");
+	if (BIT(cap, 56))
+		n = add(out, n, max, "fl1gp");
+	if (BIT(cap, 59))
+		n = add(out, n, max, "pi");
+	if (BIT(cap, 60))
+		n = add(out, n, max, "fl5lp");
+	if (BIT(cap, 62))
+		n = add(out, n, max, "esirtps");
+	if (BIT(cap, 63))
+		n = add(out, n, max, "esrtps");
 	return n;
 }
 
 /* Intel VT-d specification, Extended Capability Register. */
 size_t sb_vtd_decode_ecap(uint64_t ecap, char out[][24], size_t max, uint64_t *unknown)
 {
-	static const struct { unsigned bit; const char *name; } flags[] = {
-		{ 0, "c" },     { 1, "qi" },    { 2, "dt" },    { 3, "ir" },    { 4, "eim" },
-		{ 6, "pt" },    { 7, "sc" },    { 25, "mts" },  { 26, "nest" }, { 29, "prs" },
-		{ 30, "ers" },  { 31, "srs" },  { 33, "nwfs" }, { 34, "eafs" }, { 40, "pasid" },
-		{ 41, "dit" },  { 42, "pds" },  { 43, "smts" }, { 44, "vcs" },  { 45, "slads" },
-		{ 46, "slts" }, { 47, "flts" }, { 48, "smpwc" }, { 49, "rps" }, { 51, "pms" },
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} flags[] = {
+		{ 0, "c" },	{ 1, "qi" },	{ 2, "dt" },	 { 3, "ir" },	 { 4, "eim" },
+		{ 6, "pt" },	{ 7, "sc" },	{ 25, "mts" },	 { 26, "nest" }, { 29, "prs" },
+		{ 30, "ers" },	{ 31, "srs" },	{ 33, "nwfs" },	 { 34, "eafs" }, { 40, "pasid" },
+		{ 41, "dit" },	{ 42, "pds" },	{ 43, "smts" },	 { 44, "vcs" },	 { 45, "slads" },
+		{ 46, "slts" }, { 47, "flts" }, { 48, "smpwc" }, { 49, "rps" },	 { 51, "pms" },
 	};
 	/* Multi-bit fields decoded below: IRO 17:8, MHMV 23:20, PSS 39:35. */
 	uint64_t known = (0x3ffull << 8) | (0xfull << 20) | (0x1full << 35);
@@ -228,9 +253,13 @@ size_t sb_vtd_decode_ecap(uint64_t ecap, char out[][24], size_t max, uint64_t *u
 /* AMD I/O Virtualization Technology specification, Extended Feature Register. */
 size_t sb_amd_decode_features(uint64_t efr, char out[][24], size_t max, uint64_t *unknown)
 {
-	static const struct { unsigned bit; const char *name; } flags[] = {
-		{ 0, "pref" }, { 1, "ppr" }, { 2, "xt" }, { 3, "nx" }, { 4, "gt" }, { 6, "ia" },
-		{ 7, "ga" },   { 8, "he" },  { 9, "pc" }, { 21, "gam_vapic" }, { 63, "snp" },
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} flags[] = {
+		{ 0, "pref" }, { 1, "ppr" },	    { 2, "xt" },   { 3, "nx" },
+		{ 4, "gt" },   { 6, "ia" },	    { 7, "ga" },   { 8, "he" },
+		{ 9, "pc" },   { 21, "gam_vapic" }, { 63, "snp" },
 	};
 	uint64_t known = 0;
 	size_t n = 0;

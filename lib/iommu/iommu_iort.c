@@ -32,7 +32,8 @@ static uint64_t le64(const uint8_t *p)
 	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-static void parse_maps(const uint8_t *node, uint32_t node_len, struct sb_iort_node *n, unsigned *skipped)
+static void parse_maps(const uint8_t *node, uint32_t node_len, struct sb_iort_node *n,
+		       unsigned *skipped)
 {
 	uint32_t count = le32(node + 8), off = le32(node + 12);
 
@@ -153,7 +154,8 @@ static bool is_smmu(const struct sb_iort_node *n)
 
 /* iort_id_map(): a single mapping answers for a named component or root complex whatever the
  * input; otherwise the input must lie in [input_base, input_base + count]. */
-static bool map_one(const struct sb_iort_node *n, const struct sb_iort_map *m, uint32_t id, uint32_t *out)
+static bool map_one(const struct sb_iort_node *n, const struct sb_iort_map *m, uint32_t id,
+		    uint32_t *out)
 {
 	if (m->single) {
 		if (n->type != SB_IORT_NAMED_COMPONENT && n->type != SB_IORT_ROOT_COMPLEX)

@@ -8,7 +8,6 @@
 
 #include "socbox/iommu_irq.h"
 
-
 static int parse_header(const char *line, size_t len, struct sb_irq_table *t)
 {
 	const char *p = line, *end = line + len;
@@ -205,11 +204,18 @@ uint64_t sb_irq_count_cpu(const struct sb_irq_table *t, const struct sb_irq_row 
 
 const char *sb_irq_iommu_kind(const struct sb_irq_row *row)
 {
-	static const struct { const char *needle; const char *kind; } map[] = {
-		{ "arm-smmu-v3-evtq", "evtq" },         { "arm-smmu-v3-gerror", "gerror" },
-		{ "arm-smmu-v3-priq", "priq" },         { "arm-smmu-v3-combined-irq", "combined" },
-		{ "arm-smmu-v3-cmdq-sync", "cmdq-sync" }, { "arm-smmu global fault", "global" },
-		{ "arm-smmu-context-fault", "context" }, { "arm-smmu-global-fault", "global" },
+	static const struct {
+		const char *needle;
+		const char *kind;
+	} map[] = {
+		{ "arm-smmu-v3-evtq", "evtq" },
+		{ "arm-smmu-v3-gerror", "gerror" },
+		{ "arm-smmu-v3-priq", "priq" },
+		{ "arm-smmu-v3-combined-irq", "combined" },
+		{ "arm-smmu-v3-cmdq-sync", "cmdq-sync" },
+		{ "arm-smmu global fault", "global" },
+		{ "arm-smmu-context-fault", "context" },
+		{ "arm-smmu-global-fault", "global" },
 		{ "AMD-Vi", "amd-vi" },
 	};
 	const char *a = row->actions;
@@ -217,7 +223,8 @@ const char *sb_irq_iommu_kind(const struct sb_irq_row *row)
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (strstr(a, map[i].needle))
 			return map[i].kind;
-	if ((!strncmp(a, "dmar", 4) && isdigit((unsigned char)a[4])) || !strncmp(row->chip, "DMAR-MSI", 8))
+	if ((!strncmp(a, "dmar", 4) && isdigit((unsigned char)a[4])) ||
+	    !strncmp(row->chip, "DMAR-MSI", 8))
 		return "dmar";
 	return NULL;
 }

@@ -114,7 +114,8 @@ static int read_events(const struct sb_root *r, struct sb_pmu *p)
 		if (strchr(dl.names[i], '.'))
 			continue;
 		snprintf(ev->name, sizeof(ev->name), "%s", dl.names[i]);
-		if (sb_attr_str(r, ev->terms, sizeof(ev->terms), PMU_DIR "/%s/events/%s", p->name, dl.names[i]) < 0)
+		if (sb_attr_str(r, ev->terms, sizeof(ev->terms), PMU_DIR "/%s/events/%s", p->name,
+				dl.names[i]) < 0)
 			continue;
 		p->nevents++;
 	}
@@ -136,7 +137,8 @@ static int read_formats(const struct sb_root *r, struct sb_pmu *p)
 	for (size_t i = 0; i < dl.n; i++) {
 		char text[96];
 
-		if (sb_attr_str(r, text, sizeof(text), PMU_DIR "/%s/format/%s", p->name, dl.names[i]) < 0)
+		if (sb_attr_str(r, text, sizeof(text), PMU_DIR "/%s/format/%s", p->name,
+				dl.names[i]) < 0)
 			continue;
 		if (sb_perf_parse_format(dl.names[i], text, &p->formats[p->nformats]) == 0)
 			p->nformats++;
@@ -157,7 +159,9 @@ int sb_pmu_read(const struct sb_root *r, const char *name, struct sb_pmu *p, str
 	rc = sb_attr_u64(r, &type, PMU_DIR "/%s/type", name);
 	if (rc < 0) {
 		sb_err_set(e, -rc, obj, "read PMU type",
-			   rc == -ENOENT ? "no such PMU; for SMMUv3 PMCGs load arm_smmuv3_pmu (CONFIG_ARM_SMMU_V3_PMU)" : NULL);
+			   rc == -ENOENT
+				   ? "no such PMU; for SMMUv3 PMCGs load arm_smmuv3_pmu (CONFIG_ARM_SMMU_V3_PMU)"
+				   : NULL);
 		if (rc == -ENOENT)
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return rc;
@@ -166,7 +170,8 @@ int sb_pmu_read(const struct sb_root *r, const char *name, struct sb_pmu *p, str
 	p->cpu = -1;
 	if (sb_attr_str(r, text, sizeof(text), PMU_DIR "/%s/cpumask", name) >= 0)
 		p->cpu = sb_perf_first_cpu(text);
-	if (sb_attr_str(r, p->identifier, sizeof(p->identifier), PMU_DIR "/%s/identifier", name) < 0)
+	if (sb_attr_str(r, p->identifier, sizeof(p->identifier), PMU_DIR "/%s/identifier", name) <
+	    0)
 		p->identifier[0] = '\0';
 	if (read_events(r, p) || read_formats(r, p)) {
 		sb_pmu_free(p);
@@ -209,8 +214,8 @@ static int put_field(const struct sb_perf_format *f, uint64_t v, uint64_t cfg[3]
 	return 0;
 }
 
-static int encode_terms(const struct sb_pmu *p, const char *terms, uint64_t cfg[3], struct sb_err *e,
-			int depth)
+static int encode_terms(const struct sb_pmu *p, const char *terms, uint64_t cfg[3],
+			struct sb_err *e, int depth)
 {
 	char buf[256], *save = NULL, *tok;
 
@@ -248,7 +253,8 @@ static int encode_terms(const struct sb_pmu *p, const char *terms, uint64_t cfg[
 				return rc;
 			continue;
 		}
-		sb_err_set(e, EINVAL, p->name, "encode event", "see the PMU's events/ and format/ directories");
+		sb_err_set(e, EINVAL, p->name, "encode event",
+			   "see the PMU's events/ and format/ directories");
 		sb_err_reason(e, "unknown event or term '%s'", tok);
 		sb_err_exit(e, SB_EXIT_USAGE);
 		return -EINVAL;
@@ -293,8 +299,8 @@ int sb_perf_group_open(struct sb_perf_group *g, unsigned type, const uint64_t (*
 		a.config1 = cfg[i][1];
 		a.config2 = cfg[i][2];
 		a.disabled = i == 0;
-		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+				PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		g->fds[i] = perf_open(&a, pid, cpu, i ? g->fds[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (g->fds[i] < 0) {
 			char obj[64];
@@ -304,11 +310,15 @@ int sb_perf_group_open(struct sb_perf_group *g, unsigned type, const uint64_t (*
 			sb_perf_group_close(g);
 			snprintf(obj, sizeof(obj), "perf type %u counter %zu", type, i);
 			sb_err_set(e, err, obj, "perf_event_open",
-				   err == EACCES || err == EPERM ? "run as root or lower kernel.perf_event_paranoid"
-				   : err == ENOSPC ? "the PMU has fewer counters than events asked for: use fewer -e"
-				   : err == ENOENT || err == ENODEV ? "the PMU is gone or the CPU is offline"
-				   : err == EINVAL ? "event or filter not accepted by this PMU (a global-filter PMCG needs one filter for all events)"
-				   : NULL);
+				   err == EACCES || err == EPERM
+					   ? "run as root or lower kernel.perf_event_paranoid"
+				   : err == ENOSPC
+					   ? "the PMU has fewer counters than events asked for: use fewer -e"
+				   : err == ENOENT || err == ENODEV
+					   ? "the PMU is gone or the CPU is offline"
+				   : err == EINVAL
+					   ? "event or filter not accepted by this PMU (a global-filter PMCG needs one filter for all events)"
+					   : NULL);
 			return -err;
 		}
 		if (ioctl(g->fds[i], PERF_EVENT_IOC_ID, &g->ids[i]) < 0)

@@ -16,11 +16,11 @@
 #include "socbox/path.h"
 
 #define IORT_PATH "/sys/firmware/acpi/tables/IORT"
-#define USED_MAX 8    /* paths one answer reads */
+#define USED_MAX 8 /* paths one answer reads */
 
 struct dt_smmu {
 	uint32_t phandle;
-	int cells;         /* #iommu-cells */
+	int cells; /* #iommu-cells */
 	size_t inst;
 };
 
@@ -131,11 +131,14 @@ static int load_dt(struct sb_sid_fw *fw)
 
 		fw->nused = 0;
 		snprintf(cls, sizeof(cls), "/sys/class/iommu/%s/device", fw->inst[i].name);
-		if (resolve(fw, cls, cls, sizeof(cls)) || link_at(fw, cls, "of_node", node, sizeof(node)))
+		if (resolve(fw, cls, cls, sizeof(cls)) ||
+		    link_at(fw, cls, "of_node", node, sizeof(node)))
 			continue;
-		if (prop_cell(fw, node, "phandle", &d->phandle) && prop_cell(fw, node, "linux,phandle", &d->phandle))
+		if (prop_cell(fw, node, "phandle", &d->phandle) &&
+		    prop_cell(fw, node, "linux,phandle", &d->phandle))
 			continue;
-		d->cells = prop_cell(fw, node, "#iommu-cells", &cells) || cells > 4 ? -1 : (int)cells;
+		d->cells =
+			prop_cell(fw, node, "#iommu-cells", &cells) || cells > 4 ? -1 : (int)cells;
 		d->inst = i;
 		visit_used(fw);
 		fw->ndt++;
@@ -160,7 +163,8 @@ static void load_iort(struct sb_sid_fw *fw)
 }
 
 int sb_sid_fw_open(const struct sb_root *r, const struct sb_iommu *inst, size_t ninst,
-		   void (*visit)(void *ctx, const char *path), void *visit_ctx, struct sb_sid_fw **out)
+		   void (*visit)(void *ctx, const char *path), void *visit_ctx,
+		   struct sb_sid_fw **out)
 {
 	struct sb_sid_fw *fw = calloc(1, sizeof(*fw));
 
@@ -261,7 +265,8 @@ static int dt_platform(struct sb_sid_fw *fw, const char *dev, struct sb_dev_sids
 	ssize_t len;
 	size_t n;
 
-	if (link_at(fw, dev, "of_node", node, sizeof(node)) || (len = prop(fw, node, "iommus", &buf)) < 0)
+	if (link_at(fw, dev, "of_node", node, sizeof(node)) ||
+	    (len = prop(fw, node, "iommus", &buf)) < 0)
 		return -ENOENT;
 	n = sb_dt_parse_iommus(buf, (size_t)len, cells_of, fw, spec, SB_SID_MAX);
 	free(buf);
@@ -293,7 +298,8 @@ static int dt_pci(struct sb_sid_fw *fw, const char *dev, uint32_t rid, struct sb
 		if (link_at(fw, anc, "of_node", node, sizeof(node)))
 			continue;
 		if ((len = prop(fw, node, "iommu-map", &buf)) < 0) {
-			fw->nused = fw->nused ? fw->nused - 1 : 0; /* that of_node link served nothing */
+			fw->nused = fw->nused ? fw->nused - 1
+					      : 0; /* that of_node link served nothing */
 			continue;
 		}
 		rc = sb_dt_parse_map(buf, (size_t)len, &map, &nmap);
@@ -321,7 +327,8 @@ static int iort_pci(struct sb_sid_fw *fw, uint32_t segment, uint32_t rid, struct
 
 		if (n->type != SB_IORT_ROOT_COMPLEX || n->segment != segment)
 			continue;
-		if (sb_iort_map_id(&fw->iort, n, rid, &smmu, &sid) || !iort_inst(fw, smmu, &out->inst))
+		if (sb_iort_map_id(&fw->iort, n, rid, &smmu, &sid) ||
+		    !iort_inst(fw, smmu, &out->inst))
 			return -ENOENT;
 		out->sids[out->n++] = sid;
 		use(fw, IORT_PATH);
@@ -393,8 +400,9 @@ int sb_sid_device(struct sb_sid_fw *fw, const char *path, struct sb_dev_sids *ou
 }
 
 /* Each device of a bus, by its link in /sys/bus/BUS/devices; stop when fn returns non-zero. */
-static int each_device(struct sb_sid_fw *fw, const char *bus,
-		       int (*fn)(struct sb_sid_fw *fw, const char *path, const char *name, void *ctx), void *ctx)
+static int each_device(
+	struct sb_sid_fw *fw, const char *bus,
+	int (*fn)(struct sb_sid_fw *fw, const char *path, const char *name, void *ctx), void *ctx)
 {
 	struct sb_dirlist dl;
 	int rc = 0;
@@ -439,7 +447,8 @@ int sb_sid_owner(struct sb_sid_fw *fw, size_t inst, uint32_t sid, char *dev, siz
 
 	if (!sb_sid_fw_any(fw))
 		return -ENOENT;
-	if (each_device(fw, "pci", owner_fn, &q) > 0 || each_device(fw, "platform", owner_fn, &q) > 0)
+	if (each_device(fw, "pci", owner_fn, &q) > 0 ||
+	    each_device(fw, "platform", owner_fn, &q) > 0)
 		return 0;
 	return -ENOENT;
 }

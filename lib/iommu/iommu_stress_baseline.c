@@ -56,7 +56,10 @@ static int expect(struct rd *r, char c)
 
 static int hexval(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
 }
 
 static int read_hex4(struct rd *r, unsigned *cp)
@@ -125,14 +128,26 @@ static int read_string(struct rd *r, char *out, size_t cap)
 			return fail(r, "", NULL);
 		c = (unsigned char)r->s[r->pos++];
 		switch (c) {
-		case '"': case '\\': case '/':
+		case '"':
+		case '\\':
+		case '/':
 			put(out, cap, &n, c);
 			break;
-		case 'b': put(out, cap, &n, '\b'); break;
-		case 'f': put(out, cap, &n, '\f'); break;
-		case 'n': put(out, cap, &n, '\n'); break;
-		case 'r': put(out, cap, &n, '\r'); break;
-		case 't': put(out, cap, &n, '\t'); break;
+		case 'b':
+			put(out, cap, &n, '\b');
+			break;
+		case 'f':
+			put(out, cap, &n, '\f');
+			break;
+		case 'n':
+			put(out, cap, &n, '\n');
+			break;
+		case 'r':
+			put(out, cap, &n, '\r');
+			break;
+		case 't':
+			put(out, cap, &n, '\t');
+			break;
 		case 'u': {
 			unsigned cp, lo;
 
@@ -141,7 +156,8 @@ static int read_string(struct rd *r, char *out, size_t cap)
 			if (cp >= 0xdc00 && cp < 0xe000)
 				return fail(r, "lone low surrogate", NULL);
 			if (cp >= 0xd800 && cp < 0xdc00) {
-				if (r->pos + 1 >= r->len || r->s[r->pos] != '\\' || r->s[r->pos + 1] != 'u')
+				if (r->pos + 1 >= r->len || r->s[r->pos] != '\\' ||
+				    r->s[r->pos + 1] != 'u')
 					return fail(r, "lone high surrogate", NULL);
 				r->pos += 2;
 				if ((rc = read_hex4(r, &lo)))
@@ -252,13 +268,20 @@ static int skip_value(struct rd *r, int depth)
 	if (r->pos >= r->len)
 		return fail(r, "", NULL);
 	switch (r->s[r->pos]) {
-	case '{': return skip_members(r, depth, '{', '}');
-	case '[': return skip_members(r, depth, '[', ']');
-	case '"': return read_string(r, NULL, 0);
-	case 't': return read_literal(r, "true");
-	case 'f': return read_literal(r, "false");
-	case 'n': return read_literal(r, "null");
-	default: return read_number(r, tok, sizeof(tok), &integral);
+	case '{':
+		return skip_members(r, depth, '{', '}');
+	case '[':
+		return skip_members(r, depth, '[', ']');
+	case '"':
+		return read_string(r, NULL, 0);
+	case 't':
+		return read_literal(r, "true");
+	case 'f':
+		return read_literal(r, "false");
+	case 'n':
+		return read_literal(r, "null");
+	default:
+		return read_number(r, tok, sizeof(tok), &integral);
 	}
 }
 
@@ -360,8 +383,8 @@ static int read_runs(struct rd *r, struct sb_stress_baseline *b, char *last_run,
 
 enum { K_TOTAL = 1, K_AVG = 2, K_DURATION = 4, K_RUNS = 8, K_LABEL = 16 };
 
-int sb_stress_baseline_parse(const char *text, size_t len, const char *name, struct sb_stress_baseline *b,
-			     struct sb_err *e)
+int sb_stress_baseline_parse(const char *text, size_t len, const char *name,
+			     struct sb_stress_baseline *b, struct sb_err *e)
 {
 	struct rd r = { .s = text, .len = len, .name = name, .e = e };
 	char key[64], last_run[64] = "";
@@ -410,11 +433,14 @@ int sb_stress_baseline_parse(const char *text, size_t len, const char *name, str
 	skip_ws(&r);
 	if (r.pos < r.len)
 		return fail(&r, "text after the JSON object", NULL);
-	if ((seen & (K_TOTAL | K_AVG | K_DURATION | K_RUNS)) != (K_TOTAL | K_AVG | K_DURATION | K_RUNS)) {
+	if ((seen & (K_TOTAL | K_AVG | K_DURATION | K_RUNS)) !=
+	    (K_TOTAL | K_AVG | K_DURATION | K_RUNS)) {
 		sb_err_set(e, EINVAL, name, "read baseline", HINT);
 		sb_err_reason(e, "not a stress run: %s missing",
-			      !(seen & K_TOTAL) ? "requests_total" : !(seen & K_AVG) ? "requests_per_cpu_avg"
-				      : !(seen & K_DURATION) ? "duration_s" : "the \"runs\" table");
+			      !(seen & K_TOTAL)	     ? "requests_total"
+			      : !(seen & K_AVG)	     ? "requests_per_cpu_avg"
+			      : !(seen & K_DURATION) ? "duration_s"
+						     : "the \"runs\" table");
 		sb_err_exit(e, SB_EXIT_USAGE);
 		return -EINVAL;
 	}

@@ -21,7 +21,8 @@ int sb_iommufd_open(struct sb_iommufd *f, struct sb_err *e)
 	if (f->fd < 0) {
 		int err = errno;
 
-		sb_err_set(e, err, "/dev/iommu", "open", err == ENOENT ? "enable CONFIG_IOMMUFD (Linux 6.2+)" : "run as root");
+		sb_err_set(e, err, "/dev/iommu", "open",
+			   err == ENOENT ? "enable CONFIG_IOMMUFD (Linux 6.2+)" : "run as root");
 		if (err == ENOENT)
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return -err;
@@ -42,7 +43,8 @@ static bool short_bdf(const char *s)
 	return strlen(s) == 7 && s[2] == ':' && s[5] == '.';
 }
 
-int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_t len, struct sb_err *e)
+int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_t len,
+		      struct sb_err *e)
 {
 	char full[64], obj[96];
 	struct sb_dirlist dl;
@@ -58,7 +60,8 @@ int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_
 			sb_dirlist_free(&dl);
 		sb_err_set(e, ENODEV, obj, "find VFIO cdev",
 			   "bind it to vfio-pci (echo vfio-pci > driver_override; echo %s > /sys/bus/pci/drivers_probe) "
-			   "in a kernel with CONFIG_VFIO_DEVICE_CDEV", full);
+			   "in a kernel with CONFIG_VFIO_DEVICE_CDEV",
+			   full);
 		sb_err_reason(e, "no vfio-dev/ directory");
 		return -ENODEV;
 	}
@@ -75,13 +78,16 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 	snprintf(f->devnode, sizeof(f->devnode), "%s", devnode);
 	f->devfd = open(devnode, O_RDWR | O_CLOEXEC);
 	if (f->devfd < 0)
-		return sb_err_set(e, errno, devnode, "open", "the device must be bound to vfio-pci; run as root");
+		return sb_err_set(e, errno, devnode, "open",
+				  "the device must be bound to vfio-pci; run as root");
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_BIND_IOMMUFD, &bind) < 0)
-		return sb_err_set(e, errno, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
-				  errno == EPERM ? "iommufd refuses devices without interrupt remapping: enable it "
-						   "(intel-iommu intremap, GICv3 ITS) or, on a test system, write 1 to "
-						   "/sys/module/iommufd/parameters/allow_unsafe_interrupts"
-						 : "every device of its IOMMU group must be bound to vfio-pci or unbound");
+		return sb_err_set(
+			e, errno, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
+			errno == EPERM
+				? "iommufd refuses devices without interrupt remapping: enable it "
+				  "(intel-iommu intremap, GICv3 ITS) or, on a test system, write 1 to "
+				  "/sys/module/iommufd/parameters/allow_unsafe_interrupts"
+				: "every device of its IOMMU group must be bound to vfio-pci or unbound");
 	f->devid = bind.out_devid;
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_ATTACH_IOMMUFD_PT, &at) < 0)
 		return sb_err_set(e, errno, devnode, "VFIO_DEVICE_ATTACH_IOMMUFD_PT", NULL);
@@ -89,7 +95,8 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 	return 0;
 }
 
-int sb_iommufd_map(const struct sb_iommufd *f, void *va, uint64_t len, uint64_t *iova, struct sb_err *e)
+int sb_iommufd_map(const struct sb_iommufd *f, void *va, uint64_t len, uint64_t *iova,
+		   struct sb_err *e)
 {
 	struct sb_iommu_ioas_map m = {
 		.size = sizeof(m),
@@ -108,7 +115,9 @@ int sb_iommufd_map(const struct sb_iommufd *f, void *va, uint64_t len, uint64_t 
 
 int sb_iommufd_unmap(const struct sb_iommufd *f, uint64_t iova, uint64_t len, struct sb_err *e)
 {
-	struct sb_iommu_ioas_unmap u = { .size = sizeof(u), .ioas_id = f->ioas, .iova = iova, .length = len };
+	struct sb_iommu_ioas_unmap u = {
+		.size = sizeof(u), .ioas_id = f->ioas, .iova = iova, .length = len
+	};
 
 	if (ioctl(f->fd, SB_IOMMU_IOAS_UNMAP, &u) < 0)
 		return sb_err_set(e, errno, "/dev/iommu", "IOMMU_IOAS_UNMAP", NULL);

@@ -25,7 +25,9 @@
 
 const char *sb_stress_pattern_name(enum sb_stress_pattern p)
 {
-	return p == SB_PATTERN_SEQUENTIAL ? "sequential" : p == SB_PATTERN_RANDOM ? "random" : "fixed";
+	return p == SB_PATTERN_SEQUENTIAL ? "sequential"
+	       : p == SB_PATTERN_RANDOM	  ? "random"
+					  : "fixed";
 }
 
 struct worker {
@@ -36,7 +38,7 @@ struct worker {
 	atomic_uint *ready;
 	atomic_bool *go;
 	atomic_bool *stop;
-	int wake;	/* eventfd: an early failure ends the main thread's wait */
+	int wake; /* eventfd: an early failure ends the main thread's wait */
 	uint64_t requests;
 	struct sb_err err;
 	int rc;
@@ -75,21 +77,25 @@ static void *worker_run(void *arg)
 	CPU_SET(w->cpu, &set);
 	/* An early failure stops the others and the timer: the run must not last --duration. */
 	if ((err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set))) {
-		w->rc = sb_err_set(&w->err, err, obj, "pin the stress thread", "is the CPU online and in the cpuset?");
+		w->rc = sb_err_set(&w->err, err, obj, "pin the stress thread",
+				   "is the CPU online and in the cpuset?");
 		stop_all(w);
 		wait_start(w);
 		return NULL;
 	}
 	/* The buffer is allocated on the thread's CPU, so first-touch puts it on its node. */
 	if (window > SIZE_MAX) { /* a 32-bit process: the length would wrap */
-		w->rc = sb_err_set(&w->err, EFBIG, obj, "mmap the stress buffer", "lower --window or --size");
+		w->rc = sb_err_set(&w->err, EFBIG, obj, "mmap the stress buffer",
+				   "lower --window or --size");
 		atomic_store(w->stop, true);
 		wait_start(w);
 		return NULL;
 	}
-	buf = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	buf = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		   -1, 0);
 	if (buf == MAP_FAILED) {
-		w->rc = sb_err_set(&w->err, errno, obj, "mmap the stress buffer", "lower --window or --size");
+		w->rc = sb_err_set(&w->err, errno, obj, "mmap the stress buffer",
+				   "lower --window or --size");
 		stop_all(w);
 		wait_start(w);
 		return NULL;
@@ -121,7 +127,8 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *res, struct sb_err *e)
+static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *res,
+		       struct sb_err *e)
 {
 	struct sb_iommufd f;
 	atomic_uint ready = 0;
@@ -158,8 +165,15 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 	/* the workers block the stop signals, so one ends this thread's wait below */
 	sb_stop_signals_block(&mask);
 	for (unsigned i = 0; i < o->ncpus; i++) {
-		w[i] = (struct worker){ .o = o, .f = &f, .cpu = o->cpus[i], .ready = &ready, .go = &go,
-					.stop = &stop, .wake = wake.fd };
+		w[i] = (struct worker){
+			.o = o,
+			.f = &f,
+			.cpu = o->cpus[i],
+			.ready = &ready,
+			.go = &go,
+			.stop = &stop,
+			.wake = wake.fd
+		};
 		if (pthread_create(&w[i].tid, NULL, worker_run, &w[i]))
 			break;
 		started++;
@@ -172,7 +186,8 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 	atomic_store(&go, true);
 	t0 = sb_now_ns();
 	if (!atomic_load(&stop))
-		sb_poll(&wake, 1, o->duration_s * 1000 < INT_MAX ? (int)(o->duration_s * 1000) : -1);
+		sb_poll(&wake, 1,
+			o->duration_s * 1000 < INT_MAX ? (int)(o->duration_s * 1000) : -1);
 	atomic_store(&stop, true);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
@@ -193,7 +208,8 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 	return rc;
 }
 
-static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_result *res, struct sb_err *e)
+static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_result *res,
+			     struct sb_err *e)
 {
 	static const char path[] = "/sys/kernel/debug/dma_map_benchmark";
 	struct sb_map_benchmark b;
@@ -205,9 +221,10 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 		int err = errno;
 
 		sb_err_set(e, err, path, "open",
-			   err == ENOENT ? "enable CONFIG_DMA_MAP_BENCHMARK, mount debugfs and bind a device to the "
-					   "dma_map_benchmark driver (driver_override)"
-					 : "run as root");
+			   err == ENOENT
+				   ? "enable CONFIG_DMA_MAP_BENCHMARK, mount debugfs and bind a device to the "
+				     "dma_map_benchmark driver (driver_override)"
+				   : "run as root");
 		if (err == ENOENT)
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return -err;
@@ -241,7 +258,8 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	per_pair_100ns = (double)(b.avg_map_100ns + b.avg_unmap_100ns);
 	res->estimated = true;
 	for (unsigned i = 0; i < o->ncpus; i++) {
-		res->requests[i] = per_pair_100ns > 0 ? (uint64_t)(b.seconds * 1e7 / per_pair_100ns) : 0;
+		res->requests[i] = per_pair_100ns > 0 ? (uint64_t)(b.seconds * 1e7 / per_pair_100ns)
+						      : 0;
 		res->total += res->requests[i];
 	}
 	return 0;

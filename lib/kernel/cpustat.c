@@ -6,7 +6,6 @@
 
 #include "socbox/cpustat.h"
 
-
 static const char *next_line(const char *p)
 {
 	const char *nl = strchr(p, '\n');

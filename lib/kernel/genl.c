@@ -120,8 +120,9 @@ ssize_t sb_genl_recv_raw(struct sb_genl *g, void *buf, size_t len)
 {
 	struct sockaddr_nl from;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
-	struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from),
-			     .msg_iov = &iov, .msg_iovlen = 1 };
+	struct msghdr mh = {
+		.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1
+	};
 	ssize_t n = recvmsg(g->fd, &mh, 0);
 
 	if (n < 0)
@@ -210,13 +211,16 @@ static int socket_error(struct sb_err *e, int err, const char *what)
 	case EAFNOSUPPORT:
 	case EPROTONOSUPPORT:
 	case EPFNOSUPPORT:
-		sb_err_hint(e, "no netlink sockets here: qemu-user has no generic netlink, a seccomp filter "
-			       "or sandbox may refuse them; run on the board's kernel");
+		sb_err_hint(e,
+			    "no netlink sockets here: qemu-user has no generic netlink, a seccomp filter "
+			    "or sandbox may refuse them; run on the board's kernel");
 		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		break;
 	case EPERM:
 	case EACCES:
-		sb_err_hint(e, "a seccomp filter or security module refuses netlink sockets to this process");
+		sb_err_hint(
+			e,
+			"a seccomp filter or security module refuses netlink sockets to this process");
 		break;
 	}
 	return -err;

@@ -52,7 +52,8 @@ static int in_modules_file(const struct sb_root *r, const char *release, const c
 			   const char *name)
 {
 	const char *text;
-	ssize_t n = sb_read_file_once(r, &text, SB_READ_LOG_MAX, "/lib/modules/%s/%s", release, file);
+	ssize_t n = sb_read_file_once(r, &text, SB_READ_LOG_MAX, "/lib/modules/%s/%s", release,
+				      file);
 
 	if (n < 0)
 		return (int)n;
@@ -130,11 +131,11 @@ static int kmod_api_load(struct kmod_api *api, struct sb_err *e)
 
 	if (!h)
 		return sb_err_set(e, EOPNOTSUPP, "libkmod.so.2", "load", "install package libkmod2");
-#define SYM(field, name)                                                                    \
-	do {                                                                                 \
-		*(void **)&api->field = dlsym(h, name);                                      \
-		if (!api->field)                                                             \
-			return sb_err_set(e, EOPNOTSUPP, "libkmod.so.2", "find " name, NULL);\
+#define SYM(field, name) \
+	do { \
+		*(void **)&api->field = dlsym(h, name); \
+		if (!api->field) \
+			return sb_err_set(e, EOPNOTSUPP, "libkmod.so.2", "find " name, NULL); \
 	} while (0)
 	SYM(new, "kmod_new");
 	SYM(unref, "kmod_unref");
@@ -164,15 +165,17 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 	rc = api.new_from_lookup(ctx, name, &list);
 	if (rc < 0 || !list) {
 		api.unref(ctx);
-		return sb_err_set(e, ENOENT, name, "load module",
-				  "no such module for this kernel; build it (CONFIG option) or install the modules package");
+		return sb_err_set(
+			e, ENOENT, name, "load module",
+			"no such module for this kernel; build it (CONFIG option) or install the modules package");
 	}
 	for (it = list; it; it = api.list_next(list, it)) {
 		struct kmod_module *m = api.get_module(it);
 		rc = api.probe(m, 0, NULL, NULL, NULL, NULL);
 		api.mod_unref(m);
 		if (rc < 0) {
-			sb_err_set(e, -rc, name, "load module", rc == -EPERM ? "needs root (CAP_SYS_MODULE)" : NULL);
+			sb_err_set(e, -rc, name, "load module",
+				   rc == -EPERM ? "needs root (CAP_SYS_MODULE)" : NULL);
 			break;
 		}
 	}
@@ -184,7 +187,8 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 #else
 int sb_kmod_load(const char *name, struct sb_err *e)
 {
-	sb_err_set(e, EOPNOTSUPP, name, "load module", "socbox was built without libkmod (%s); use modprobe",
+	sb_err_set(e, EOPNOTSUPP, name, "load module",
+		   "socbox was built without libkmod (%s); use modprobe",
 		   SOCBOX_STATIC ? "a static build" : "SOCBOX_WITH_KMOD=OFF");
 	sb_err_reason(e, "not built in");
 	sb_err_exit(e, SB_EXIT_UNSUPPORTED);
@@ -192,18 +196,21 @@ int sb_kmod_load(const char *name, struct sb_err *e)
 }
 #endif
 
-bool sb_kmod_hint(char *buf, size_t len, enum sb_mod_state st, const char *module, const char *config,
-		  const char *effect)
+bool sb_kmod_hint(char *buf, size_t len, enum sb_mod_state st, const char *module,
+		  const char *config, const char *effect)
 {
 	const char *so = effect ? ", so " : "", *eff = effect ? effect : "";
 
 	if (st == SB_MOD_AVAILABLE)
-		snprintf(buf, len, "module %s is not loaded%s%s: modprobe %s", module, so, eff, module);
+		snprintf(buf, len, "module %s is not loaded%s%s: modprobe %s", module, so, eff,
+			 module);
 	else if (st == SB_MOD_MISSING)
-		snprintf(buf, len, "module %s is not built for this kernel%s%s: enable %s", module, so, eff, config);
-	else if (st == SB_MOD_UNKNOWN)
-		snprintf(buf, len, "module %s not loaded and no module list found%s%s: enable %s (=m or =y)", module,
+		snprintf(buf, len, "module %s is not built for this kernel%s%s: enable %s", module,
 			 so, eff, config);
+	else if (st == SB_MOD_UNKNOWN)
+		snprintf(buf, len,
+			 "module %s not loaded and no module list found%s%s: enable %s (=m or =y)",
+			 module, so, eff, config);
 	else if (len)
 		buf[0] = '\0';
 	return !sb_kmod_present(st);

@@ -70,8 +70,8 @@ size_t sb_kmsg_unescape(char *s)
 	while (*r) {
 		int hi, lo;
 
-		if (r[0] == '\\' && r[1] == 'x' && (hi = hexval(r[2])) >= 0 && (lo = hexval(r[3])) >= 0 &&
-		    (hi || lo)) {
+		if (r[0] == '\\' && r[1] == 'x' && (hi = hexval(r[2])) >= 0 &&
+		    (lo = hexval(r[3])) >= 0 && (hi || lo)) {
 			*w++ = (char)(hi << 4 | lo);
 			r += 4;
 			continue;
@@ -270,7 +270,8 @@ int sb_kmsg_read_raw(const struct sb_root *r, char **out, size_t *len, const cha
 		ssize_t n = sb_read_file(r, &buf, SB_READ_LOG_MAX, "/dev/kmsg");
 
 		if (n < 0)
-			return sb_err_set(e, (int)-n, "/dev/kmsg", "read the kernel log of the sysroot",
+			return sb_err_set(e, (int)-n, "/dev/kmsg",
+					  "read the kernel log of the sysroot",
 					  "take the snapshot as root so it includes the kernel log");
 		*source = "sysroot";
 		*out = buf;
@@ -325,7 +326,8 @@ int sb_kmsg_follow_open(struct sb_kmsg_follow *f, struct sb_err *e)
 	memset(f, 0, sizeof(*f));
 	f->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (f->fd < 0)
-		return sb_err_set(e, errno, "/dev/kmsg", "open", "run as root or set kernel.dmesg_restrict=0");
+		return sb_err_set(e, errno, "/dev/kmsg", "open",
+				  "run as root or set kernel.dmesg_restrict=0");
 	if (lseek(f->fd, 0, SEEK_END) < 0) {
 		int err = errno;
 

@@ -198,8 +198,7 @@ int sb_nl_ack_parse(const struct nlmsghdr *nlh, struct sb_nl_ack *ack)
 	return 0;
 }
 
-int sb_nl_run(const void *buf, size_t len, uint32_t seq, uint32_t portid, sb_nl_cb cb,
-	      void *data)
+int sb_nl_run(const void *buf, size_t len, uint32_t seq, uint32_t portid, sb_nl_cb cb, void *data)
 {
 	ptrdiff_t left = len > PTRDIFF_MAX ? PTRDIFF_MAX : (ptrdiff_t)len;
 	const struct nlmsghdr *nlh;

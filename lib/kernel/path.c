@@ -4,8 +4,7 @@
 
 #include "socbox/path.h"
 
-int sb_path_join(char *restrict out, size_t len, const char *restrict dir,
-		 const char *restrict rel)
+int sb_path_join(char *restrict out, size_t len, const char *restrict dir, const char *restrict rel)
 {
 	const char *const parts[2] = { rel[0] == '/' ? "" : dir, rel };
 	size_t o = 0;

@@ -45,7 +45,8 @@ int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
 	if (!realpath(sysroot, r->path)) {
 		int err = errno;
 		free(r);
-		return sb_err_set(e, err, sysroot, "open sysroot", "a directory written by 'socbox snapshot'");
+		return sb_err_set(e, err, sysroot, "open sysroot",
+				  "a directory written by 'socbox snapshot'");
 	}
 	r->live = strcmp(r->path, "/") == 0;
 	r->fd = open(r->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -81,7 +82,6 @@ const char *sb_root_path(const struct sb_root *r)
 {
 	return r->path;
 }
-
 
 /* Without openat2 (kernels before 5.6, qemu-user before 9.0): resolve path below the root
  * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
@@ -119,7 +119,8 @@ int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t
 		olen += clen;
 		out[olen] = '\0';
 		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW))
-			return *p ? -errno : 0; /* a missing last component is the open's to report */
+			return *p ? -errno
+				  : 0; /* a missing last component is the open's to report */
 		if (!S_ISLNK(st.st_mode)) {
 			/* "file/", "file/." and "file/.." are not directories, as in the kernel */
 			if (slash && !S_ISDIR(st.st_mode))
@@ -136,7 +137,8 @@ int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t
 		target[n] = '\0';
 		/* the rest after the link; a "/" only where the path had one ("link/" asks
 		 * for a directory, "link" does not) */
-		if (snprintf(next, sizeof(next), "%s%s%s", target, slash ? "/" : "", p) >= (int)sizeof(next))
+		if (snprintf(next, sizeof(next), "%s%s%s", target, slash ? "/" : "", p) >=
+		    (int)sizeof(next))
 			return -ENAMETOOLONG;
 		memcpy(todo, next, sizeof(todo));
 		p = todo;
@@ -240,7 +242,8 @@ static int root_openat(const struct sb_root *r, const char *path, int flags)
 	return fd;
 }
 
-static int __attribute__((format(printf, 3, 0))) vpath(char *buf, size_t len, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 3, 0)))
+vpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(buf, len, fmt, ap);
 	if (n < 0 || (size_t)n >= len)
@@ -248,16 +251,16 @@ static int __attribute__((format(printf, 3, 0))) vpath(char *buf, size_t len, co
 	return 0;
 }
 
-#define FORMAT_PATH(buf, fmt)                                  \
-	char buf[PATH_MAX];                                    \
-	do {                                                   \
-		va_list ap_;                                   \
-		int rc_;                                       \
-		va_start(ap_, fmt);                            \
-		rc_ = vpath(buf, sizeof(buf), fmt, ap_);       \
-		va_end(ap_);                                   \
-		if (rc_)                                       \
-			return rc_;                            \
+#define FORMAT_PATH(buf, fmt) \
+	char buf[PATH_MAX]; \
+	do { \
+		va_list ap_; \
+		int rc_; \
+		va_start(ap_, fmt); \
+		rc_ = vpath(buf, sizeof(buf), fmt, ap_); \
+		va_end(ap_); \
+		if (rc_) \
+			return rc_; \
 	} while (0)
 
 int sb_open(const struct sb_root *r, int flags, const char *fmt, ...)
@@ -286,7 +289,8 @@ int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
 	return stat_path(r, path, st);
 }
 
-static int __attribute__((format(printf, 3, 0))) vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 3, 0)))
+vstat_path(const struct sb_root *r, struct stat *st, const char *fmt, va_list ap)
 {
 	char path[PATH_MAX];
 	int rc = vpath(path, sizeof(path), fmt, ap);
@@ -452,7 +456,8 @@ ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char
 	return read_path(r, path, buf, max);
 }
 
-ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt, ...)
+ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt,
+			  ...)
 {
 	/* The cache is the root's own bookkeeping, not what the root reads: the root is
 	 * const to callers but always allocated by sb_root_open. */
@@ -641,7 +646,9 @@ int sb_parse_s64(const char *s, int base, int64_t *v)
 int sb_parse_bool(const char *s, bool *v)
 {
 	static const char *const yes[] = { "1", "Y", "y", "yes", "true", "on", "enabled", "enable" };
-	static const char *const no[] = { "0", "N", "n", "no", "false", "off", "disabled", "disable" };
+	static const char *const no[] = {
+		"0", "N", "n", "no", "false", "off", "disabled", "disable"
+	};
 
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (!strcmp(s, yes[i])) {
@@ -656,18 +663,18 @@ int sb_parse_bool(const char *s, bool *v)
 	return -EINVAL;
 }
 
-#define TYPED_READER(fn, type, parse)                                   \
-	int fn(const struct sb_root *r, type *v, const char *fmt, ...)  \
-	{                                                               \
-		char buf[128];                                          \
-		int rc;                                                 \
-		FORMAT_PATH(path, fmt);                                 \
-		rc = attr_read(r, path, buf, sizeof(buf));              \
-		if (rc == -EFBIG)                                       \
-			return -EINVAL;                                 \
-		if (rc < 0)                                             \
-			return rc;                                      \
-		return parse;                                           \
+#define TYPED_READER(fn, type, parse) \
+	int fn(const struct sb_root *r, type *v, const char *fmt, ...) \
+	{ \
+		char buf[128]; \
+		int rc; \
+		FORMAT_PATH(path, fmt); \
+		rc = attr_read(r, path, buf, sizeof(buf)); \
+		if (rc == -EFBIG) \
+			return -EINVAL; \
+		if (rc < 0) \
+			return rc; \
+		return parse; \
 	}
 
 TYPED_READER(sb_attr_u64, uint64_t, sb_parse_u64(buf, 0, v))

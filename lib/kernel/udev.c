@@ -47,11 +47,11 @@ static bool udev_api_load(void)
 	h = dlopen("libudev.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return false;
-#define SYM(field, name)                                         \
-	do {                                                      \
-		*(void **)&U.field = dlsym(h, name);              \
-		if (!U.field)                                     \
-			return false;                             \
+#define SYM(field, name) \
+	do { \
+		*(void **)&U.field = dlsym(h, name); \
+		if (!U.field) \
+			return false; \
 	} while (0)
 	SYM(new, "udev_new");
 	SYM(unref, "udev_unref");
@@ -82,7 +82,9 @@ int sb_devnode(const struct sb_root *r, const char *syspath, char *buf, size_t l
 		return (int)n;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		if (!strncmp(line, "DEVNAME=", 8)) {
-			rc = (size_t)snprintf(buf, len, "/dev/%s", line + 8) < len ? 0 : -ENAMETOOLONG;
+			rc = (size_t)snprintf(buf, len, "/dev/%s", line + 8) < len
+				     ? 0
+				     : -ENAMETOOLONG;
 			break;
 		}
 	}

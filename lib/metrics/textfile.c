@@ -86,7 +86,8 @@ int sb_expo_add(struct sb_expo *x, const char *chunk, size_t len)
 		body = len - el;
 		if (body && chunk[body - 1] != '\n')
 			return -EINVAL; /* "x# EOF": the EOF is not a line of its own */
-		if (memmem(chunk, body, EOF_LINE, el) == chunk || memmem(chunk, body, "\n" EOF_LINE, el + 1))
+		if (memmem(chunk, body, EOF_LINE, el) == chunk ||
+		    memmem(chunk, body, "\n" EOF_LINE, el + 1))
 			return -EINVAL; /* text after an EOF */
 	}
 	for (size_t off = 0; off < body && !rc;) {
@@ -135,14 +136,17 @@ int sb_textfile_write(const char *dir, const char *name, const char *data, size_
 	int fd = -1, dfd = -1, rc = 0;
 	size_t off = 0;
 
-	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, name) < 0 || asprintf(&dst, "%s/%s", dir, name) < 0) {
+	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, name) < 0 ||
+	    asprintf(&dst, "%s/%s", dir, name) < 0) {
 		rc = sb_err_set(e, ENOMEM, dir, "write the textfile", NULL);
 		goto out;
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		rc = sb_err_set(e, errno, dir, "open the textfile directory",
-				errno == ENOENT ? "create it, or name the one node_exporter's --collector.textfile.directory reads" : NULL);
+				errno == ENOENT
+					? "create it, or name the one node_exporter's --collector.textfile.directory reads"
+					: NULL);
 		goto out;
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);

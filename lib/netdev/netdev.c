@@ -106,8 +106,13 @@ static int dump(struct sb_genl *g, const struct sb_nd_part_desc *d, uint32_t ifi
 
 static struct collector collector_of(struct sb_nd_state *st, const struct sb_nd_part_desc *d)
 {
-	return (struct collector){ .items = sb_nd_part_items(st, d), .n = sb_nd_part_count(st, d),
-				   .size = d->size, .parse = d->parse, .malformed = &st->malformed };
+	return (struct collector){
+		.items = sb_nd_part_items(st, d),
+		.n = sb_nd_part_count(st, d),
+		.size = d->size,
+		.parse = d->parse,
+		.malformed = &st->malformed
+	};
 }
 
 void sb_nd_mark_unsupported(struct sb_nd_state *st, unsigned part, const struct sb_err *pe)
@@ -190,8 +195,8 @@ const struct sb_nd_qstats *sb_nd_find_dev_qstats(const struct sb_nd_state *st, u
 	return find(st, SB_ND_QSTATS_DEV, &key);
 }
 
-const struct sb_nd_qstats *sb_nd_find_qstats(const struct sb_nd_state *st, uint32_t ifindex,
-					     uint32_t type, uint32_t id)
+const struct sb_nd_qstats *sb_nd_find_qstats(
+	const struct sb_nd_state *st, uint32_t ifindex, uint32_t type, uint32_t id)
 {
 	struct sb_nd_qstats key = { .ifindex = ifindex, .queue_type = type, .queue_id = id };
 

@@ -152,13 +152,16 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 			snprintf(name, sizeof(name), "ifindex %u", ifindex);
 		sb_err_set(e, -rc, name, "bind-rx", NULL);
 		if (ack.msg[0] && ack.bad_attr)
-			sb_err_reason(e, "kernel: %s (attribute %s; %s)", ack.msg, ack.bad_attr, strerror(-rc));
+			sb_err_reason(e, "kernel: %s (attribute %s; %s)", ack.msg, ack.bad_attr,
+				      strerror(-rc));
 		else if (ack.msg[0])
 			sb_err_reason(e, "kernel: %s (%s)", ack.msg, strerror(-rc));
 		else if (ack.bad_attr)
-			sb_err_reason(e, "kernel: %s, rejected attribute %s", strerror(-rc), ack.bad_attr);
+			sb_err_reason(e, "kernel: %s, rejected attribute %s", strerror(-rc),
+				      ack.bad_attr);
 		else if (rc == -EOPNOTSUPP)
-			sb_err_reason(e, "kernel: %s (no bind-rx before Linux 6.12)", strerror(-rc));
+			sb_err_reason(e, "kernel: %s (no bind-rx before Linux 6.12)",
+				      strerror(-rc));
 		else
 			sb_err_reason(e, "kernel: %s", strerror(-rc));
 		hint = bind_hint(-rc);
@@ -183,7 +186,8 @@ int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e)
 
 	if (size == 0 || size % (uint64_t)page)
 		return sb_err_set(e, EINVAL, "udmabuf", "allocate",
-				  "the size must be a non-zero multiple of the page size (%ld)", page);
+				  "the size must be a non-zero multiple of the page size (%ld)",
+				  page);
 	rc = sb_dmabuf_alloc_udmabuf(size, &b, e);
 	if (rc == -EINVAL) /* its hint names dmabufcp's --chunk-size */
 		sb_err_hint(e, "check /sys/module/udmabuf/parameters/size_limit_mb");

@@ -88,8 +88,8 @@ int sb_nd_read_if_counters(const struct sb_root *root, struct sb_if_counters **o
 	return rc;
 }
 
-const struct sb_if_counters *sb_nd_find_if_counters(const struct sb_if_counters *v, size_t n,
-						    const char *name)
+const struct sb_if_counters *sb_nd_find_if_counters(
+	const struct sb_if_counters *v, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(v[i].name, name))

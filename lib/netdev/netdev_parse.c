@@ -20,7 +20,6 @@ static int attr_uint(const struct nlattr *a, uint64_t *v)
 	return sb_nl_attr_u64(a, v);
 }
 
-
 /* The payload after the genl header when nlh is a well-formed message of cmd. */
 static int check_msg(const struct nlmsghdr *nlh, int cmd)
 {
@@ -272,8 +271,8 @@ int sb_nd_parse_pool(const struct nlmsghdr *nlh, struct sb_nd_pool *p)
 {
 	int cmd = sb_nd_msg_cmd(nlh);
 
-	if (cmd != SB_NETDEV_CMD_PAGE_POOL_GET && (cmd < SB_NETDEV_CMD_PAGE_POOL_ADD_NTF ||
-						   cmd > SB_NETDEV_CMD_PAGE_POOL_CHANGE_NTF))
+	if (cmd != SB_NETDEV_CMD_PAGE_POOL_GET &&
+	    (cmd < SB_NETDEV_CMD_PAGE_POOL_ADD_NTF || cmd > SB_NETDEV_CMD_PAGE_POOL_CHANGE_NTF))
 		return -EINVAL;
 	return parse_pool_attrs(nlh, p);
 }
@@ -330,8 +329,8 @@ int sb_nd_parse_qstats(const struct nlmsghdr *nlh, struct sb_nd_qstats *s)
 			have_id = !sb_nl_attr_u32(a, &s->queue_id);
 			break;
 		default:
-			if (type >= SB_NETDEV_A_QSTATS_RX_PACKETS && type <= SB_NETDEV_A_QSTATS_MAX &&
-			    !attr_uint(a, &s->v[type]))
+			if (type >= SB_NETDEV_A_QSTATS_RX_PACKETS &&
+			    type <= SB_NETDEV_A_QSTATS_MAX && !attr_uint(a, &s->v[type]))
 				s->has |= 1ull << type;
 			break;
 		}
@@ -382,13 +381,17 @@ const char *sb_nd_event_action(int cmd)
 
 const char *sb_nd_queue_type_name(uint32_t type)
 {
-	return type == SB_NETDEV_QUEUE_TYPE_RX ? "rx" : type == SB_NETDEV_QUEUE_TYPE_TX ? "tx" : "?";
+	return type == SB_NETDEV_QUEUE_TYPE_RX ? "rx"
+	       : type == SB_NETDEV_QUEUE_TYPE_TX
+		       ? "tx"
+		       : "?";
 }
 
 double sb_nd_recycle_rate(const struct sb_nd_pool_stats *s)
 {
-	static const int recycled_ids[] = { SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED,
-					    SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING };
+	static const int recycled_ids[] = {
+		SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED, SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING
+	};
 	static const int released_ids[] = { SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL,
 					    SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT };
 	double recycled = 0, released = 0;

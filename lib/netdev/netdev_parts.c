@@ -13,7 +13,9 @@
 /* Type-erased parsers (calling through a cast function pointer would be UB). */
 #define PARSER_WRAP(name, type) \
 	static int parse_##name(const struct nlmsghdr *nlh, void *out) \
-	{ return sb_nd_parse_##name(nlh, (type *)out); }
+	{ \
+		return sb_nd_parse_##name(nlh, (type *)out); \
+	}
 PARSER_WRAP(dev, struct sb_nd_dev)
 PARSER_WRAP(queue, struct sb_nd_queue)
 PARSER_WRAP(napi, struct sb_nd_napi)
@@ -30,7 +32,8 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 static int cmp_pool_stats(const void *a, const void *b)
 {
-	return cmp_u64(((const struct sb_nd_pool_stats *)a)->id, ((const struct sb_nd_pool_stats *)b)->id);
+	return cmp_u64(((const struct sb_nd_pool_stats *)a)->id,
+		       ((const struct sb_nd_pool_stats *)b)->id);
 }
 
 static int cmp_napi(const void *a, const void *b)
@@ -66,9 +69,9 @@ static bool dev_scope(const struct nlmsghdr *nlh)
 	return per_queue(nlh, false);
 }
 
-#define ARRAY(field, nfield, type)                                                     \
-	.items_off = offsetof(struct sb_nd_state, field),                              \
-	.n_off = offsetof(struct sb_nd_state, nfield), .size = sizeof(type),          \
+#define ARRAY(field, nfield, type) \
+	.items_off = offsetof(struct sb_nd_state, field), \
+	.n_off = offsetof(struct sb_nd_state, nfield), .size = sizeof(type), \
 	.ifindex_off = offsetof(type, ifindex)
 
 /* By bit number: sb_nd_parts[i].part == 1u << i (tests/unit/test_netdev.c checks). */
@@ -77,8 +80,8 @@ const struct sb_nd_part_desc sb_nd_parts[SB_ND_NPARTS] = {
 	  ARRAY(devs, ndevs, struct sb_nd_dev) },
 	{ SB_ND_QUEUES, SB_NETDEV_CMD_QUEUE_GET, SB_NETDEV_A_QUEUE_IFINDEX, 0, NULL, parse_queue,
 	  NULL, NULL, ARRAY(queues, nqueues, struct sb_nd_queue) },
-	{ SB_ND_NAPIS, SB_NETDEV_CMD_NAPI_GET, SB_NETDEV_A_NAPI_IFINDEX, 0, NULL, parse_napi,
-	  NULL, cmp_napi, ARRAY(napis, nnapis, struct sb_nd_napi) },
+	{ SB_ND_NAPIS, SB_NETDEV_CMD_NAPI_GET, SB_NETDEV_A_NAPI_IFINDEX, 0, NULL, parse_napi, NULL,
+	  cmp_napi, ARRAY(napis, nnapis, struct sb_nd_napi) },
 	{ SB_ND_POOLS, SB_NETDEV_CMD_PAGE_POOL_GET, 0, 0, NULL, parse_pool, NULL, NULL,
 	  ARRAY(pools, npools, struct sb_nd_pool) },
 	{ SB_ND_POOL_STATS, SB_NETDEV_CMD_PAGE_POOL_STATS_GET, 0, 0,
@@ -88,7 +91,8 @@ const struct sb_nd_part_desc sb_nd_parts[SB_ND_NPARTS] = {
 	  SB_NETDEV_QSTATS_SCOPE_QUEUE, NULL, parse_qstats, queue_scope, cmp_qstats,
 	  ARRAY(qstats, nqstats, struct sb_nd_qstats) },
 	{ SB_ND_QSTATS_DEV, SB_NETDEV_CMD_QSTATS_GET, SB_NETDEV_A_QSTATS_IFINDEX, 0, NULL,
-	  parse_qstats, dev_scope, cmp_qstats, ARRAY(dev_qstats, ndev_qstats, struct sb_nd_qstats) },
+	  parse_qstats, dev_scope, cmp_qstats,
+	  ARRAY(dev_qstats, ndev_qstats, struct sb_nd_qstats) },
 };
 
 void **sb_nd_part_items(struct sb_nd_state *st, const struct sb_nd_part_desc *d)
@@ -106,7 +110,8 @@ const struct sb_nd_part_desc *sb_nd_part_of_msg(const struct nlmsghdr *nlh)
 	int cmd = sb_nd_msg_cmd(nlh);
 
 	for (size_t i = 0; i < SB_ND_NPARTS; i++)
-		if (sb_nd_parts[i].cmd == cmd && (!sb_nd_parts[i].takes || sb_nd_parts[i].takes(nlh)))
+		if (sb_nd_parts[i].cmd == cmd &&
+		    (!sb_nd_parts[i].takes || sb_nd_parts[i].takes(nlh)))
 			return &sb_nd_parts[i];
 	return NULL;
 }

@@ -7,14 +7,14 @@
 
 /* One part of struct sb_nd_state (lib/netdev/netdev_parts.c). */
 struct sb_nd_part_desc {
-	unsigned part;        /* enum sb_nd_part: 1u << its index in sb_nd_parts */
-	int cmd;              /* the dump that fills it */
-	int ifindex_attr;     /* the dump's device filter attribute; 0: it has none */
-	uint32_t scope;       /* qstats scope asked for; 0: none */
-	const char *needs;    /* what brings it when not a kernel version (NULL: "needs Linux X") */
+	unsigned part;	   /* enum sb_nd_part: 1u << its index in sb_nd_parts */
+	int cmd;	   /* the dump that fills it */
+	int ifindex_attr;  /* the dump's device filter attribute; 0: it has none */
+	uint32_t scope;	   /* qstats scope asked for; 0: none */
+	const char *needs; /* what brings it when not a kernel version (NULL: "needs Linux X") */
 	int (*parse)(const struct nlmsghdr *nlh, void *record);
 	bool (*takes)(const struct nlmsghdr *nlh); /* which messages of cmd are its (NULL: all) */
-	int (*cmp)(const void *a, const void *b); /* the order lookups search (NULL: none) */
+	int (*cmp)(const void *a, const void *b);  /* the order lookups search (NULL: none) */
 	size_t items_off, n_off;  /* the array and its count in struct sb_nd_state */
 	size_t size, ifindex_off; /* one record and its uint32_t ifindex */
 };

@@ -54,7 +54,8 @@ int sb_nd_capture_live(struct sb_nd_capture *cap, struct sb_err *e)
 		return sb_err_set(e, errno, "netdev capture", "allocate", NULL);
 	}
 	fprintf(fp, "# socbox snapshot: netdev generic netlink state, replies in netdev.nlmsg\n");
-	fprintf(fp, "family_version=%" PRIu32 "\nboottime_s=%" PRIu64 "\nhave=0x%x\nunsupported=0x%x\n",
+	fprintf(fp,
+		"family_version=%" PRIu32 "\nboottime_s=%" PRIu64 "\nhave=0x%x\nunsupported=0x%x\n",
 		st.family_version, st.boottime_s, st.have, st.unsupported);
 	for (unsigned bit = 0; bit < 8; bit++) {
 		char reason[sizeof(st.part_err[0].reason)];
@@ -167,8 +168,9 @@ int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_
 		sb_err_set(e, ENOENT, sb_root_path(r), "read the netdev state",
 			   "take the snapshot again with this socbox, or run devmemstat --save-netlink FILE "
 			   "on the board and --load-netlink FILE here");
-		sb_err_reason(e, "this snapshot has no netdev capture (taken by an older socbox or a "
-				 "kernel without the netdev family)");
+		sb_err_reason(e,
+			      "this snapshot has no netdev capture (taken by an older socbox or a "
+			      "kernel without the netdev family)");
 		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return -ENOENT;
 	}
@@ -184,8 +186,8 @@ int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_
 	n = sb_read_file(r, &msgs, SB_READ_CAPTURE_MAX, SB_ND_SNAP_MSGS);
 	if (n < 0) {
 		sb_nd_state_free(st);
-		rc = sb_err_set(e, n == -ENOENT ? EINVAL : (int)-n, SB_ND_SNAP_MSGS, "read netdev capture",
-				"the snapshot is damaged: take it again");
+		rc = sb_err_set(e, n == -ENOENT ? EINVAL : (int)-n, SB_ND_SNAP_MSGS,
+				"read netdev capture", "the snapshot is damaged: take it again");
 		if (n == -ENOENT)
 			sb_err_reason(e, "missing beside %s", SB_ND_SNAP_PARTS);
 		return rc;

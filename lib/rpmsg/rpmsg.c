@@ -105,7 +105,8 @@ static void scan_channel(const struct sb_root *r, const char *dev, struct sb_rpm
 	if (sb_attr_str(r, c->name, sizeof(c->name), "/sys/bus/rpmsg/devices/%s/name", dev) < 0) {
 		char parent[64];
 
-		if (sb_rpmsg_parse_devname(dev, parent, sizeof(parent), c->name, sizeof(c->name), &s, &d))
+		if (sb_rpmsg_parse_devname(dev, parent, sizeof(parent), c->name, sizeof(c->name),
+					   &s, &d))
 			c->name[0] = '\0';
 	}
 	if (sb_attr_hex(r, &v, "/sys/bus/rpmsg/devices/%s/src", dev) >= 0 && v <= 0xffffffffu) {
@@ -122,17 +123,19 @@ static void scan_channel(const struct sb_root *r, const char *dev, struct sb_rpm
 		if (!sb_parse_bool(text, &b))
 			c->announce = b;
 	}
-	if (sb_link_name(r, c->driver, sizeof(c->driver), "/sys/bus/rpmsg/devices/%s/driver", dev) < 0)
+	if (sb_link_name(r, c->driver, sizeof(c->driver), "/sys/bus/rpmsg/devices/%s/driver", dev) <
+	    0)
 		c->driver[0] = '\0';
 	if (sb_readlink(r, link, sizeof(link), "/sys/bus/rpmsg/devices/%s", dev) >= 0) {
 		char parent[128];
 
-		sb_rpmsg_link_parts(link, parent, sizeof(parent), c->remoteproc, sizeof(c->remoteproc));
+		sb_rpmsg_link_parts(link, parent, sizeof(parent), c->remoteproc,
+				    sizeof(c->remoteproc));
 	}
 }
 
-static void scan_class_common(const struct sb_root *r, const char *name, char *devnode,
-			      size_t dlen, char *parent, size_t plen, char *rproc, size_t rlen)
+static void scan_class_common(const struct sb_root *r, const char *name, char *devnode, size_t dlen,
+			      char *parent, size_t plen, char *rproc, size_t rlen)
 {
 	char link[512], syspath[192];
 
@@ -212,7 +215,8 @@ int sb_rpmsg_scan(const struct sb_root *r, struct sb_rpmsg_state *st, struct sb_
 		st->channels = calloc(l.n, sizeof(*st->channels));
 		if (!st->channels) {
 			sb_dirlist_free(&l);
-			return sb_err_set(e, ENOMEM, "/sys/bus/rpmsg/devices", "list rpmsg channels", NULL);
+			return sb_err_set(e, ENOMEM, "/sys/bus/rpmsg/devices",
+					  "list rpmsg channels", NULL);
 		}
 		for (size_t i = 0; i < l.n; i++)
 			scan_channel(r, l.names[i], &st->channels[st->nchannels++]);
@@ -262,7 +266,9 @@ int sb_rpmsg_method_lasting(enum sb_rpmsg_method m, enum sb_rpmsg_method *out, s
 	if (m == SB_RPMSG_FD) {
 		sb_err_set(e, EINVAL, "--method fd", "create a lasting endpoint",
 			   "use --method legacy (or auto) for a /dev/rpmsgN that stays; send, recv and ping take --method fd");
-		sb_err_reason(e, "an fd endpoint is destroyed when its last file descriptor closes, so it would be gone when this process exits");
+		sb_err_reason(
+			e,
+			"an fd endpoint is destroyed when its last file descriptor closes, so it would be gone when this process exits");
 		return -EINVAL;
 	}
 	*out = SB_RPMSG_LEGACY;

@@ -68,7 +68,8 @@ int sb_rpmsg_ctl_open(const struct sb_root *r, unsigned index, struct sb_rpmsg_c
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		} else {
 			sb_err_set(e, err, ctl->path, "open control device",
-				   err == EACCES || err == EPERM ? "run as root or get access to %s" : NULL,
+				   err == EACCES || err == EPERM ? "run as root or get access to %s"
+								 : NULL,
 				   ctl->path);
 		}
 		return -err;
@@ -141,12 +142,12 @@ struct ept_child {
 };
 
 struct ept_children {
-	int dirfd;            /* /sys/class/rpmsg/rpmsg_ctrlN, kept open */
-	uint64_t *known;      /* inode numbers of the children at the last listing, sorted */
+	int dirfd;	 /* /sys/class/rpmsg/rpmsg_ctrlN, kept open */
+	uint64_t *known; /* inode numbers of the children at the last listing, sorted */
 	size_t nknown, known_cap;
 	struct ept_child *fresh; /* children of this listing not in known[] */
 	size_t nfresh, fresh_cap;
-	uint64_t *now;        /* this listing's inode numbers, becomes known[] */
+	uint64_t *now; /* this listing's inode numbers, becomes known[] */
 	size_t nnow, now_cap;
 };
 
@@ -214,14 +215,17 @@ static int list_children(struct ept_children *ch)
 			const struct dirent64_rec *d = (const void *)(buf + off);
 
 			off += d->reclen;
-			if ((d->type != DT_DIR && d->type != DT_UNKNOWN) || sb_rpmsg_index(d->name, "rpmsg", &id))
+			if ((d->type != DT_DIR && d->type != DT_UNKNOWN) ||
+			    sb_rpmsg_index(d->name, "rpmsg", &id))
 				continue;
-			if (ch->nnow == ch->now_cap && (rc = grow(&ch->now, &ch->now_cap, sizeof(*ch->now))))
+			if (ch->nnow == ch->now_cap &&
+			    (rc = grow(&ch->now, &ch->now_cap, sizeof(*ch->now))))
 				return rc;
 			ch->now[ch->nnow++] = d->ino;
 			if (bsearch(&d->ino, ch->known, ch->nknown, sizeof(*ch->known), cmp_ino))
 				continue;
-			if (ch->nfresh == ch->fresh_cap && (rc = grow(&ch->fresh, &ch->fresh_cap, sizeof(*ch->fresh))))
+			if (ch->nfresh == ch->fresh_cap &&
+			    (rc = grow(&ch->fresh, &ch->fresh_cap, sizeof(*ch->fresh))))
 				return rc;
 			ch->fresh[ch->nfresh++] = (struct ept_child){ .ino = d->ino, .id = id };
 		}
@@ -279,7 +283,8 @@ static int children_open(struct sb_rpmsg_ctl *ctl)
 
 	if (!ctl->root || !is_devtmpfs_dev(ctl->root) || needs_udev_rules())
 		return -EOPNOTSUPP;
-	fd = sb_open(ctl->root, O_RDONLY | O_DIRECTORY, "/sys/class/rpmsg/rpmsg_ctrl%u", ctl->index);
+	fd = sb_open(ctl->root, O_RDONLY | O_DIRECTORY, "/sys/class/rpmsg/rpmsg_ctrl%u",
+		     ctl->index);
 	if (fd < 0)
 		return fd;
 	ch = calloc(1, sizeof(*ch));
@@ -315,12 +320,14 @@ int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
 
 const char *sb_rpmsg_ctl_lookup_name(const struct sb_rpmsg_ctl *ctl)
 {
-	return ctl->lookup == SB_RPMSG_LOOKUP_SYSFS ? "sysfs" :
-	       ctl->lookup == SB_RPMSG_LOOKUP_UEVENT ? "uevent" : "";
+	return ctl->lookup == SB_RPMSG_LOOKUP_SYSFS ? "sysfs"
+	       : ctl->lookup == SB_RPMSG_LOOKUP_UEVENT
+		       ? "uevent"
+		       : "";
 }
 
-static bool attrs_are(const struct sb_rpmsg_ctl *ctl, unsigned id, const char *name,
-		      uint32_t src, uint32_t dst)
+static bool attrs_are(const struct sb_rpmsg_ctl *ctl, unsigned id, const char *name, uint32_t src,
+		      uint32_t dst)
 {
 	char n[64];
 	int64_t s, d;
@@ -328,8 +335,10 @@ static bool attrs_are(const struct sb_rpmsg_ctl *ctl, unsigned id, const char *n
 	/* the endpoint device prints its addresses in signed decimal */
 	return sb_attr_str(ctl->root, n, sizeof(n), "/sys/class/rpmsg/rpmsg%u/name", id) >= 0 &&
 	       !strcmp(n, name) &&
-	       sb_attr_s64(ctl->root, &s, "/sys/class/rpmsg/rpmsg%u/src", id) >= 0 && (uint32_t)s == src &&
-	       sb_attr_s64(ctl->root, &d, "/sys/class/rpmsg/rpmsg%u/dst", id) >= 0 && (uint32_t)d == dst;
+	       sb_attr_s64(ctl->root, &s, "/sys/class/rpmsg/rpmsg%u/src", id) >= 0 &&
+	       (uint32_t)s == src &&
+	       sb_attr_s64(ctl->root, &d, "/sys/class/rpmsg/rpmsg%u/dst", id) >= 0 &&
+	       (uint32_t)d == dst;
 }
 
 /* After the ioctl: the new child that is ours (see above). */
@@ -340,7 +349,8 @@ static int pick_fresh(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 	int rc = list_children(ch), pick = -1;
 
 	if (rc < 0)
-		return sb_err_set(e, -rc, ctl->path, "list the endpoint devices after RPMSG_CREATE_EPT_IOCTL", NULL);
+		return sb_err_set(e, -rc, ctl->path,
+				  "list the endpoint devices after RPMSG_CREATE_EPT_IOCTL", NULL);
 	for (size_t i = 0; ch->nfresh > 1 && i < ch->nfresh; i++)
 		if (attrs_are(ctl, ch->fresh[i].id, info->name, info->src, info->dst) &&
 		    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
@@ -350,8 +360,10 @@ static int pick_fresh(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 	if (pick < 0) {
 		sb_err_set(e, ENOENT, ctl->path, "find the new /dev/rpmsgN",
 			   "another process may have destroyed it at once; 'rpmsgctl list' shows the endpoints");
-		sb_err_reason(e, "RPMSG_CREATE_EPT_IOCTL succeeded, but %zu new endpoint devices below /sys/class/rpmsg/rpmsg_ctrl%u are %s",
-			      ch->nfresh, ctl->index, ch->nfresh ? "not it" : "there");
+		sb_err_reason(
+			e,
+			"RPMSG_CREATE_EPT_IOCTL succeeded, but %zu new endpoint devices below /sys/class/rpmsg/rpmsg_ctrl%u are %s",
+			ch->nfresh, ctl->index, ch->nfresh ? "not it" : "there");
 		return -ENOENT;
 	}
 	snprintf(devname, len, "rpmsg%u", ch->fresh[pick].id);
@@ -377,8 +389,8 @@ static bool is_our_eptdev(const struct sb_rpmsg_ctl *ctl, const struct sb_deveve
 	return true;
 }
 
-int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src,
-			     uint32_t dst, char *devname, size_t len, struct sb_err *e)
+int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+			     char *devname, size_t len, struct sb_err *e)
 {
 	struct sb_rpmsg_endpoint_info info;
 	uint64_t deadline;
@@ -406,7 +418,8 @@ int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_
 		if (now >= deadline)
 			rc = -ETIMEDOUT;
 		else
-			rc = sb_devmon_next(ctl->mon, &ev, (int)((deadline - now + 999999) / 1000000));
+			rc = sb_devmon_next(ctl->mon, &ev,
+					    (int)((deadline - now + 999999) / 1000000));
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0) {
@@ -431,7 +444,9 @@ int sb_rpmsg_ept_open(const char *devnode, int flags, struct sb_rpmsg_ept *ept, 
 
 		sb_err_set(e, err, devnode, "open endpoint", NULL);
 		if (err == EBUSY)
-			sb_err_hint(e, "an endpoint device can be opened only once; another process holds it");
+			sb_err_hint(
+				e,
+				"an endpoint device can be opened only once; another process holds it");
 		else if (err == ENETRESET)
 			sb_err_hint(e, "the channel behind it is gone (remote stopped or crashed)");
 		else if (err == ENOENT)
@@ -460,8 +475,10 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 			ctl->fd_errno = err;
 			sb_err_set(e, EOPNOTSUPP, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
 				   "this kernel has only the legacy /dev/rpmsgN path: use --method legacy or auto");
-			sb_err_reason(e, "not supported by this kernel (rpmsg_ctrl answered %s; the fd ioctl is not in mainline as of v7.1)",
-				      strerrorname_np(err));
+			sb_err_reason(
+				e,
+				"not supported by this kernel (rpmsg_ctrl answered %s; the fd ioctl is not in mainline as of v7.1)",
+				strerrorname_np(err));
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 			return -EOPNOTSUPP;
 		}
@@ -475,7 +492,8 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 }
 
 int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
-			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept, struct sb_err *e)
+			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept,
+			struct sb_err *e)
 {
 	char devname[32], devnode[48];
 	int rc;
@@ -513,7 +531,8 @@ int sb_rpmsg_ept_discard(const char *devnode, struct sb_err *e)
 		const char *base = strrchr(devnode, '/') ? strrchr(devnode, '/') + 1 : devnode;
 
 		snprintf(was, sizeof(was), "%s", e->hint);
-		sb_err_hint(e, "%s%s%s left behind (destroy: %s); remove it with 'rpmsgctl ept destroy %s'",
+		sb_err_hint(e,
+			    "%s%s%s left behind (destroy: %s); remove it with 'rpmsgctl ept destroy %s'",
 			    was, was[0] ? "; " : "", devnode,
 			    strerrorname_np(err) ? strerrorname_np(err) : "error", base);
 	}
@@ -525,9 +544,12 @@ int sb_rpmsg_ept_destroy_keep_fd(struct sb_rpmsg_ept *ept, struct sb_err *e)
 	if (rpmsg_ioctl(ept->fd, SB_RPMSG_DESTROY_EPT_IOCTL, NULL) < 0) {
 		int err = errno;
 
-		return sb_err_set(e, err, ept->devnode[0] ? ept->devnode : "endpoint fd",
-				  "RPMSG_DESTROY_EPT_IOCTL",
-				  err == EINVAL ? "the default endpoint of a channel cannot be destroyed; unbind the channel instead" : NULL);
+		return sb_err_set(
+			e, err, ept->devnode[0] ? ept->devnode : "endpoint fd",
+			"RPMSG_DESTROY_EPT_IOCTL",
+			err == EINVAL
+				? "the default endpoint of a channel cannot be destroyed; unbind the channel instead"
+				: NULL);
 	}
 	return 0;
 }
@@ -562,9 +584,12 @@ static int dev_ioctl(struct sb_rpmsg_ctl *ctl, unsigned long cmd, const char *wh
 
 		sb_err_set(e, err, ctl->path, what, NULL);
 		if (err == EINVAL || err == ENOTTY)
-			sb_err_hint(e, "needs rpmsg_ctrl from kernel 5.18+ and a backend that announces channels");
+			sb_err_hint(
+				e,
+				"needs rpmsg_ctrl from kernel 5.18+ and a backend that announces channels");
 		else if (err == ENXIO || err == EOPNOTSUPP)
-			sb_err_hint(e, "the rpmsg backend behind this control device cannot %s channels",
+			sb_err_hint(e,
+				    "the rpmsg backend behind this control device cannot %s channels",
 				    cmd == SB_RPMSG_CREATE_DEV_IOCTL ? "create" : "release");
 		return -err;
 	}
@@ -574,13 +599,15 @@ static int dev_ioctl(struct sb_rpmsg_ctl *ctl, unsigned long cmd, const char *wh
 int sb_rpmsg_dev_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
 			struct sb_err *e)
 {
-	return dev_ioctl(ctl, SB_RPMSG_CREATE_DEV_IOCTL, "RPMSG_CREATE_DEV_IOCTL", name, src, dst, e);
+	return dev_ioctl(ctl, SB_RPMSG_CREATE_DEV_IOCTL, "RPMSG_CREATE_DEV_IOCTL", name, src, dst,
+			 e);
 }
 
 int sb_rpmsg_dev_release(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
 			 struct sb_err *e)
 {
-	return dev_ioctl(ctl, SB_RPMSG_RELEASE_DEV_IOCTL, "RPMSG_RELEASE_DEV_IOCTL", name, src, dst, e);
+	return dev_ioctl(ctl, SB_RPMSG_RELEASE_DEV_IOCTL, "RPMSG_RELEASE_DEV_IOCTL", name, src, dst,
+			 e);
 }
 
 int sb_rpmsg_get_outgoing_flow(int fd, bool *paused, struct sb_err *e)
@@ -600,12 +627,15 @@ int sb_rpmsg_get_outgoing_flow(int fd, bool *paused, struct sb_err *e)
 int sb_rpmsg_set_incoming_flow(int fd, bool pause, struct sb_err *e)
 {
 	/* the value travels in the argument itself, not through a pointer */
-	if (rpmsg_ioctl(fd, SB_RPMSG_SET_INCOMING_FLOWCONTROL, (void *)(uintptr_t)(pause ? 1 : 0)) < 0) {
+	if (rpmsg_ioctl(fd, SB_RPMSG_SET_INCOMING_FLOWCONTROL, (void *)(uintptr_t)(pause ? 1 : 0)) <
+	    0) {
 		int err = errno;
 
 		sb_err_set(e, err, "endpoint", "RPMSG_SET_INCOMING_FLOWCONTROL", NULL);
 		if (err == ENXIO || err == EOPNOTSUPP)
-			sb_err_hint(e, "only some rpmsg backends (Qualcomm GLINK) implement flow control; virtio does not");
+			sb_err_hint(
+				e,
+				"only some rpmsg backends (Qualcomm GLINK) implement flow control; virtio does not");
 		else if (err == EINVAL || err == ENOTTY)
 			sb_err_hint(e, "needs kernel 6.6+");
 		if (err == ENXIO)
@@ -628,7 +658,8 @@ ssize_t sb_rpmsg_send(int fd, const void *buf, size_t len, size_t mtu, struct sb
 	ssize_t n;
 
 	if (mtu && len > mtu) {
-		sb_err_set(e, EMSGSIZE, "message", "send", "split it (--split) or send at most %zu bytes", mtu);
+		sb_err_set(e, EMSGSIZE, "message", "send",
+			   "split it (--split) or send at most %zu bytes", mtu);
 		sb_err_reason(e, "%zu bytes is over the endpoint MTU of %zu bytes", len, mtu);
 		return -EMSGSIZE;
 	}
@@ -685,7 +716,9 @@ ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_e
 			int err = errno;
 
 			sb_err_set(e, err, "endpoint", "receive",
-				   err == EPIPE ? "the endpoint has gone (channel removed or remote stopped)" : NULL);
+				   err == EPIPE
+					   ? "the endpoint has gone (channel removed or remote stopped)"
+					   : NULL);
 			return -err;
 		}
 	}

@@ -51,7 +51,8 @@ static void read_one(const struct sb_root *r, const char *id, struct sb_rproc *p
 }
 
 const char *const sb_rproc_states[] = {
-	"offline", "suspended", "running", "crashed", "deleted", "attached", "detached", "invalid", NULL,
+	"offline",  "suspended", "running", "crashed", "deleted",
+	"attached", "detached",	 "invalid", NULL,
 };
 
 /* One pass over the kernel log for all processors; best effort (the log may be unreadable). */
@@ -104,8 +105,7 @@ int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, str
 	return 0;
 }
 
-int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out,
-		  struct sb_err *e)
+int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out, struct sb_err *e)
 {
 	struct sb_rproc *all;
 	size_t n;
@@ -117,7 +117,8 @@ int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *ou
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(all[i].id, spec) || (numeric && all[i].index == idx) ||
-		    !strcmp(all[i].name, spec) || (all[i].device[0] && !strcmp(all[i].device, spec))) {
+		    !strcmp(all[i].name, spec) ||
+		    (all[i].device[0] && !strcmp(all[i].device, spec))) {
 			*out = all[i];
 			free(all);
 			return 0;
@@ -125,8 +126,8 @@ int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *ou
 	}
 	free(all);
 	sb_err_set(e, ENOENT, spec, "find remote processor",
-		   n ? "see 'rpmsgctl list' for the remote processors" :
-		       "no remote processor registered: check the remoteproc driver and its device-tree node");
+		   n ? "see 'rpmsgctl list' for the remote processors"
+		     : "no remote processor registered: check the remoteproc driver and its device-tree node");
 	sb_err_exit(e, n ? SB_EXIT_FAIL : SB_EXIT_UNSUPPORTED);
 	return -ENOENT;
 }
@@ -156,8 +157,8 @@ static void current_state(const struct sb_root *r, const struct sb_rproc *p, cha
 		snprintf(buf, len, "unknown");
 }
 
-int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p,
-			 enum sb_rproc_action a, struct sb_err *e)
+int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_action a,
+			 struct sb_err *e)
 {
 	static const char *const words[] = { "start", "stop", "detach" };
 	char object[sizeof(p->id) + sizeof(p->name) + 4], state[24];
@@ -176,8 +177,10 @@ int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p,
 	if (rc == 0 && a == SB_RPROC_STOP) {
 		current_state(r, p, state, sizeof(state));
 		if (!strcmp(state, "running")) {
-			sb_err_set(e, EBUSY, object, "stop", "another user (a kernel driver, or an earlier start) holds a power reference");
-			sb_err_reason(e, "still running: the kernel only dropped one power reference");
+			sb_err_set(e, EBUSY, object, "stop",
+				   "another user (a kernel driver, or an earlier start) holds a power reference");
+			sb_err_reason(e,
+				      "still running: the kernel only dropped one power reference");
 			sb_err_exit(e, SB_EXIT_FAIL);
 			return -EBUSY;
 		}
@@ -190,10 +193,12 @@ int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p,
 	else if (rc == -EINVAL && a == SB_RPROC_DETACH)
 		sb_err_hint(e, "only an attached processor can be detached (state: %s)", p->state);
 	else if (rc == -ENOENT && a == SB_RPROC_START)
-		sb_err_hint(e, "firmware '%s' not found under /lib/firmware; 'rpmsgctl rproc firmware %s FILE' picks another",
+		sb_err_hint(e,
+			    "firmware '%s' not found under /lib/firmware; 'rpmsgctl rproc firmware %s FILE' picks another",
 			    p->firmware, p->id);
 	else if (rc == -EINVAL && a == SB_RPROC_START)
-		sb_err_hint(e, "the firmware image was rejected (bad ELF or resource table): see dmesg");
+		sb_err_hint(e,
+			    "the firmware image was rejected (bad ELF or resource table): see dmesg");
 	return rc;
 }
 
@@ -203,10 +208,12 @@ int sb_rproc_firmware_write(const struct sb_root *r, const struct sb_rproc *p, c
 	int rc;
 
 	if (!fw[0] || strchr(fw, '\n'))
-		return sb_err_set(e, EINVAL, fw, "set firmware", "give a file name below /lib/firmware");
+		return sb_err_set(e, EINVAL, fw, "set firmware",
+				  "give a file name below /lib/firmware");
 	rc = write_attr(r, p, "firmware", fw, "set firmware", e);
 	if (rc == -EBUSY)
-		sb_err_hint(e, "firmware can only change while offline (state: %s): 'rpmsgctl rproc stop %s' first",
+		sb_err_hint(e,
+			    "firmware can only change while offline (state: %s): 'rpmsgctl rproc stop %s' first",
 			    p->state, p->id);
 	return rc;
 }
@@ -230,9 +237,13 @@ int sb_rproc_trace(const struct sb_root *r, const struct sb_rproc *p, unsigned i
 	sb_err_set(e, (int)-n, path, "read trace", NULL);
 	if (n == -ENOENT) {
 		if (!sb_is_dir(r, "/sys/kernel/debug/remoteproc"))
-			sb_err_hint(e, "mount debugfs: mount -t debugfs none /sys/kernel/debug (CONFIG_DEBUG_FS)");
+			sb_err_hint(
+				e,
+				"mount debugfs: mount -t debugfs none /sys/kernel/debug (CONFIG_DEBUG_FS)");
 		else
-			sb_err_hint(e, "the firmware has no trace%u resource (running firmware only)", idx);
+			sb_err_hint(e,
+				    "the firmware has no trace%u resource (running firmware only)",
+				    idx);
 		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 	} else if (n == -EACCES || n == -EPERM) {
 		sb_err_hint(e, "debugfs needs root");
@@ -264,7 +275,8 @@ int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rp
 		return 0;
 	sb_err_set(e, -rc, p->id, "report a crash (debugfs crash)", NULL);
 	if (rc == -ENOENT) {
-		sb_err_hint(e, "mount debugfs: mount -t debugfs none /sys/kernel/debug (CONFIG_DEBUG_FS)");
+		sb_err_hint(e,
+			    "mount debugfs: mount -t debugfs none /sys/kernel/debug (CONFIG_DEBUG_FS)");
 		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 	} else if (rc == -EROFS) {
 		sb_err_reason(e, "needs the live kernel (not possible with --sysroot)");
@@ -306,4 +318,3 @@ bool sb_rproc_crash_msg(const char *msg, unsigned *n, const char **name)
 		*name = end + 4;
 	return true;
 }
-

@@ -23,7 +23,7 @@
 #define POLL_S 0.005 /* between sysfs scans while waiting for devices */
 
 static const char *const phase_names[SB_CYCLE_NPHASES] = {
-	[SB_CYCLE_DOWN] = "down", [SB_CYCLE_UP] = "up", [SB_CYCLE_DEVICES] = "devices",
+	[SB_CYCLE_DOWN] = "down", [SB_CYCLE_UP] = "up",	      [SB_CYCLE_DEVICES] = "devices",
 	[SB_CYCLE_PING] = "ping", [SB_CYCLE_TOTAL] = "cycle",
 };
 
@@ -82,8 +82,8 @@ static int scan_below(struct sb_rproc_cycle *cy, char ***names, size_t *n, size_
 		if (names)
 			(*names)[*n] = strdup(st.channels[i].name);
 		(*n)++;
-		if (dst_of_ping && cy->o.ping_channel && !strcmp(st.channels[i].name, cy->o.ping_channel) &&
-		    st.channels[i].have_dst)
+		if (dst_of_ping && cy->o.ping_channel &&
+		    !strcmp(st.channels[i].name, cy->o.ping_channel) && st.channels[i].have_dst)
 			*dst_of_ping = st.channels[i].dst;
 	}
 	for (size_t i = 0; i < st.nctrls; i++)
@@ -119,8 +119,10 @@ int sb_rproc_cycle_init(struct sb_rproc_cycle *cy, const struct sb_root *r, cons
 		return -EOPNOTSUPP;
 	}
 	if (strcmp(cy->p.state, "running")) {
-		sb_err_set(e, EINVAL, cy->p.id, "cycle", "start it first: rpmsgctl rproc start %s", cy->p.id);
-		sb_err_reason(e, "it is %s, not running", cy->p.state[0] ? cy->p.state : "in an unknown state");
+		sb_err_set(e, EINVAL, cy->p.id, "cycle", "start it first: rpmsgctl rproc start %s",
+			   cy->p.id);
+		sb_err_reason(e, "it is %s, not running",
+			      cy->p.state[0] ? cy->p.state : "in an unknown state");
 		sb_err_exit(e, SB_EXIT_FAIL);
 		return -EINVAL;
 	}
@@ -138,8 +140,9 @@ int sb_rproc_cycle_init(struct sb_rproc_cycle *cy, const struct sb_root *r, cons
 	if (o->ping_channel && (dst == SB_RPMSG_ADDR_ANY || !cy->nctrls)) {
 		sb_err_set(e, ENOENT, o->ping_channel, "find the channel to ping",
 			   "'rpmsgctl rproc status %s' lists its channels", cy->p.id);
-		sb_err_reason(e, !cy->nctrls ? "%s has no rpmsg control device to make an endpoint on"
-					      : "%s has no channel of that name with a remote address",
+		sb_err_reason(e,
+			      !cy->nctrls ? "%s has no rpmsg control device to make an endpoint on"
+					  : "%s has no channel of that name with a remote address",
 			      cy->p.id);
 		sb_err_exit(e, SB_EXIT_FAIL);
 		return -ENOENT;
@@ -188,7 +191,8 @@ static int wait_kmsg(struct sb_rproc_cycle *cy, const char *want, unsigned *n, u
 		if (rc < 0)
 			return rc;
 		msg = sb_rproc_log_msg(line.text, cy->p.id);
-		if (msg && (want ? !strncmp(msg, want, strlen(want)) : sb_rproc_crash_msg(msg, n, NULL)))
+		if (msg &&
+		    (want ? !strncmp(msg, want, strlen(want)) : sb_rproc_crash_msg(msg, n, NULL)))
 			return 0;
 	}
 }
@@ -205,9 +209,11 @@ static int crash_and_recover(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_re
 	rc = wait_kmsg(cy, NULL, &res->crash_no, deadline);
 	res->ms[SB_CYCLE_DOWN] = ms_since(t0);
 	if (rc == -EINTR)
-		return cycle_fail(cy, e, EINTR, "interrupted while waiting for the crash to be handled");
+		return cycle_fail(cy, e, EINTR,
+				  "interrupted while waiting for the crash to be handled");
 	if (rc < 0)
-		return cycle_fail(cy, e, -rc, "the kernel did not take the crash within %d ms", cy->o.timeout_ms);
+		return cycle_fail(cy, e, -rc, "the kernel did not take the crash within %d ms",
+				  cy->o.timeout_ms);
 	deadline = sb_now_ns() + (uint64_t)cy->o.timeout_ms * 1000000ull;
 	snprintf(up, sizeof(up), "remote processor %s is now up", cy->p.name);
 	rc = wait_kmsg(cy, up, NULL, deadline);
@@ -218,14 +224,15 @@ static int crash_and_recover(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_re
 		char state[24] = "";
 
 		read_state(cy, state, sizeof(state));
-		return cycle_fail(cy, e, -rc, "not recovered within %d ms after crash #%u (state: %s)",
+		return cycle_fail(cy, e, -rc,
+				  "not recovered within %d ms after crash #%u (state: %s)",
 				  cy->o.timeout_ms, res->crash_no, state[0] ? state : "unknown");
 	}
 	return 0;
 }
 
-static int stop_and_start(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_result *res,
-			  uint64_t t0, struct sb_err *e)
+static int stop_and_start(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_result *res, uint64_t t0,
+			  struct sb_err *e)
 {
 	uint64_t t1;
 	int rc;
@@ -235,7 +242,8 @@ static int stop_and_start(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_resul
 	t1 = sb_now_ns();
 	res->ms[SB_CYCLE_DOWN] = ms_since(t0);
 	if ((rc = sb_rproc_state_write(cy->root, &cy->p, SB_RPROC_START, e)) < 0)
-		return cycle_fail(cy, e, -rc, "start after the stop failed: %s (it is left offline)",
+		return cycle_fail(cy, e, -rc,
+				  "start after the stop failed: %s (it is left offline)",
 				  strerror(-rc));
 	res->ms[SB_CYCLE_UP] = ms_since(t1);
 	return 0;
@@ -274,13 +282,16 @@ static int wait_devices(struct sb_rproc_cycle *cy, struct sb_err *e)
 		if (sb_now_ns() >= deadline)
 			break;
 		if (sb_sleep(POLL_S))
-			return cycle_fail(cy, e, EINTR, "interrupted while waiting for its rpmsg devices");
+			return cycle_fail(cy, e, EINTR,
+					  "interrupted while waiting for its rpmsg devices");
 	}
 	if (missing)
-		return cycle_fail(cy, e, ETIMEDOUT, "rpmsg channel %s did not come back within %d ms",
-				  missing, cy->o.timeout_ms);
-	return cycle_fail(cy, e, ETIMEDOUT, "%zu of %zu rpmsg control devices came back within %d ms",
-			  nctrls, cy->nctrls, cy->o.timeout_ms);
+		return cycle_fail(cy, e, ETIMEDOUT,
+				  "rpmsg channel %s did not come back within %d ms", missing,
+				  cy->o.timeout_ms);
+	return cycle_fail(cy, e, ETIMEDOUT,
+			  "%zu of %zu rpmsg control devices came back within %d ms", nctrls,
+			  cy->nctrls, cy->o.timeout_ms);
 }
 
 /* An endpoint on the processor's control device, addressed to the channel, and pings. */
@@ -305,12 +316,13 @@ static int ping_channel(struct sb_rproc_cycle *cy, struct sb_err *e)
 		sb_rpmsg_state_free(&st);
 	}
 	if (!found)
-		return cycle_fail(cy, e, ENODEV, "no rpmsg control device to ping %s through", cy->o.ping_channel);
+		return cycle_fail(cy, e, ENODEV, "no rpmsg control device to ping %s through",
+				  cy->o.ping_channel);
 	rc = sb_rpmsg_ctl_open(cy->root, ctrl, &ctl, &ie);
 	if (rc == 0) {
 		ctl.timeout_ms = cy->o.timeout_ms;
-		rc = sb_rpmsg_ept_create(&ctl, "socbox-cycle", SB_RPMSG_ADDR_ANY, cy->ping_dst, O_CLOEXEC,
-					 SB_RPMSG_AUTO, &ept, &ie);
+		rc = sb_rpmsg_ept_create(&ctl, "socbox-cycle", SB_RPMSG_ADDR_ANY, cy->ping_dst,
+					 O_CLOEXEC, SB_RPMSG_AUTO, &ept, &ie);
 	}
 	if (rc == 0)
 		rc = sb_rpmsg_ping_init(&ping, cy->o.ping_size, cy->cookie, &ie);
@@ -322,7 +334,8 @@ static int ping_channel(struct sb_rproc_cycle *cy, struct sb_err *e)
 		if (rc == SB_ECHO_OK)
 			continue;
 		if (rc == SB_ECHO_CORRUPT)
-			sb_err_set(&ie, EBADMSG, "echo", "compare", "the echo differs from the request");
+			sb_err_set(&ie, EBADMSG, "echo", "compare",
+				   "the echo differs from the request");
 		if (rc >= 0)
 			rc = -EBADMSG;
 	}
@@ -334,7 +347,8 @@ static int ping_channel(struct sb_rproc_cycle *cy, struct sb_err *e)
 		char why[SB_ERR_LINE_MAX];
 
 		sb_err_format(&ie, why, sizeof(why));
-		return cycle_fail(cy, e, -rc, "channel %s did not answer: %s", cy->o.ping_channel, why);
+		return cycle_fail(cy, e, -rc, "channel %s did not answer: %s", cy->o.ping_channel,
+				  why);
 	}
 	return 0;
 }
@@ -352,7 +366,8 @@ int sb_rproc_cycle_run(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_result *
 		return rc;
 	if (read_state(cy, state, sizeof(state)) < 0 || strcmp(state, "running"))
 		return cycle_fail(cy, e, EIO, "it is %s after the %s, not running",
-				  state[0] ? state : "in an unknown state", cy->o.crash ? "recovery" : "start");
+				  state[0] ? state : "in an unknown state",
+				  cy->o.crash ? "recovery" : "start");
 	t = sb_now_ns();
 	if ((rc = wait_devices(cy, e)) < 0)
 		return rc;

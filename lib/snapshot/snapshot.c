@@ -18,7 +18,6 @@
 #include "socbox/limits.h"
 #include "socbox/snapshot.h"
 
-
 extern char **environ;
 
 struct sb_snap {
@@ -31,8 +30,10 @@ struct sb_snap {
 /* Links that point up or sideways in sysfs; following them would copy half of /sys. */
 static bool link_not_followed(const char *name)
 {
-	static const char *const names[] = { "subsystem", "driver", "firmware_node", "of_node", "module",
-					      "iommu", "iommu_group", "port", "root_bus", "physfn", "virtfn" };
+	static const char *const names[] = {
+		"subsystem",   "driver", "firmware_node", "of_node", "module", "iommu",
+		"iommu_group", "port",	 "root_bus",	  "physfn",  "virtfn"
+	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
 			return true;
@@ -180,14 +181,16 @@ skip:
 
 static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, int hops);
 
-static int follow(struct sb_snap *s, const char *link, const char *name, int depth, unsigned flags, int hops)
+static int follow(struct sb_snap *s, const char *link, const char *name, int depth, unsigned flags,
+		  int hops)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
 	if (!(flags & SB_SNAP_FOLLOW) || hops >= SB_SNAPSHOT_LINK_HOPS || link_not_followed(name))
 		return 0;
-	if (!realpath(link, real) || strncmp(real, "/sys/", 5) || stat(real, &st) || !S_ISDIR(st.st_mode))
+	if (!realpath(link, real) || strncmp(real, "/sys/", 5) || stat(real, &st) ||
+	    !S_ISDIR(st.st_mode))
 		return 0;
 	return tree(s, real, depth, flags, hops + 1);
 }
@@ -227,14 +230,16 @@ static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, 
 	while (!rc && (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if ((size_t)snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "", de->d_name) >= sizeof(child))
+		if ((size_t)snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
+				     de->d_name) >= sizeof(child))
 			continue;
 		if (lstat(child, &st))
 			continue;
 		if (S_ISLNK(st.st_mode)) {
 			rc = copy_link(s, child);
 			if (!rc)
-				rc = follow(s, child, de->d_name, depth > 0 ? depth - 1 : 0, flags, hops);
+				rc = follow(s, child, de->d_name, depth > 0 ? depth - 1 : 0, flags,
+					    hops);
 		} else if (S_ISREG(st.st_mode)) {
 			rc = copy_regular(s, child, &st);
 		} else if (S_ISDIR(st.st_mode) && depth > 0) {
@@ -296,8 +301,9 @@ static int write_manifest(struct sb_snap *s)
 		return -errno;
 	uname(&u);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	fprintf(f, "socbox_version=%s\ndate=%s\nhostname=%s\nrelease=%s\nmachine=%s\n"
-		   "files=%zu\nlinks=%zu\ndirs=%zu\nskipped=%zu\nbytes=%llu\n",
+	fprintf(f,
+		"socbox_version=%s\ndate=%s\nhostname=%s\nrelease=%s\nmachine=%s\n"
+		"files=%zu\nlinks=%zu\ndirs=%zu\nskipped=%zu\nbytes=%llu\n",
 		SOCBOX_VERSION, date, u.nodename, u.release, u.machine, s->st.files, s->st.links,
 		s->st.dirs, s->st.skipped, s->st.bytes);
 	return fclose(f) ? -errno : 0;
@@ -327,7 +333,8 @@ static int make_tar(const char *dir, const char *tar_path, struct sb_err *e)
 	int status;
 
 	if (spawn(&pid, argv))
-		return sb_err_set(e, errno, "tar", "run", "install tar, or write a directory instead of a .tar");
+		return sb_err_set(e, errno, "tar", "run",
+				  "install tar, or write a directory instead of a .tar");
 	if (waitpid(pid, &status, 0) < 0)
 		return sb_err_set(e, errno, "tar", "wait", NULL);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
@@ -379,7 +386,9 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 			closedir(d);
 		}
 		if (!d || !empty)
-			return sb_err_set(e, EEXIST, out, "write snapshot", "choose a new name; an existing snapshot is never overwritten");
+			return sb_err_set(
+				e, EEXIST, out, "write snapshot",
+				"choose a new name; an existing snapshot is never overwritten");
 	}
 	/* Everything goes to a temporary name beside OUT and is renamed at the end, so OUT is
 	 * written whole or not at all. */

@@ -29,10 +29,10 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
 }
 
 /* Fail loudly (libFuzzer keeps the input) when a property of the output does not hold. */
-#define FUZZ_ASSERT(cond)                                                                  \
-	do {                                                                               \
-		if (!(cond))                                                               \
-			fuzz_fail(__FILE__, __LINE__, #cond);                              \
+#define FUZZ_ASSERT(cond) \
+	do { \
+		if (!(cond)) \
+			fuzz_fail(__FILE__, __LINE__, #cond); \
 	} while (0)
 void fuzz_fail(const char *file, int line, const char *what) __attribute__((noreturn));
 

@@ -7,8 +7,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const keys[] = { "iommu.strict", "iommu.passthrough", "iommu", "intel_iommu",
-					    "amd_iommu", "arm-smmu-v3.disable_bypass", "" };
+	static const char *const keys[] = {
+		"iommu.strict", "iommu.passthrough",	      "iommu", "intel_iommu",
+		"amd_iommu",	"arm-smmu-v3.disable_bypass", ""
+	};
 	char *text = fuzz_text(data, size), val[64], tiny[1], mode[16];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -22,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sb_cmdline_has_option(text, "fullflush");
 	if (sb_iommu_cmdline_policy(text, mode, sizeof(mode)))
-		FUZZ_ASSERT(!strcmp(mode, "strict") || !strcmp(mode, "lazy") || !strcmp(mode, "passthrough"));
+		FUZZ_ASSERT(!strcmp(mode, "strict") || !strcmp(mode, "lazy") ||
+			    !strcmp(mode, "passthrough"));
 	free(text);
 	return 0;
 }

@@ -70,7 +70,9 @@ const char *fuzz_root_dir(void)
 		const char *tmp = getenv("SOCBOX_FUZZ_TMP");
 
 		if (!tmp)
-			tmp = !access("/dev/shm", W_OK) ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+			tmp = !access("/dev/shm", W_OK) ? "/dev/shm"
+			      : getenv("TMPDIR")	? getenv("TMPDIR")
+							: "/tmp";
 
 		snprintf(base_dir, sizeof(base_dir), "%s/socbox-fuzz.XXXXXX", tmp);
 		if (!mkdtemp(base_dir))

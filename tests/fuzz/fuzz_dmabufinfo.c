@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t skipped = 0;
 
 	if (!sb_dmabuf_parse_fdinfo(text, &fi))
-		FUZZ_ASSERT(memchr(fi.exp_name, 0, sizeof(fi.exp_name)) && memchr(fi.name, 0, sizeof(fi.name)));
+		FUZZ_ASSERT(memchr(fi.exp_name, 0, sizeof(fi.exp_name)) &&
+			    memchr(fi.name, 0, sizeof(fi.name)));
 	for (char *line = text, *next; line; line = next) {
 		struct sb_dmabuf_map m;
 

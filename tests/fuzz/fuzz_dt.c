@@ -32,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sb_dt_parse_map(buf + 1, size, &m, &n)) {
 		FUZZ_ASSERT(n * 16 == size);
 		for (size_t i = 0; i < n; i++) {
-			uint32_t ids[] = { m[i].id_base, m[i].id_base + m[i].length - 1, m[i].id_base + m[i].length, 0 };
+			uint32_t ids[] = { m[i].id_base, m[i].id_base + m[i].length - 1,
+					   m[i].id_base + m[i].length, 0 };
 
 			for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++) {
 				uint32_t ph, out;

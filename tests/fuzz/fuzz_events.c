@@ -8,7 +8,8 @@
 
 static void check(const struct sb_event *ev)
 {
-	FUZZ_ASSERT(memchr(ev->kind, 0, sizeof(ev->kind)) && memchr(ev->object, 0, sizeof(ev->object)) &&
+	FUZZ_ASSERT(memchr(ev->kind, 0, sizeof(ev->kind)) &&
+		    memchr(ev->object, 0, sizeof(ev->object)) &&
 		    memchr(ev->detail, 0, sizeof(ev->detail)));
 	FUZZ_ASSERT((unsigned)ev->subsys < SB_EV_NSUBSYS && ev->kind[0] && ev->source);
 }
@@ -40,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(l.v[i].key_us >= l.v[i].ts_us);
 		if (i)
 			FUZZ_ASSERT(l.v[i - 1].key_us < l.v[i].key_us ||
-				    (l.v[i - 1].key_us == l.v[i].key_us && l.v[i - 1].seq < l.v[i].seq));
+				    (l.v[i - 1].key_us == l.v[i].key_us &&
+				     l.v[i - 1].seq < l.v[i].seq));
 	}
 	sb_ev_list_free(&l);
 	sb_kmsg_free(&log);

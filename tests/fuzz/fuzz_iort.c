@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(memchr(n->name, 0, sizeof(n->name)));
 		for (size_t k = 0; k < n->nmaps; k++) {
 			const struct sb_iort_map *m = &n->maps[k];
-			uint32_t ids[] = { m->input_base, m->input_base + m->count, m->input_base - 1, 0, 0xffffffffu };
+			uint32_t ids[] = { m->input_base, m->input_base + m->count,
+					   m->input_base - 1, 0, 0xffffffffu };
 
 			for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++)
 				if (!sb_iort_map_id(&t, n, ids[j], &smmu, &sid))

@@ -13,8 +13,10 @@ static void check_event(const struct sb_iommu_event *ev)
 {
 	char q[128];
 
-	FUZZ_ASSERT(memchr(ev->source, 0, sizeof(ev->source)) && memchr(ev->device, 0, sizeof(ev->device)) &&
-		    memchr(ev->kind, 0, sizeof(ev->kind)) && memchr(ev->reason, 0, sizeof(ev->reason)));
+	FUZZ_ASSERT(
+		memchr(ev->source, 0, sizeof(ev->source)) &&
+		memchr(ev->device, 0, sizeof(ev->device)) &&
+		memchr(ev->kind, 0, sizeof(ev->kind)) && memchr(ev->reason, 0, sizeof(ev->reason)));
 	if (ev->has_sid)
 		sb_smmu_event_qualifier(ev->sid & 0xff, ev->addr, q, sizeof(q));
 }
@@ -64,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(probes);
 	sb_iommu_policy(fuzz_root(), &log, NULL, 0, &pol);
-	FUZZ_ASSERT(memchr(pol.mode, 0, sizeof(pol.mode)) && memchr(pol.domain_default, 0, sizeof(pol.domain_default)));
+	FUZZ_ASSERT(memchr(pol.mode, 0, sizeof(pol.mode)) &&
+		    memchr(pol.domain_default, 0, sizeof(pol.domain_default)));
 	sb_kmsg_free(&log);
 	return 0;
 }

@@ -19,12 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (sb_nd_state_from_buf(buf, size, &st) != -ENOMEM) {
 		for (size_t i = 0; i < st.nqueues; i++) {
-			sb_nd_find_qstats(&st, st.queues[i].ifindex, st.queues[i].type, st.queues[i].id);
+			sb_nd_find_qstats(&st, st.queues[i].ifindex, st.queues[i].type,
+					  st.queues[i].id);
 			sb_nd_find_napi(&st, st.queues[i].napi_id);
 			sb_nd_queue_type_name(st.queues[i].type);
 		}
 		for (size_t i = 0; i < st.npools; i++) {
-			const struct sb_nd_pool_stats *ps = sb_nd_find_pool_stats(&st, st.pools[i].id);
+			const struct sb_nd_pool_stats *ps =
+				sb_nd_find_pool_stats(&st, st.pools[i].id);
 			uint64_t age;
 
 			if (ps) {

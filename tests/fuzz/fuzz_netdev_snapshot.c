@@ -11,8 +11,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const unsigned parts[] = { SB_ND_ALL_PARTS, SB_ND_DEVS | SB_ND_QUEUES, SB_ND_POOLS | SB_ND_POOL_STATS,
-					  SB_ND_QSTATS_QUEUE | SB_ND_QSTATS_DEV };
+	static const unsigned parts[] = {
+		SB_ND_ALL_PARTS, SB_ND_DEVS | SB_ND_QUEUES, SB_ND_POOLS | SB_ND_POOL_STATS,
+		SB_ND_QSTATS_QUEUE | SB_ND_QSTATS_DEV
+	};
 	const uint8_t *sep = memmem(data, size, "\n%%\n", 4);
 	size_t text_len = sep ? (size_t)(sep - data) + 1 : size;
 
@@ -27,9 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		sb_err_clear(&e);
 		if (sb_nd_state_from_root(fuzz_root(), parts[i], &st, &e) == 0) {
-			FUZZ_ASSERT((st.have & ~parts[i]) == 0 && (st.unsupported & ~parts[i]) == 0);
+			FUZZ_ASSERT((st.have & ~parts[i]) == 0 &&
+				    (st.unsupported & ~parts[i]) == 0);
 			for (unsigned bit = 0; bit < 8; bit++)
-				FUZZ_ASSERT(memchr(st.part_err[bit].reason, 0, sizeof(st.part_err[bit].reason)));
+				FUZZ_ASSERT(memchr(st.part_err[bit].reason, 0,
+						   sizeof(st.part_err[bit].reason)));
 			sb_nd_state_free(&st);
 		} else {
 			FUZZ_ASSERT(e.errnum != 0);

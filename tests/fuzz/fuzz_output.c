@@ -39,7 +39,8 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
 	if (cp >= 0x80 && cp < 0xa0)
 		return 0; /* a C1 control is as bad as a C0 one on a terminal */
@@ -96,7 +97,8 @@ static int string(struct js *j)
 				return -1;
 			if (*j->p == 'u') {
 				for (int i = 1; i <= 4; i++)
-					if (j->p + i >= j->end || !strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i])
+					if (j->p + i >= j->end ||
+					    !strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i])
 						return -1;
 				j->p += 5;
 			} else if (strchr("\"\\/bfnrt", *j->p) && *j->p) {

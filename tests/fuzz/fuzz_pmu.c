@@ -37,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (sb_perf_parse_format(name, val, f))
 				continue;
-			FUZZ_ASSERT(f->word <= 2 && f->nranges >= 1 && f->nranges <= SB_PERF_MAX_RANGES);
+			FUZZ_ASSERT(f->word <= 2 && f->nranges >= 1 &&
+				    f->nranges <= SB_PERF_MAX_RANGES);
 			for (unsigned i = 0; i < f->nranges; i++)
 				FUZZ_ASSERT(f->lo[i] <= f->hi[i] && f->hi[i] <= 63);
 			p.nformats++;

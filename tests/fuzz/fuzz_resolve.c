@@ -27,7 +27,8 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 static int open_in_root(int dfd, const char *path)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	int fd, tries = 0;
 
 	/* EAGAIN: a rename or mount anywhere on the machine raced with a ".." (openat2(2));
@@ -60,8 +61,9 @@ static void query(int dfd, const char *path)
 	}
 	fb = rc ? -1 : openat(dfd, out, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (getenv("FUZZ_VERBOSE")) /* triage: what each way gave */
-		fprintf(stderr, "%s: openat2 %s, walk %d '%s' open %s\n", path, fa >= 0 ? "ok" : strerror(err),
-			rc, rc ? "" : out, fb >= 0 ? "ok" : "failed");
+		fprintf(stderr, "%s: openat2 %s, walk %d '%s' open %s\n", path,
+			fa >= 0 ? "ok" : strerror(err), rc, rc ? "" : out,
+			fb >= 0 ? "ok" : "failed");
 	if (!rc) {
 		FUZZ_ASSERT(strcmp(out, "..") && strncmp(out, "../", 3) && !strstr(out, "/../") &&
 			    (strlen(out) < 3 || strcmp(out + strlen(out) - 3, "/..")));

@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum sb_rpmsg_method m;
 
 	if (!sb_rpmsg_parse_devname(text, parent, sizeof(parent), name, sizeof(name), &src, &dst))
-		FUZZ_ASSERT(parent[0] && name[0] && strlen(parent) < sizeof(parent) && strlen(name) < sizeof(name));
+		FUZZ_ASSERT(parent[0] && name[0] && strlen(parent) < sizeof(parent) &&
+			    strlen(name) < sizeof(name));
 	sb_rpmsg_parse_devname(text, parent, 1, name, 1, &src, &dst);
 	sb_rpmsg_link_parts(text, parent, sizeof(parent), rproc, sizeof(rproc));
 	FUZZ_ASSERT(strlen(parent) < sizeof(parent) && strlen(rproc) < sizeof(rproc));

@@ -81,9 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(last[i]);
 		last[i] = strdup(v);
 		if (i == 9)
-			fuzz_link("sys/class/remoteproc/remoteproc0", v[0] ? v : "../../devices/platform/r5f/remoteproc/remoteproc0");
+			fuzz_link("sys/class/remoteproc/remoteproc0",
+				  v[0] ? v : "../../devices/platform/r5f/remoteproc/remoteproc0");
 		else if (i == 14)
-			fuzz_link("sys/bus/rpmsg/devices/virtio0.rpmsg-raw.-1.31", v[0] ? v : "../../../" CHAN_DEV);
+			fuzz_link("sys/bus/rpmsg/devices/virtio0.rpmsg-raw.-1.31",
+				  v[0] ? v : "../../../" CHAN_DEV);
 		else
 			fuzz_put(files[i], v, strlen(v));
 	}

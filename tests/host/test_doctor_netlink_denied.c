@@ -51,7 +51,8 @@ static void refuse_netlink(int err)
 	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
 
 	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
-	ck_assert_msg(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0, "seccomp: %s", strerror(errno));
+	ck_assert_msg(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0, "seccomp: %s",
+		      strerror(errno));
 	ck_assert_int_eq(socket(AF_NETLINK, SOCK_RAW, 16 /* NETLINK_GENERIC */), -1);
 	ck_assert_int_eq(errno, err);
 }
@@ -90,7 +91,8 @@ START_TEST(qemu_user_errno_is_said_as_it_is)
 	ck_assert_ptr_nonnull(strstr(e.hint, "qemu-user"));
 	probe(&s);
 	ck_assert_int_eq(s.status, SB_HEALTH_UNKNOWN);
-	ck_assert_str_eq(s.summary, "cannot ask the kernel: generic netlink: open socket: Protocol not supported");
+	ck_assert_str_eq(s.summary,
+			 "cannot ask the kernel: generic netlink: open socket: Protocol not supported");
 	ck_assert_int_eq(s.nhints, 1);
 	ck_assert_ptr_nonnull(strstr(s.hints[0], "qemu-user"));
 	ck_assert(!has_fact(&s, "family")); /* unknown, not "false" */
@@ -105,7 +107,9 @@ START_TEST(a_refusing_filter_is_said_as_it_is)
 	refuse_netlink(EPERM);
 	probe(&s);
 	ck_assert_int_eq(s.status, SB_HEALTH_UNKNOWN);
-	ck_assert_str_eq(s.summary, "cannot ask the kernel: generic netlink: open socket: Operation not permitted");
+	ck_assert_str_eq(
+		s.summary,
+		"cannot ask the kernel: generic netlink: open socket: Operation not permitted");
 	ck_assert_int_eq(s.nhints, 1);
 	ck_assert_ptr_nonnull(strstr(s.hints[0], "seccomp"));
 	ck_assert(!has_fact(&s, "family"));

@@ -63,19 +63,27 @@ START_TEST(default_command_runs_without_verb)
 	ck_assert_int_eq(ran_list, 1);
 	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "-J", NULL }), 0);
 	ck_assert_int_eq(last_mode, SB_OUT_JSON);
-	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "--format", "openmetrics", NULL }), 0);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "--format", "openmetrics", NULL }),
+			 0);
 	ck_assert_int_eq(last_mode, SB_OUT_OPENMETRICS);
 }
 END_TEST
 
 START_TEST(bad_options_are_usage_errors)
 {
-	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "--bogus", NULL }), SB_EXIT_USAGE);
-	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "-J", "-r", NULL }), SB_EXIT_USAGE);
-	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "--format", "xml", NULL }), SB_EXIT_USAGE);
-	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "extra", NULL }), SB_EXIT_USAGE);
-	ck_assert_int_eq(dispatch(5, (const char *[]){ "tool", "listen", "x", "-i", "-1", NULL }), SB_EXIT_USAGE);
-	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "--sysroot", "/nonexistent/x", NULL }), SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "--bogus", NULL }),
+			 SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "-J", "-r", NULL }),
+			 SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "--format", "xml", NULL }),
+			 SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "extra", NULL }),
+			 SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(5, (const char *[]){ "tool", "listen", "x", "-i", "-1", NULL }),
+			 SB_EXIT_USAGE);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "list", "--sysroot",
+						       "/nonexistent/x", NULL }),
+			 SB_EXIT_USAGE);
 	ck_assert_int_eq(ran_list + ran_show, 0);
 }
 END_TEST
@@ -136,9 +144,12 @@ START_TEST(errors_map_to_exit_codes)
 	ck_assert_int_eq(sb_exit_from_errno(EACCES), SB_EXIT_PERM);
 	ck_assert_int_eq(sb_exit_from_errno(ENOTTY), SB_EXIT_UNSUPPORTED);
 	ck_assert_int_eq(sb_exit_from_errno(EIO), SB_EXIT_FAIL);
-	ck_assert_int_eq(sb_err_set(&e, ENOENT, "/dev/rpmsg_ctrl0", "open", "modprobe %s", "rpmsg_ctrl"), -ENOENT);
+	ck_assert_int_eq(sb_err_set(&e, ENOENT, "/dev/rpmsg_ctrl0", "open", "modprobe %s",
+				    "rpmsg_ctrl"),
+			 -ENOENT);
 	sb_err_format(&e, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "/dev/rpmsg_ctrl0: open: No such file or directory (modprobe rpmsg_ctrl)");
+	ck_assert_str_eq(buf,
+			 "/dev/rpmsg_ctrl0: open: No such file or directory (modprobe rpmsg_ctrl)");
 	sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
 	sb_err_reason(&e, "kernel says no");

@@ -11,9 +11,11 @@ START_TEST(last_occurrence_wins)
 	char v[32];
 
 	/* doctor used to take the first, smmustat the last: they disagreed */
-	ck_assert(sb_cmdline_param("ro iommu.strict=0 quiet iommu.strict=1\n", "iommu.strict", v, sizeof(v)));
+	ck_assert(sb_cmdline_param("ro iommu.strict=0 quiet iommu.strict=1\n", "iommu.strict", v,
+				   sizeof(v)));
 	ck_assert_str_eq(v, "1");
-	ck_assert(!sb_cmdline_param("iommu.strictx=1 xiommu.strict=1", "iommu.strict", v, sizeof(v)));
+	ck_assert(
+		!sb_cmdline_param("iommu.strictx=1 xiommu.strict=1", "iommu.strict", v, sizeof(v)));
 }
 END_TEST
 

@@ -55,7 +55,8 @@ END_TEST
 START_TEST(stat_old_and_offline)
 {
 	/* A 2.6-era file with 7 columns, CPU 1 offline (no line), CPU 3 present. */
-	static const char old[] = "cpu  10 0 10 80 0 0 0\ncpu0 5 0 5 40 0 0 0\ncpu3 5 0 5 40 0 0 0\n";
+	static const char old[] =
+		"cpu  10 0 10 80 0 0 0\ncpu0 5 0 5 40 0 0 0\ncpu3 5 0 5 40 0 0 0\n";
 	static const char sirq[] = "   CPU0   CPU3\n NET_RX: 5 9\n";
 	struct sb_cpustat st;
 
@@ -77,11 +78,13 @@ START_TEST(stat_broken)
 
 	ck_assert_int_eq(sb_cpustat_parse_stat("", &st), -EINVAL);
 	ck_assert_int_eq(sb_cpustat_parse_stat("intr 1 2 3\nctxt 5\n", &st), -EINVAL);
-	ck_assert_int_eq(sb_cpustat_parse_stat("cpu  1 2\n", &st), -EINVAL);     /* truncated */
+	ck_assert_int_eq(sb_cpustat_parse_stat("cpu  1 2\n", &st), -EINVAL);	 /* truncated */
 	ck_assert_int_eq(sb_cpustat_parse_stat("cpu  1 2 x 4\n", &st), -EINVAL); /* garbage */
 	ck_assert_int_eq(sb_cpustat_parse_stat("cpu  \xff\xfe 1 2 3\n", &st), -EINVAL);
 	/* A broken per-CPU line is skipped, the rest stays. */
-	ck_assert_int_eq(sb_cpustat_parse_stat("cpu  1 2 3 4\ncpuX 1 2 3 4\ncpu7 1 2 3 4\ncpu8 1", &st), 0);
+	ck_assert_int_eq(sb_cpustat_parse_stat("cpu  1 2 3 4\ncpuX 1 2 3 4\ncpu7 1 2 3 4\ncpu8 1",
+					       &st),
+			 0);
 	ck_assert_uint_eq(st.ncpus, 1);
 	ck_assert_int_eq(st.cpus[0].cpu, 7);
 	sb_cpustat_free(&st);
@@ -120,8 +123,14 @@ START_TEST(percentages)
 	struct sb_cpu_pct p;
 
 	/* 100 ticks: 10 user + 5 nice, 20 sys, 40 idle, 5 iow, 5 irq, 15 sirq; guest 8 is inside user. */
-	b.t[SB_CPU_USER] = 10; b.t[SB_CPU_NICE] = 5; b.t[SB_CPU_SYSTEM] = 20; b.t[SB_CPU_IDLE] = 40;
-	b.t[SB_CPU_IOWAIT] = 5; b.t[SB_CPU_IRQ] = 5; b.t[SB_CPU_SOFTIRQ] = 15; b.t[SB_CPU_GUEST] = 8;
+	b.t[SB_CPU_USER] = 10;
+	b.t[SB_CPU_NICE] = 5;
+	b.t[SB_CPU_SYSTEM] = 20;
+	b.t[SB_CPU_IDLE] = 40;
+	b.t[SB_CPU_IOWAIT] = 5;
+	b.t[SB_CPU_IRQ] = 5;
+	b.t[SB_CPU_SOFTIRQ] = 15;
+	b.t[SB_CPU_GUEST] = 8;
 	sb_cpu_pct(&a, &b, &p);
 	ck_assert_double_eq_tol(p.usr, 15.0, 1e-9);
 	ck_assert_double_eq_tol(p.sys, 20.0, 1e-9);

@@ -75,28 +75,41 @@ START_TEST(maps_lines)
 {
 	struct sb_dmabuf_map m;
 
-	ck_assert_int_eq(sb_dmabuf_parse_maps_line(
-		"7f3c2a000000-7f3c2c000000 rw-s 00000000 00:0f 1042                       /dmabuf:camera-rx", &m), 1);
+	ck_assert_int_eq(
+		sb_dmabuf_parse_maps_line(
+			"7f3c2a000000-7f3c2c000000 rw-s 00000000 00:0f 1042                       /dmabuf:camera-rx",
+			&m),
+		1);
 	ck_assert_uint_eq(m.start, 0x7f3c2a000000ull);
 	ck_assert_uint_eq(m.end - m.start, 32u << 20);
 	ck_assert_uint_eq(m.ino, 1042);
 	ck_assert_str_eq(m.name, "camera-rx");
-	ck_assert_int_eq(sb_dmabuf_parse_maps_line(
-		"ffff8000-ffff9000 rw-s 00000000 00:0f 77 /dmabuf:\n", &m), 1);
+	ck_assert_int_eq(sb_dmabuf_parse_maps_line("ffff8000-ffff9000 rw-s 00000000 00:0f 77 /dmabuf:\n",
+						   &m),
+			 1);
 	ck_assert_str_eq(m.name, "");
 	ck_assert_int_eq(sb_dmabuf_parse_maps_line(
-		"ffff8000-ffff9000 rw-s 00000000 00:0e 78 anon_inode:dmabuf", &m), 1);
+				 "ffff8000-ffff9000 rw-s 00000000 00:0e 78 anon_inode:dmabuf", &m),
+			 1);
 	ck_assert_uint_eq(m.ino, 78);
 	ck_assert_int_eq(sb_dmabuf_parse_maps_line(
-		"55d0c4a00000-55d0c4a21000 r--p 00000000 fe:01 1311 /usr/bin/weston", &m), 0);
+				 "55d0c4a00000-55d0c4a21000 r--p 00000000 fe:01 1311 /usr/bin/weston",
+				 &m),
+			 0);
+	ck_assert_int_eq(sb_dmabuf_parse_maps_line("7ffd1000-7ffd2000 rw-p 00000000 00:00 0 [stack]",
+						   &m),
+			 0);
 	ck_assert_int_eq(sb_dmabuf_parse_maps_line(
-		"7ffd1000-7ffd2000 rw-p 00000000 00:00 0 [stack]", &m), 0);
-	ck_assert_int_eq(sb_dmabuf_parse_maps_line(
-		"ffff8000-ffff9000 rw-s 00000000 00:0e 78 anon_inode:dmabuf_other", &m), 0);
+				 "ffff8000-ffff9000 rw-s 00000000 00:0e 78 anon_inode:dmabuf_other",
+				 &m),
+			 0);
 	ck_assert_int_eq(sb_dmabuf_parse_maps_line("garbage /dmabuf:x", &m), -EINVAL);
 	ck_assert_int_eq(sb_dmabuf_parse_maps_line("", &m), -EINVAL);
-	ck_assert_int_eq(sb_dmabuf_parse_maps_line("9000-8000 rw-s 0 00:0f 1 /dmabuf:x", &m), -EINVAL);
-	ck_assert_int_eq(sb_dmabuf_parse_maps_line("7f3c2a000000-7f3c2c000000 rw-s 00000000 00:0f", &m), -EINVAL);
+	ck_assert_int_eq(sb_dmabuf_parse_maps_line("9000-8000 rw-s 0 00:0f 1 /dmabuf:x", &m),
+			 -EINVAL);
+	ck_assert_int_eq(sb_dmabuf_parse_maps_line("7f3c2a000000-7f3c2c000000 rw-s 00000000 00:0f",
+						   &m),
+			 -EINVAL);
 }
 END_TEST
 
@@ -176,13 +189,19 @@ START_TEST(bufinfo_broken)
 	ck_assert_int_eq(sb_bufinfo_parse("", &bi, &skipped), -EINVAL);
 	ck_assert_int_eq(sb_bufinfo_parse("no such header\n1\t2\n", &bi, &skipped), -EINVAL);
 	/* header only (no buffers), and the older kernels' empty name field */
-	ck_assert_int_eq(sb_bufinfo_parse("\nDma-buf Objects:\nsize\tflags\n\nTotal 0 objects, 0 bytes\n", &bi, &skipped), 0);
+	ck_assert_int_eq(
+		sb_bufinfo_parse("\nDma-buf Objects:\nsize\tflags\n\nTotal 0 objects, 0 bytes\n",
+				 &bi, &skipped),
+		0);
 	ck_assert_uint_eq(bi.n, 0);
 	sb_bufinfo_free(&bi);
-	ck_assert_int_eq(sb_bufinfo_parse("Dma-buf Objects:\n00004096\t00000002\t000a001f\t00000001\tudmabuf\t00000009\t\n"
-					  "00004096\tzz\n"
-					  "xxxxxxxx\t00000002\t000a001f\t00000001\tudmabuf\t00000010\tname\n"
-					  "00008192\t00000002\t000a001f\t00000001\tudmabuf\t000000", &bi, &skipped), 0);
+	ck_assert_int_eq(
+		sb_bufinfo_parse("Dma-buf Objects:\n00004096\t00000002\t000a001f\t00000001\tudmabuf\t00000009\t\n"
+				 "00004096\tzz\n"
+				 "xxxxxxxx\t00000002\t000a001f\t00000001\tudmabuf\t00000010\tname\n"
+				 "00008192\t00000002\t000a001f\t00000001\tudmabuf\t000000",
+				 &bi, &skipped),
+		0);
 	ck_assert_uint_eq(bi.n, 2);
 	ck_assert_uint_eq(skipped, 2);
 	ck_assert_str_eq(bi.v[0].name, "");
@@ -223,7 +242,9 @@ START_TEST(method_names)
 	enum sb_copy_method m;
 
 	for (int i = 0; i < SB_COPY_NMETHODS; i++) {
-		ck_assert_int_eq(sb_copy_method_parse(sb_copy_method_name((enum sb_copy_method)i), &m), 0);
+		ck_assert_int_eq(sb_copy_method_parse(sb_copy_method_name((enum sb_copy_method)i),
+						      &m),
+				 0);
 		ck_assert_int_eq(m, i);
 	}
 	ck_assert_int_eq(sb_copy_method_parse("Read", &m), -EINVAL);
@@ -576,7 +597,8 @@ START_TEST(inventory_on_a_tree)
 	tu_write(dir, "proc/812/maps",
 		 "aaaa0000-aaab0000 r-xp 00000000 b3:02 1311 /usr/bin/weston\n"
 		 "ffff80000000-ffff82000000 rw-s 00000000 00:0f 1042 /dmabuf:camera-rx\n"
-		 "ffff90000000-ffff90100000 rw-s 00000000 00:0f 2000 /dmabuf:\n", -1);
+		 "ffff90000000-ffff90100000 rw-s 00000000 00:0f 2000 /dmabuf:\n",
+		 -1);
 	tu_write(dir, "proc/913/comm", "gst-launch-1.0\n", -1);
 	tu_write(dir, "proc/913/fdinfo/9", fdinfo_heap, -1);
 	tu_write(dir, "proc/913/maps", "garbage line\n", -1);

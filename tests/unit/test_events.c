@@ -22,34 +22,48 @@ static bool parse(const char *record, struct sb_event *ev)
 	return sb_ev_parse_kmsg(&l, ev);
 }
 
-#define EXPECT(rec_, subsys_, kind_, object_, detail_) do { \
-	struct sb_event ev_; \
-	ck_assert_msg(parse(rec_, &ev_), "not recognised: %s", rec_); \
-	ck_assert_str_eq(sb_ev_subsys_name(ev_.subsys), subsys_); \
-	ck_assert_str_eq(ev_.kind, kind_); \
-	ck_assert_str_eq(ev_.object, object_); \
-	ck_assert_str_eq(ev_.detail, detail_); \
-	ck_assert_str_eq(ev_.source, "kmsg"); \
-} while (0)
+#define EXPECT(rec_, subsys_, kind_, object_, detail_) \
+	do { \
+		struct sb_event ev_; \
+		ck_assert_msg(parse(rec_, &ev_), "not recognised: %s", rec_); \
+		ck_assert_str_eq(sb_ev_subsys_name(ev_.subsys), subsys_); \
+		ck_assert_str_eq(ev_.kind, kind_); \
+		ck_assert_str_eq(ev_.object, object_); \
+		ck_assert_str_eq(ev_.detail, detail_); \
+		ck_assert_str_eq(ev_.source, "kmsg"); \
+	} while (0)
 
 START_TEST(remoteproc_lifecycle)
 {
 	struct sb_event ev;
 
-	EXPECT("6,100,2000000,-;remoteproc remoteproc0: powering up 5000000.m4fss", "remoteproc", "power-up", "remoteproc0", "5000000.m4fss");
-	EXPECT("6,101,2000100,-;remoteproc remoteproc0: Booting fw image am62-mcu-m4f0_0-fw, size 182380", "remoteproc", "booting", "remoteproc0", "firmware am62-mcu-m4f0_0-fw, size 182380");
-	EXPECT("6,102,2100000,-;remoteproc remoteproc0: remote processor 5000000.m4fss is now up", "remoteproc", "up", "remoteproc0", "5000000.m4fss");
-	EXPECT("3,103,9000000,-;remoteproc remoteproc0: crash detected in 5000000.m4fss: type watchdog", "remoteproc", "crash", "remoteproc0", "5000000.m4fss, type watchdog");
-	EXPECT("3,104,9000050,-;remoteproc remoteproc0: handling crash #2 in 5000000.m4fss", "remoteproc", "crash-handled", "remoteproc0", "5000000.m4fss, crash #2");
-	EXPECT("3,105,9000060,-;remoteproc remoteproc0: recovering 5000000.m4fss", "remoteproc", "recovery", "remoteproc0", "5000000.m4fss");
-	EXPECT("6,106,9500000,-;remoteproc remoteproc0: stopped remote processor 5000000.m4fss", "remoteproc", "stopped", "remoteproc0", "5000000.m4fss");
-	EXPECT("6,107,3000000,-;remoteproc remoteproc1: remote processor imx-rproc is now attached", "remoteproc", "attached", "remoteproc1", "imx-rproc");
-	EXPECT("6,108,3000000,-;remoteproc remoteproc1: detached remote processor imx-rproc", "remoteproc", "detached", "remoteproc1", "imx-rproc");
-	EXPECT("4,109,1500000,-;remoteproc remoteproc2: Direct firmware load for am62x-pru0-prueth-fw failed with error -2", "remoteproc", "firmware-missing", "remoteproc2", "am62x-pru0-prueth-fw failed with error -2");
+	EXPECT("6,100,2000000,-;remoteproc remoteproc0: powering up 5000000.m4fss", "remoteproc",
+	       "power-up", "remoteproc0", "5000000.m4fss");
+	EXPECT("6,101,2000100,-;remoteproc remoteproc0: Booting fw image am62-mcu-m4f0_0-fw, size 182380",
+	       "remoteproc", "booting", "remoteproc0", "firmware am62-mcu-m4f0_0-fw, size 182380");
+	EXPECT("6,102,2100000,-;remoteproc remoteproc0: remote processor 5000000.m4fss is now up",
+	       "remoteproc", "up", "remoteproc0", "5000000.m4fss");
+	EXPECT("3,103,9000000,-;remoteproc remoteproc0: crash detected in 5000000.m4fss: type watchdog",
+	       "remoteproc", "crash", "remoteproc0", "5000000.m4fss, type watchdog");
+	EXPECT("3,104,9000050,-;remoteproc remoteproc0: handling crash #2 in 5000000.m4fss",
+	       "remoteproc", "crash-handled", "remoteproc0", "5000000.m4fss, crash #2");
+	EXPECT("3,105,9000060,-;remoteproc remoteproc0: recovering 5000000.m4fss", "remoteproc",
+	       "recovery", "remoteproc0", "5000000.m4fss");
+	EXPECT("6,106,9500000,-;remoteproc remoteproc0: stopped remote processor 5000000.m4fss",
+	       "remoteproc", "stopped", "remoteproc0", "5000000.m4fss");
+	EXPECT("6,107,3000000,-;remoteproc remoteproc1: remote processor imx-rproc is now attached",
+	       "remoteproc", "attached", "remoteproc1", "imx-rproc");
+	EXPECT("6,108,3000000,-;remoteproc remoteproc1: detached remote processor imx-rproc",
+	       "remoteproc", "detached", "remoteproc1", "imx-rproc");
+	EXPECT("4,109,1500000,-;remoteproc remoteproc2: Direct firmware load for am62x-pru0-prueth-fw failed with error -2",
+	       "remoteproc", "firmware-missing", "remoteproc2",
+	       "am62x-pru0-prueth-fw failed with error -2");
 	/* dmesg and syslog spellings carry the same text */
-	EXPECT("[    9.000000] remoteproc remoteproc0: recovering 5000000.m4fss", "remoteproc", "recovery", "remoteproc0", "5000000.m4fss");
+	EXPECT("[    9.000000] remoteproc remoteproc0: recovering 5000000.m4fss", "remoteproc",
+	       "recovery", "remoteproc0", "5000000.m4fss");
 	ck_assert(!parse("6,110,1,-;remoteproc remoteproc0: can't stop rproc: -22", &ev));
-	ck_assert(!parse("6,111,1,-;remoteproc remoteproc0: remote processor m4 is now sleeping", &ev));
+	ck_assert(!parse("6,111,1,-;remoteproc remoteproc0: remote processor m4 is now sleeping",
+			 &ev));
 	ck_assert(!parse("6,112,1,-;remoteproc remoteproc0:", &ev));
 	ck_assert(!parse("6,113,1,-;remoteproc", &ev));
 	ck_assert(!parse("6,114,1,-;remoteproc bad dev: recovering x", &ev));
@@ -60,10 +74,16 @@ START_TEST(rpmsg_channels)
 {
 	struct sb_event ev;
 
-	EXPECT("6,200,2200000,-;rpmsg_ns virtio0.rpmsg_ns.53.53: creating channel ti.ipc4.ping-pong addr 0xd", "rpmsg", "channel-add", "ti.ipc4.ping-pong", "addr 0xd (announced on virtio0.rpmsg_ns.53.53)");
-	EXPECT("6,201,2300000,-;rpmsg_ns virtio0.rpmsg_ns.53.53: destroying channel rpmsg-tty addr 0x400", "rpmsg", "channel-remove", "rpmsg-tty", "addr 0x400 (announced on virtio0.rpmsg_ns.53.53)");
-	EXPECT("6,202,2150000,-;virtio_rpmsg_bus virtio0: rpmsg host is online", "rpmsg", "online", "virtio0", "rpmsg host is online");
-	ck_assert(!parse("6,203,1,-;rpmsg_ns virtio0.rpmsg_ns.53.53: rpmsg_create_channel failed", &ev));
+	EXPECT("6,200,2200000,-;rpmsg_ns virtio0.rpmsg_ns.53.53: creating channel ti.ipc4.ping-pong addr 0xd",
+	       "rpmsg", "channel-add", "ti.ipc4.ping-pong",
+	       "addr 0xd (announced on virtio0.rpmsg_ns.53.53)");
+	EXPECT("6,201,2300000,-;rpmsg_ns virtio0.rpmsg_ns.53.53: destroying channel rpmsg-tty addr 0x400",
+	       "rpmsg", "channel-remove", "rpmsg-tty",
+	       "addr 0x400 (announced on virtio0.rpmsg_ns.53.53)");
+	EXPECT("6,202,2150000,-;virtio_rpmsg_bus virtio0: rpmsg host is online", "rpmsg", "online",
+	       "virtio0", "rpmsg host is online");
+	ck_assert(!parse("6,203,1,-;rpmsg_ns virtio0.rpmsg_ns.53.53: rpmsg_create_channel failed",
+			 &ev));
 	ck_assert(!parse("6,204,1,-;creating channel x addr 0x1", &ev));
 }
 END_TEST
@@ -72,13 +92,18 @@ START_TEST(page_pools_and_cma)
 {
 	struct sb_event ev;
 
-	EXPECT("4,300,70000000,-;page_pool_release_retry() stalled pool shutdown: id 12, 1 inflight 60 sec", "netdev", "pool-stalled", "pool 12", "1 pages in flight 60 s after its netdev went");
+	EXPECT("4,300,70000000,-;page_pool_release_retry() stalled pool shutdown: id 12, 1 inflight 60 sec",
+	       "netdev", "pool-stalled", "pool 12", "1 pages in flight 60 s after its netdev went");
 	/* before 6.8: no pool id */
-	EXPECT("4,301,130000000,-;page_pool_release_retry() stalled pool shutdown 3 inflight 120 sec", "netdev", "pool-stalled", "pool ?", "3 pages in flight 120 s after its netdev went");
-	EXPECT("3,302,5000000,-;__cma_alloc_frozen: linux,cma: alloc failed, req-size: 2025 pages, ret: -12", "dmabuf", "alloc-failed", "linux,cma", "CMA req-size: 2025 pages, ret: -12");
-	EXPECT("3,303,5000000,-;cma_alloc: reserved: alloc failed, req-size: 8 pages, ret: -16", "dmabuf", "alloc-failed", "reserved", "CMA req-size: 8 pages, ret: -16");
+	EXPECT("4,301,130000000,-;page_pool_release_retry() stalled pool shutdown 3 inflight 120 sec",
+	       "netdev", "pool-stalled", "pool ?", "3 pages in flight 120 s after its netdev went");
+	EXPECT("3,302,5000000,-;__cma_alloc_frozen: linux,cma: alloc failed, req-size: 2025 pages, ret: -12",
+	       "dmabuf", "alloc-failed", "linux,cma", "CMA req-size: 2025 pages, ret: -12");
+	EXPECT("3,303,5000000,-;cma_alloc: reserved: alloc failed, req-size: 8 pages, ret: -16",
+	       "dmabuf", "alloc-failed", "reserved", "CMA req-size: 8 pages, ret: -16");
 	/* 5.x: "cma: cma_alloc: alloc failed, ..." */
-	EXPECT("3,304,5000000,-;cma: cma_alloc: alloc failed, req-size: 2025 pages, ret: -12", "dmabuf", "alloc-failed", "cma", "CMA req-size: 2025 pages, ret: -12");
+	EXPECT("3,304,5000000,-;cma: cma_alloc: alloc failed, req-size: 2025 pages, ret: -12",
+	       "dmabuf", "alloc-failed", "cma", "CMA req-size: 2025 pages, ret: -12");
 	ck_assert(!parse("4,305,1,-;page_pool_release_retry() stalled pool shutdown: id x", &ev));
 	ck_assert(!parse("4,306,1,-;foo: bar: alloc failed, req-size: 1 pages, ret: -12", &ev));
 	ck_assert(!parse("4,307,1,-;stalled pool shutdown: id 1, 1 inflight 60 sec", &ev));
@@ -105,8 +130,14 @@ END_TEST
 
 START_TEST(pools_uevents_and_order)
 {
-	struct sb_nd_pool p = { .id = 9, .ifindex = 0, .inflight = 12, .inflight_mem = 49152, .detach_time = 41,
-				.has = SB_ND_POOL_DETACHED | SB_ND_POOL_INFLIGHT | SB_ND_POOL_INFLIGHT_MEM };
+	struct sb_nd_pool p = {
+		.id = 9,
+		.ifindex = 0,
+		.inflight = 12,
+		.inflight_mem = 49152,
+		.detach_time = 41,
+		.has = SB_ND_POOL_DETACHED | SB_ND_POOL_INFLIGHT | SB_ND_POOL_INFLIGHT_MEM
+	};
 	struct sb_ev_list l = { 0 };
 	struct sb_event ev;
 	unsigned mask;
@@ -116,14 +147,16 @@ START_TEST(pools_uevents_and_order)
 	ck_assert_str_eq(ev.kind, "pool-not-drained");
 	ck_assert_str_eq(ev.object, "pool 9");
 	ck_assert_uint_eq(ev.ts_us, 41000000);
-	ck_assert_str_eq(ev.detail, "detached from its netdev with 12 pages (49152 bytes) still in flight");
+	ck_assert_str_eq(ev.detail,
+			 "detached from its netdev with 12 pages (49152 bytes) still in flight");
 	p.inflight = 0;
 	ck_assert(!sb_ev_from_pool(&p, NULL, &ev)); /* drained: nothing to say */
 	p.inflight = 1;
 	p.has = SB_ND_POOL_INFLIGHT;
 	ck_assert(!sb_ev_from_pool(&p, NULL, &ev)); /* attached */
 
-	ck_assert(sb_ev_from_uevent("add", "/devices/virtual/rpmsg_ctrl0/rpmsg/rpmsg3", "rpmsg3", 5, &ev));
+	ck_assert(sb_ev_from_uevent("add", "/devices/virtual/rpmsg_ctrl0/rpmsg/rpmsg3", "rpmsg3", 5,
+				    &ev));
 	ck_assert_str_eq(ev.kind, "endpoint-add");
 	ck_assert_str_eq(ev.detail, "/dev/rpmsg3");
 	ck_assert(sb_ev_from_uevent("remove", "/devices/x/virtio0.rpmsg-tty.-1.1024", "", 5, &ev));
@@ -149,9 +182,15 @@ START_TEST(pools_uevents_and_order)
 
 	/* printk times may step back across CPUs: kernel log records keep the log's order */
 	{
-		static const struct { uint64_t ts; const char *source; enum sb_ev_subsys s; } in[] = {
-			{ 10, "kmsg", SB_EV_REMOTEPROC }, { 8, "kmsg", SB_EV_REMOTEPROC },
-			{ 9, "uevent", SB_EV_RPMSG }, { 7, "kmsg", SB_EV_IOMMU },
+		static const struct {
+			uint64_t ts;
+			const char *source;
+			enum sb_ev_subsys s;
+		} in[] = {
+			{ 10, "kmsg", SB_EV_REMOTEPROC },
+			{ 8, "kmsg", SB_EV_REMOTEPROC },
+			{ 9, "uevent", SB_EV_RPMSG },
+			{ 7, "kmsg", SB_EV_IOMMU },
 		};
 		for (unsigned i = 0; i < 4; i++) {
 			memset(&ev, 0, sizeof(ev));

@@ -13,21 +13,32 @@ static char *smmu_tree(void)
 {
 	char *d = tu_tree_new();
 
-	tu_symlink(d, "sys/class/iommu/smmu3.0x0000000009050000", "../../devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000");
-	tu_symlink(d, "sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000/device", "../../../9050000.smmuv3");
-	tu_symlink(d, "sys/devices/platform/9050000.smmuv3/driver", "../../../bus/platform/drivers/arm-smmu-v3");
-	tu_symlink(d, "sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000/devices/0000:00:01.0",
+	tu_symlink(d, "sys/class/iommu/smmu3.0x0000000009050000",
+		   "../../devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000");
+	tu_symlink(d, "sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000/device",
+		   "../../../9050000.smmuv3");
+	tu_symlink(d, "sys/devices/platform/9050000.smmuv3/driver",
+		   "../../../bus/platform/drivers/arm-smmu-v3");
+	tu_symlink(d,
+		   "sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000/devices/0000:00:01.0",
 		   "../../../../../pci0000:00/0000:00:01.0");
-	tu_symlink(d, "sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000/devices/0000:00:02.0",
+	tu_symlink(d,
+		   "sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000/devices/0000:00:02.0",
 		   "../../../../../pci0000:00/0000:00:02.0");
-	tu_symlink(d, "sys/devices/pci0000:00/0000:00:01.0/driver", "../../../bus/pci/drivers/virtio-pci");
-	tu_symlink(d, "sys/devices/pci0000:00/0000:00:01.0/iommu", "../../platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000");
-	tu_symlink(d, "sys/devices/pci0000:00/0000:00:02.0/iommu", "../../platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000");
-	tu_symlink(d, "sys/kernel/iommu_groups/0/devices/0000:00:01.0", "../../../../devices/pci0000:00/0000:00:01.0");
-	tu_symlink(d, "sys/kernel/iommu_groups/1/devices/0000:00:02.0", "../../../../devices/pci0000:00/0000:00:02.0");
+	tu_symlink(d, "sys/devices/pci0000:00/0000:00:01.0/driver",
+		   "../../../bus/pci/drivers/virtio-pci");
+	tu_symlink(d, "sys/devices/pci0000:00/0000:00:01.0/iommu",
+		   "../../platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000");
+	tu_symlink(d, "sys/devices/pci0000:00/0000:00:02.0/iommu",
+		   "../../platform/9050000.smmuv3/iommu/smmu3.0x0000000009050000");
+	tu_symlink(d, "sys/kernel/iommu_groups/0/devices/0000:00:01.0",
+		   "../../../../devices/pci0000:00/0000:00:01.0");
+	tu_symlink(d, "sys/kernel/iommu_groups/1/devices/0000:00:02.0",
+		   "../../../../devices/pci0000:00/0000:00:02.0");
 	tu_write(d, "sys/kernel/iommu_groups/0/type", "DMA-FQ\n", -1);
 	tu_write(d, "sys/kernel/iommu_groups/1/type", "identity\n", -1);
-	tu_write(d, "sys/kernel/iommu_groups/0/reserved_regions", "0x0000000008000000 0x00000000080fffff msi\n", -1);
+	tu_write(d, "sys/kernel/iommu_groups/0/reserved_regions",
+		 "0x0000000008000000 0x00000000080fffff msi\n", -1);
 	tu_write(d, "sys/kernel/iommu_groups/1/reserved_regions", "", -1);
 	tu_write(d, "sys/kernel/iommu_groups/10/type", "DMA\n", -1); /* natural order: 10 after 1 */
 	tu_write(d, "sys/kernel/iommu_groups/README", "not a group\n", -1);
@@ -124,9 +135,10 @@ START_TEST(reserved_regions_parser)
 	ck_assert_int_eq(sb_iommu_parse_resv("0x00000000fee00000 0x00000000feefffff msi\n"
 					     "0x000000006f5f8000 0x000000006f7fffff direct-relaxable\n"
 					     "garbage line\n"
-					     "0x10 0x0f reserved\n"            /* end before start */
+					     "0x10 0x0f reserved\n" /* end before start */
 					     "0x0000000008000000 0x00000000080fffff", /* truncated */
-					     &v, &n, &bad), 0);
+					     &v, &n, &bad),
+			 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(bad, 3);
 	ck_assert_str_eq(v[1].kind, "direct-relaxable");
@@ -156,7 +168,8 @@ START_TEST(policy_sources)
 	struct sb_root *r;
 	struct sb_iommu_policy p;
 	struct sb_iommu_group g[2] = { { .id = 0, .type = "DMA-FQ" }, { .id = 1, .type = "DMA" } };
-	char logtext[] = "iommu: Default domain type: Translated\niommu: DMA domain TLB invalidation policy: strict mode\n";
+	char logtext[] =
+		"iommu: Default domain type: Translated\niommu: DMA domain TLB invalidation policy: strict mode\n";
 	struct sb_kmsg log;
 	struct sb_err e;
 

@@ -27,19 +27,20 @@ static struct sb_kmsg_line line(const char *text)
 
 #define DICT " SUBSYSTEM=platform\n DEVICE=+platform:9050000.smmuv3\n"
 /* One F_TRANSLATION of edu (0000:00:02.0, sid 0x10) at IOVA A, as 7.2 logs it. */
-#define FAULT72(seq, ts, A)                                                                          \
-	"3," #seq "," #ts ",-;arm-smmu-v3 9050000.smmuv3: event 0x10 received:\n" DICT                \
-	"3," #seq "1," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000001000000010\n" DICT            \
-	"3," #seq "2," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000800000000\n" DICT            \
-	"3," #seq "3," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000000" #A "\n" DICT            \
-	"3," #seq "4," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000000000000\n" DICT            \
-	"3," #seq "5," #ts ",-;arm-smmu-v3 9050000.smmuv3: event: F_TRANSLATION client: 0000:00:02.0 " \
-	"sid: 0x10 ssid: 0x0 iova: 0x" #A " ipa: 0x0\n" DICT                                          \
-	"3," #seq "6," #ts ",-;arm-smmu-v3 9050000.smmuv3: unpriv data read s1 \"CD fetch\" stag: 0x0\n" DICT
+#define FAULT72(seq, ts, A) \
+	"3," #seq "," #ts ",-;arm-smmu-v3 9050000.smmuv3: event 0x10 received:\n" DICT "3," #seq \
+	"1," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000001000000010\n" DICT "3," #seq \
+	"2," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000800000000\n" DICT "3," #seq \
+	"3," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000000" #A "\n" DICT "3," #seq \
+	"4," #ts ",-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000000000000\n" DICT "3," #seq \
+	"5," #ts ",-;arm-smmu-v3 9050000.smmuv3: event: F_TRANSLATION client: 0000:00:02.0 " \
+	"sid: 0x10 ssid: 0x0 iova: 0x" #A " ipa: 0x0\n" DICT "3," #seq "6," #ts \
+	",-;arm-smmu-v3 9050000.smmuv3: unpriv data read s1 \"CD fetch\" stag: 0x0\n" DICT
 
-static const char log72[] = "6,1,5,-;arm-smmu-v3 9050000.smmuv3: oas 44-bit (features 0x01008305)\n" DICT
-	FAULT72(10, 90001, 100000) FAULT72(20, 90002, 101000) FAULT72(30, 90003, 102000)
-	FAULT72(40, 90004, 103000) "6,50,90005,-;edu-dma: done\n";
+static const char log72[] =
+	"6,1,5,-;arm-smmu-v3 9050000.smmuv3: oas 44-bit (features 0x01008305)\n" DICT
+		FAULT72(10, 90001, 100000) FAULT72(20, 90002, 101000) FAULT72(30, 90003, 102000)
+			FAULT72(40, 90004, 103000) "6,50,90005,-;edu-dma: done\n";
 
 START_TEST(one_record_per_smmuv3_fault)
 {
@@ -101,16 +102,17 @@ END_TEST
  * the end of the log. */
 START_TEST(raw_dump_alone)
 {
-	char *text = strdup("6,7,37100400,-;arm-smmu-v3 49000000.iommu: event 0x10 received:\n"
-			    "6,8,37100402,-;arm-smmu-v3 49000000.iommu: \\x090x0000000300000010\n"
-			    "6,9,37100403,-;arm-smmu-v3 49000000.iommu: \\x090x0000008800000000\n"
-			    "6,10,37100404,-;arm-smmu-v3 49000000.iommu: \\x090x0000000087650000\n"
-			    "6,11,37100405,-;arm-smmu-v3 49000000.iommu: \\x090x0000000000000000\n"
-			    "6,12,37100500,-;arm-smmu-v3 49000000.iommu: event 0x13 received:\n"
-			    "6,13,37100502,-;arm-smmu-v3 49000000.iommu: \\x090x0000000300000013\n"
-			    "6,14,37100503,-;arm-smmu-v3 49000000.iommu: \\x090x0000110e8000002a\n"
-			    "6,15,37100504,-;arm-smmu-v3 49000000.iommu: \\x090x0000000087651000\n"
-			    "6,16,37100505,-;arm-smmu-v3 49000000.iommu: \\x090x0000000000000000\n");
+	char *text = strdup(
+		"6,7,37100400,-;arm-smmu-v3 49000000.iommu: event 0x10 received:\n"
+		"6,8,37100402,-;arm-smmu-v3 49000000.iommu: \\x090x0000000300000010\n"
+		"6,9,37100403,-;arm-smmu-v3 49000000.iommu: \\x090x0000008800000000\n"
+		"6,10,37100404,-;arm-smmu-v3 49000000.iommu: \\x090x0000000087650000\n"
+		"6,11,37100405,-;arm-smmu-v3 49000000.iommu: \\x090x0000000000000000\n"
+		"6,12,37100500,-;arm-smmu-v3 49000000.iommu: event 0x13 received:\n"
+		"6,13,37100502,-;arm-smmu-v3 49000000.iommu: \\x090x0000000300000013\n"
+		"6,14,37100503,-;arm-smmu-v3 49000000.iommu: \\x090x0000110e8000002a\n"
+		"6,15,37100504,-;arm-smmu-v3 49000000.iommu: \\x090x0000000087651000\n"
+		"6,16,37100505,-;arm-smmu-v3 49000000.iommu: \\x090x0000000000000000\n");
 	struct sb_iommu_event *ev;
 	struct sb_kmsg k;
 	size_t n;
@@ -126,7 +128,9 @@ START_TEST(raw_dump_alone)
 	ck_assert_str_eq(ev[0].reason, "unpriv data read s2 \"CD fetch\" stag: 0x0");
 	ck_assert_str_eq(ev[1].kind, "F_PERMISSION");
 	/* PnU, InD, RnW, class 1 (TT) with TT_READ, stall, stag 0x2a */
-	ck_assert_str_eq(ev[1].reason, "priv inst read s1 \"Stage 1 translation table fetch\" ttd_read stall stag: 0x2a");
+	ck_assert_str_eq(
+		ev[1].reason,
+		"priv inst read s1 \"Stage 1 translation table fetch\" ttd_read stall stag: 0x2a");
 	free(ev);
 	sb_kmsg_free(&k);
 }
@@ -148,21 +152,22 @@ END_TEST
  * unassigned stream id, and the rate limit's "callbacks suppressed". */
 START_TEST(interleaved_smmus_and_other_events)
 {
-	char *text = strdup("3,1,10,-;arm-smmu-v3 arm-smmu-v3.0.auto: event 0x04 received:\n"
-			    "3,2,11,-;arm-smmu-v3 arm-smmu-v3.1.auto: event 0x10 received:\n"
-			    "3,3,12,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000004200000004\n"
-			    "3,4,13,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x0001010100000010\n"
-			    "3,5,14,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000000000000000\n"
-			    "3,6,15,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x0000000000000000\n"
-			    "3,7,16,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000000000000000\n"
-			    "3,8,17,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x00000000fff00000\n"
-			    "3,9,18,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000000000000000\n"
-			    "3,10,19,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x0000000000000000\n"
-			    "3,11,20,-;arm-smmu-v3 arm-smmu-v3.0.auto: event: C_BAD_STE client: (unassigned sid) sid: 0x42 ssid: 0x0\n"
-			    "3,12,21,-;arm-smmu-v3 arm-smmu-v3.1.auto: event: F_TRANSLATION client: 0002:01:00.1 sid: 0x10101 ssid: 0x0 iova: 0xfff00000 ipa: 0x0\n"
-			    "3,13,22,-;arm-smmu-v3 arm-smmu-v3.1.auto: unpriv data write s1 \"Input address caused fault\" stag: 0x0\n"
-			    "4,14,23,-;arm_smmu_dump_event: 7 callbacks suppressed\n"
-			    "3,15,24,-;arm-smmu-v3 arm-smmu-v3.1.auto: EVTQ overflow detected -- events lost\n");
+	char *text = strdup(
+		"3,1,10,-;arm-smmu-v3 arm-smmu-v3.0.auto: event 0x04 received:\n"
+		"3,2,11,-;arm-smmu-v3 arm-smmu-v3.1.auto: event 0x10 received:\n"
+		"3,3,12,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000004200000004\n"
+		"3,4,13,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x0001010100000010\n"
+		"3,5,14,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000000000000000\n"
+		"3,6,15,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x0000000000000000\n"
+		"3,7,16,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000000000000000\n"
+		"3,8,17,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x00000000fff00000\n"
+		"3,9,18,-;arm-smmu-v3 arm-smmu-v3.0.auto: \\x090x0000000000000000\n"
+		"3,10,19,-;arm-smmu-v3 arm-smmu-v3.1.auto: \\x090x0000000000000000\n"
+		"3,11,20,-;arm-smmu-v3 arm-smmu-v3.0.auto: event: C_BAD_STE client: (unassigned sid) sid: 0x42 ssid: 0x0\n"
+		"3,12,21,-;arm-smmu-v3 arm-smmu-v3.1.auto: event: F_TRANSLATION client: 0002:01:00.1 sid: 0x10101 ssid: 0x0 iova: 0xfff00000 ipa: 0x0\n"
+		"3,13,22,-;arm-smmu-v3 arm-smmu-v3.1.auto: unpriv data write s1 \"Input address caused fault\" stag: 0x0\n"
+		"4,14,23,-;arm_smmu_dump_event: 7 callbacks suppressed\n"
+		"3,15,24,-;arm-smmu-v3 arm-smmu-v3.1.auto: EVTQ overflow detected -- events lost\n");
 	struct sb_iommu_event *ev;
 	struct sb_kmsg k;
 	uint64_t suppressed;
@@ -179,7 +184,8 @@ START_TEST(interleaved_smmus_and_other_events)
 	ck_assert_str_eq(ev[1].device, "0002:01:00.1");
 	ck_assert_uint_eq(ev[1].sid, 0x10101);
 	ck_assert_uint_eq(ev[1].addr, 0xfff00000);
-	ck_assert_str_eq(ev[1].reason, "unpriv data write s1 \"Input address caused fault\" stag: 0x0");
+	ck_assert_str_eq(ev[1].reason,
+			 "unpriv data write s1 \"Input address caused fault\" stag: 0x0");
 	ck_assert_str_eq(ev[2].kind, "evtq-overflow");
 	free(ev);
 	sb_kmsg_free(&k);
@@ -190,20 +196,21 @@ END_TEST
  * after a dump, garbage. Nothing is counted twice and nothing is invented. */
 START_TEST(broken_dumps)
 {
-	char *text = strdup("3,1,10,-;arm-smmu-v3 s: event 0x10 received:\n"
-			    "3,2,11,-;arm-smmu-v3 s: \\x090x0000000500000010\n"
-			    "3,3,12,-;arm-smmu-v3 s: event 0x7f received:\n"
-			    "3,4,13,-;arm-smmu-v3 t: \\x090x0000000500000010\n"
-			    "3,5,14,-;arm-smmu-v3 s: \\x090x00000000000000zz\n"
-			    "3,6,15,-;arm-smmu-v3 s: event 0x1ff received:\n"
-			    "3,7,16,-;arm-smmu-v3 u: event 0x10 received:\n"
-			    "3,8,17,-;arm-smmu-v3 u: \\x090x0000000600000010\n"
-			    "3,9,18,-;arm-smmu-v3 u: \\x090x0000000000000000\n"
-			    "3,10,19,-;arm-smmu-v3 u: \\x090x0000000000001000\n"
-			    "3,11,20,-;arm-smmu-v3 u: \\x090x0000000000000000\n"
-			    "3,12,21,-;arm-smmu-v3 u: event: F_TRANSLATION client: 0000:00:03.0 sid: 0x7 ssid: 0x0 iova: 0x1000 ipa: 0x0\n"
-			    "3,13,22,-;arm-smmu-v3 u: unpriv data read s1 \"CD fetch\" stag: 0x0\n"
-			    "3,14,23,-;arm-smmu-v3 u: event: F_TRANSLATION client: 0000:00:03.0 sid: 0x99999999999 iova: 0x\n");
+	char *text = strdup(
+		"3,1,10,-;arm-smmu-v3 s: event 0x10 received:\n"
+		"3,2,11,-;arm-smmu-v3 s: \\x090x0000000500000010\n"
+		"3,3,12,-;arm-smmu-v3 s: event 0x7f received:\n"
+		"3,4,13,-;arm-smmu-v3 t: \\x090x0000000500000010\n"
+		"3,5,14,-;arm-smmu-v3 s: \\x090x00000000000000zz\n"
+		"3,6,15,-;arm-smmu-v3 s: event 0x1ff received:\n"
+		"3,7,16,-;arm-smmu-v3 u: event 0x10 received:\n"
+		"3,8,17,-;arm-smmu-v3 u: \\x090x0000000600000010\n"
+		"3,9,18,-;arm-smmu-v3 u: \\x090x0000000000000000\n"
+		"3,10,19,-;arm-smmu-v3 u: \\x090x0000000000001000\n"
+		"3,11,20,-;arm-smmu-v3 u: \\x090x0000000000000000\n"
+		"3,12,21,-;arm-smmu-v3 u: event: F_TRANSLATION client: 0000:00:03.0 sid: 0x7 ssid: 0x0 iova: 0x1000 ipa: 0x0\n"
+		"3,13,22,-;arm-smmu-v3 u: unpriv data read s1 \"CD fetch\" stag: 0x0\n"
+		"3,14,23,-;arm-smmu-v3 u: event: F_TRANSLATION client: 0000:00:03.0 sid: 0x99999999999 iova: 0x\n");
 	struct sb_iommu_event *ev;
 	struct sb_kmsg k;
 	size_t n;
@@ -226,26 +233,32 @@ END_TEST
 
 START_TEST(decoded_and_errors)
 {
-	struct sb_kmsg_line l = line("arm-smmu-v3 arm-smmu-v3.1.auto: event: F_TRANSLATION client: 0002:01:00.1 sid: 0x10101 ssid: 0x0 iova: 0xfff00000 ipa: 0x0");
+	struct sb_kmsg_line l = line(
+		"arm-smmu-v3 arm-smmu-v3.1.auto: event: F_TRANSLATION client: 0002:01:00.1 sid: 0x10101 ssid: 0x0 iova: 0xfff00000 ipa: 0x0");
 	struct sb_iommu_event ev;
 
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "F_TRANSLATION");
 	ck_assert_str_eq(ev.device, "0002:01:00.1");
 	ck_assert_uint_eq(ev.addr, 0xfff00000);
-	l = line("arm-smmu-v3 x.iommu: event: C_BAD_STE client: (unassigned sid) sid: 0x42 ssid: 0x0");
+	l = line(
+		"arm-smmu-v3 x.iommu: event: C_BAD_STE client: (unassigned sid) sid: 0x42 ssid: 0x0");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.device, "sid 0x42");
-	l = line("arm-smmu-v3 x.iommu: event: F_CD_FETCH client: 0000:00:02.0 sid: 0x10 ssid: 0x0 fetch_addr: 0x8000");
+	l = line(
+		"arm-smmu-v3 x.iommu: event: F_CD_FETCH client: 0000:00:02.0 sid: 0x10 ssid: 0x0 fetch_addr: 0x8000");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_uint_eq(ev.addr, 0x8000);
-	l = line("arm-smmu-v3 x.iommu: unexpected global error reported (0x00000001), this could be serious");
+	l = line(
+		"arm-smmu-v3 x.iommu: unexpected global error reported (0x00000001), this could be serious");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "gerror");
-	l = line("arm-smmu-v3 x.iommu: CMD_SYNC timeout at 0x00000102 [hwprod 0x00000103, hwcons 0x00000100]");
+	l = line(
+		"arm-smmu-v3 x.iommu: CMD_SYNC timeout at 0x00000102 [hwprod 0x00000103, hwcons 0x00000100]");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "cmd-sync-timeout");
-	l = line("arm-smmu 5000000.iommu: Unhandled context fault: fsr=0x402, iova=0x12345000, fsynr=0x1, cbfrsynra=0x4c0, cb=3");
+	l = line(
+		"arm-smmu 5000000.iommu: Unhandled context fault: fsr=0x402, iova=0x12345000, fsynr=0x1, cbfrsynra=0x4c0, cb=3");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "context-fault");
 	ck_assert_str_eq(ev.device, "sid 0x4c0");
@@ -262,7 +275,8 @@ END_TEST
 
 START_TEST(dmar_and_amd)
 {
-	struct sb_kmsg_line l = line("DMAR: [DMA Read NO_PASID] Request device [17:00.0] fault addr 0xfffff000 [fault reason 0x06] PTE Read access is not set");
+	struct sb_kmsg_line l = line(
+		"DMAR: [DMA Read NO_PASID] Request device [17:00.0] fault addr 0xfffff000 [fault reason 0x06] PTE Read access is not set");
 	struct sb_iommu_event ev;
 
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
@@ -272,20 +286,24 @@ START_TEST(dmar_and_amd)
 	ck_assert_uint_eq(ev.addr, 0xfffff000);
 	ck_assert_str_eq(ev.reason, "0x06 PTE Read access is not set");
 	/* Older kernels: no 0x on the address, PASID in the bracket. */
-	l = line("DMAR: [DMA Write] Request device [00:02.0] PASID ffffffff fault addr fffe0000 [fault reason 05] PTE Write access is not set");
+	l = line(
+		"DMAR: [DMA Write] Request device [00:02.0] PASID ffffffff fault addr fffe0000 [fault reason 05] PTE Write access is not set");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "DMA Write");
 	ck_assert_uint_eq(ev.addr, 0xfffe0000);
-	l = line("DMAR: [INTR-REMAP] Request device [f0:1f.0] fault index 0x0 [fault reason 0x25] Blocked a compatibility format interrupt request");
+	l = line(
+		"DMAR: [INTR-REMAP] Request device [f0:1f.0] fault index 0x0 [fault reason 0x25] Blocked a compatibility format interrupt request");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "INTR-REMAP");
 	ck_assert(!ev.has_addr);
-	l = line("vfio-pci 0000:05:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0xfffff000 flags=0x0020]");
+	l = line(
+		"vfio-pci 0000:05:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0xfffff000 flags=0x0020]");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.kind, "IO_PAGE_FAULT");
 	ck_assert_str_eq(ev.device, "0000:05:00.0");
 	ck_assert_str_eq(ev.reason, "flags=0x0020");
-	l = line("AMD-Vi: Event logged [IO_PAGE_FAULT device=05:00.0 domain=0x0000 address=0x0 flags=0x0000]");
+	l = line(
+		"AMD-Vi: Event logged [IO_PAGE_FAULT device=05:00.0 domain=0x0000 address=0x0 flags=0x0000]");
 	ck_assert_int_eq(sb_iommu_event_parse(&l, &ev), 1);
 	ck_assert_str_eq(ev.device, "05:00.0");
 	l = line("DMAR: [DMA Read NO_PASID] Request dev");
@@ -302,7 +320,6 @@ START_TEST(huge_and_empty_lines)
 	struct sb_iommu_event *ev;
 	struct sb_kmsg k;
 	size_t n, off;
-
 
 	strcpy(text, "3,1,1,-;arm-smmu-v3 s: event 0x");
 	off = strlen(text);

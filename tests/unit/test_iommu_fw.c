@@ -193,7 +193,9 @@ START_TEST(iort_hostile)
 		sb_iort_free(&t);
 		put_le32(b + map_at + 12, self);
 		ck_assert_int_eq(sb_iort_parse(b, len, &t), 0);
-		ck_assert_int_eq(sb_iort_map_id(&t, find(&t, SB_IORT_ROOT_COMPLEX, 0), 0x1, &smmu, &sid), -ENOENT);
+		ck_assert_int_eq(sb_iort_map_id(&t, find(&t, SB_IORT_ROOT_COMPLEX, 0), 0x1, &smmu,
+						&sid),
+				 -ENOENT);
 		sb_iort_free(&t);
 	}
 	/* not an IORT */
@@ -219,7 +221,8 @@ START_TEST(stream_ids_of_devices)
 	ck_assert_int_eq(sb_iommu_list(r, &inst, &n, NULL), 0);
 	ck_assert_int_eq(sb_sid_fw_open(r, inst, n, NULL, NULL, &fw), 0);
 	ck_assert_str_eq(sb_sid_fw_source(fw), "iort");
-	ck_assert_int_eq(sb_sid_device(fw, "/sys/kernel/iommu_groups/5/devices/0002:01:00.1", &s), 0);
+	ck_assert_int_eq(sb_sid_device(fw, "/sys/kernel/iommu_groups/5/devices/0002:01:00.1", &s),
+			 0);
 	ck_assert_str_eq(inst[s.inst].name, "smmu3.0x0000200000000000");
 	ck_assert_uint_eq(s.n, 1);
 	ck_assert_uint_eq(s.sids[0], 0x10101);
@@ -238,7 +241,8 @@ START_TEST(stream_ids_of_devices)
 	ck_assert_int_eq(sb_iommu_list(r, &inst, &n, NULL), 0);
 	ck_assert_int_eq(sb_sid_fw_open(r, inst, n, NULL, NULL, &fw), 0);
 	ck_assert_str_eq(sb_sid_fw_source(fw), "dt");
-	ck_assert_int_eq(sb_sid_device(fw, "/sys/kernel/iommu_groups/3/devices/4d800000.npu", &s), 0);
+	ck_assert_int_eq(sb_sid_device(fw, "/sys/kernel/iommu_groups/3/devices/4d800000.npu", &s),
+			 0);
 	ck_assert_uint_eq(s.n, 2);
 	ck_assert_uint_eq(s.sids[1], 0x7);
 	ck_assert_int_eq(sb_sid_owner(fw, 0, 0x5, dev, sizeof(dev)), 0);
@@ -265,7 +269,8 @@ START_TEST(no_firmware)
 	ck_assert_int_eq(sb_sid_fw_open(r, inst, n, NULL, NULL, &fw), 0);
 	ck_assert(!sb_sid_fw_any(fw));
 	ck_assert_str_eq(sb_sid_fw_source(fw), "none");
-	ck_assert_int_eq(sb_sid_device(fw, "/sys/kernel/iommu_groups/0/devices/0000:00:00.0", &s), -ENOENT);
+	ck_assert_int_eq(sb_sid_device(fw, "/sys/kernel/iommu_groups/0/devices/0000:00:00.0", &s),
+			 -ENOENT);
 	sb_sid_fw_close(fw);
 	free(inst);
 	ck_assert_int_eq(sb_sid_namer_open(r, &nm), 0);

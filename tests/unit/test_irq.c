@@ -107,7 +107,10 @@ START_TEST(garbage_truncated_empty)
 	ck_assert_int_eq(sb_irq_parse("no header here\n 1: 2 3\n", &t), -EINVAL);
 	ck_assert_int_eq(sb_irq_parse("\xff\xfe CPU0\n", &t), -EINVAL);
 	/* A row cut in the middle keeps what it has; lines without "NAME:" are skipped. */
-	ck_assert_int_eq(sb_irq_parse("   CPU0   CPU1\n  14:    7\nrandom text\n : 5\n  1 5: 3 4\n  20:  1  2  \xff\xfe  arm-smmu-v3-evtq", &t), 0);
+	ck_assert_int_eq(
+		sb_irq_parse("   CPU0   CPU1\n  14:    7\nrandom text\n : 5\n  1 5: 3 4\n  20:  1  2  \xff\xfe  arm-smmu-v3-evtq",
+			     &t),
+		0);
 	ck_assert_uint_eq(t.nrows, 2);
 	r = sb_irq_find(&t, "14");
 	ck_assert_uint_eq(r->total, 7);
@@ -127,8 +130,8 @@ START_TEST(huge_table)
 
 	o += (size_t)snprintf(text + o, len - o, "  CPU0  CPU1\n");
 	for (size_t i = 0; i < rows; i++)
-		o += (size_t)snprintf(text + o, len - o, "%6zu:  %zu  1  ITS-MSI %zu Edge  %s\n", i, i,
-				      i, i % 1000 == 0 ? "arm-smmu-v3-evtq" : "eth0-rx");
+		o += (size_t)snprintf(text + o, len - o, "%6zu:  %zu  1  ITS-MSI %zu Edge  %s\n", i,
+				      i, i, i % 1000 == 0 ? "arm-smmu-v3-evtq" : "eth0-rx");
 	ck_assert_int_eq(sb_irq_parse(text, &t), 0);
 	ck_assert_uint_eq(t.nrows, rows);
 	ck_assert_uint_eq(t.rows[rows - 1].total, rows);

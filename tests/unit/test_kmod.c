@@ -17,11 +17,13 @@ static void setup(void)
 	tu_write(dir, "sys/module/going_away/initstate", "going\n", -1);
 	tu_write(dir, "sys/module/dma_heap/parameters/mem_accounting", "N\n", -1);
 	tu_write(dir, "lib/modules/6.12.0-test/modules.builtin",
-		 "kernel/drivers/iommu/intel/iommu.ko\nkernel/drivers/dma-buf/heaps/system_heap.ko\n", -1);
+		 "kernel/drivers/iommu/intel/iommu.ko\nkernel/drivers/dma-buf/heaps/system_heap.ko\n",
+		 -1);
 	tu_write(dir, "lib/modules/6.12.0-test/modules.dep",
 		 "kernel/drivers/dma-buf/udmabuf.ko.xz:\n"
 		 "kernel/drivers/rpmsg/rpmsg_ctrl.ko.zst: kernel/drivers/rpmsg/rpmsg_char.ko.zst\n"
-		 "kernel/drivers/net/netdevsim/netdevsim.ko: kernel/net/core/page_pool.ko\n", -1);
+		 "kernel/drivers/net/netdevsim/netdevsim.ko: kernel/net/core/page_pool.ko\n",
+		 -1);
 	ck_assert_int_eq(sb_root_open(&root, dir, NULL), 0);
 }
 
@@ -43,13 +45,13 @@ START_TEST(states_from_files)
 	ck_assert_int_eq(state("rpmsg_char"), SB_MOD_LOADED);
 	ck_assert_int_eq(state("rpmsg-char"), SB_MOD_LOADED); /* '-' and '_' are the same */
 	ck_assert_int_eq(state("going_away"), SB_MOD_AVAILABLE);
-	ck_assert_int_eq(state("dma_heap"), SB_MOD_BUILTIN);   /* sysfs dir without initstate */
+	ck_assert_int_eq(state("dma_heap"), SB_MOD_BUILTIN);	/* sysfs dir without initstate */
 	ck_assert_int_eq(state("system_heap"), SB_MOD_BUILTIN); /* modules.builtin */
-	ck_assert_int_eq(state("udmabuf"), SB_MOD_AVAILABLE);   /* compressed module file */
+	ck_assert_int_eq(state("udmabuf"), SB_MOD_AVAILABLE);	/* compressed module file */
 	ck_assert_int_eq(state("rpmsg_ctrl"), SB_MOD_AVAILABLE);
 	ck_assert_int_eq(state("netdevsim"), SB_MOD_AVAILABLE);
-	ck_assert_int_eq(state("page_pool"), SB_MOD_MISSING);   /* only named as a dependency */
-	ck_assert_int_eq(state("rpmsg"), SB_MOD_MISSING);       /* a prefix is not a name */
+	ck_assert_int_eq(state("page_pool"), SB_MOD_MISSING); /* only named as a dependency */
+	ck_assert_int_eq(state("rpmsg"), SB_MOD_MISSING);     /* a prefix is not a name */
 	ck_assert_str_eq(sb_kmod_state_name(SB_MOD_BUILTIN), "built-in");
 }
 END_TEST
@@ -74,7 +76,8 @@ START_TEST(load_reports_a_missing_module)
 	int rc = sb_kmod_load("socbox_no_such_module", &e);
 	ck_assert_int_lt(rc, 0);
 	ck_assert_str_eq(e.object, "socbox_no_such_module");
-	ck_assert(sb_err_exit_code(&e) == SB_EXIT_FAIL || sb_err_exit_code(&e) == SB_EXIT_UNSUPPORTED);
+	ck_assert(sb_err_exit_code(&e) == SB_EXIT_FAIL ||
+		  sb_err_exit_code(&e) == SB_EXIT_UNSUPPORTED);
 }
 END_TEST
 

@@ -43,7 +43,8 @@ END_TEST
 
 START_TEST(whole_log_with_garbage)
 {
-	char *text = strdup("6,1,100,-;first\r\n SUBSYSTEM=pci\n\n\xff\xfe\xfd garbage\n[  1.5] second\n[ 2.x] truncated ts");
+	char *text = strdup(
+		"6,1,100,-;first\r\n SUBSYSTEM=pci\n\n\xff\xfe\xfd garbage\n[  1.5] second\n[ 2.x] truncated ts");
 	struct sb_kmsg k;
 
 	ck_assert_int_eq(sb_kmsg_parse(text, &k), 0);
@@ -75,10 +76,11 @@ END_TEST
 
 START_TEST(multi_line_records_and_dictionaries)
 {
-	char *text = strdup("3,5,100,-;first\\x0asecond\\x0a\n"
-			    " SUBSYSTEM=platform\n"
-			    " DEVICE=+platform:9050000.smmuv3\n"
-			    "4,6,200,c;third\n");
+	char *text = strdup(
+		"3,5,100,-;first\\x0asecond\\x0a\n"
+		" SUBSYSTEM=platform\n"
+		" DEVICE=+platform:9050000.smmuv3\n"
+		"4,6,200,c;third\n");
 	struct sb_kmsg k;
 
 	ck_assert_int_eq(sb_kmsg_parse(text, &k), 0);

@@ -146,16 +146,16 @@ START_TEST(pool_all_attrs_unknown_skipped)
 	struct sb_nd_pool p;
 	struct nlattr *nest;
 
-	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 7);          /* uint as 4 bytes */
+	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_ID, 7); /* uint as 4 bytes */
 	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_IFINDEX, 3);
-	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_NAPI_ID, 8193);  /* uint as 8 bytes */
+	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_NAPI_ID, 8193); /* uint as 8 bytes */
 	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_INFLIGHT, 512);
 	sb_nl_put_u64(&m, SB_NETDEV_A_PAGE_POOL_INFLIGHT_MEM, 2097152);
 	sb_nl_put_u32(&m, SB_NETDEV_A_PAGE_POOL_DMABUF, 4);
 	nest = sb_nl_nest_start(&m, SB_NETDEV_A_PAGE_POOL_IO_URING);
 	sb_nl_put_u32(&m, SB_NETDEV_A_IO_URING_RX_BUF_LEN, 32768);
 	sb_nl_nest_end(&m, nest);
-	sb_nl_put_u32(&m, 77, 0xdead);                           /* from a newer kernel */
+	sb_nl_put_u32(&m, 77, 0xdead); /* from a newer kernel */
 	ck_assert_int_eq(sb_nd_parse_pool(nlh, &p), 0);
 	ck_assert_uint_eq(p.id, 7);
 	ck_assert_uint_eq(p.ifindex, 3);
@@ -244,8 +244,12 @@ END_TEST
 
 START_TEST(leak_detection)
 {
-	struct sb_nd_pool p = { .id = 1, .inflight = 3, .inflight_mem = 12288,
-				.has = SB_ND_POOL_INFLIGHT | SB_ND_POOL_INFLIGHT_MEM };
+	struct sb_nd_pool p = {
+		.id = 1,
+		.inflight = 3,
+		.inflight_mem = 12288,
+		.has = SB_ND_POOL_INFLIGHT | SB_ND_POOL_INFLIGHT_MEM
+	};
 	uint64_t age = 0;
 
 	ck_assert(!sb_nd_pool_leaked(&p, 1000, &age)); /* attached: in use, not leaked */
@@ -467,7 +471,8 @@ START_TEST(part_descriptors)
 		ck_assert_ptr_nonnull(d->parse);
 		ck_assert_uint_gt(d->size, d->ifindex_off);
 		for (size_t k = 0; k < i; k++)
-			ck_assert(sb_nd_part_items(&st, d) != sb_nd_part_items(&st, &sb_nd_parts[k]));
+			ck_assert(sb_nd_part_items(&st, d) !=
+				  sb_nd_part_items(&st, &sb_nd_parts[k]));
 		all |= d->part;
 	}
 	ck_assert_uint_eq(all, SB_ND_ALL_PARTS);

@@ -13,12 +13,13 @@
 #include "socbox/sys.h"
 #include "testutil.h"
 
-static const char parts_ok[] = "# socbox snapshot\n"
-			       "family_version=1\n"
-			       "boottime_s=4700\n"
-			       "have=0x6f\n"
-			       "unsupported=0x10\n"
-			       "unsupported.4=95 \n";
+static const char parts_ok[] =
+	"# socbox snapshot\n"
+	"family_version=1\n"
+	"boottime_s=4700\n"
+	"have=0x6f\n"
+	"unsupported=0x10\n"
+	"unsupported.4=95 \n";
 
 static char *fixture(long *len)
 {
@@ -108,8 +109,9 @@ START_TEST(capture_absent)
 
 	ck_assert_int_eq(load(dir, SB_ND_ALL_PARTS, &st, &e), -ENOENT);
 	ck_assert_int_eq(sb_err_exit_code(&e), 3);
-	ck_assert_str_eq(e.reason, "this snapshot has no netdev capture (taken by an older socbox or a "
-				   "kernel without the netdev family)");
+	ck_assert_str_eq(e.reason,
+			 "this snapshot has no netdev capture (taken by an older socbox or a "
+			 "kernel without the netdev family)");
 	ck_assert_ptr_nonnull(strstr(e.hint, "--save-netlink"));
 	ck_assert_uint_eq(st.ndevs, 0);
 	tu_tree_free(dir);
@@ -143,7 +145,7 @@ END_TEST
 START_TEST(capture_damaged)
 {
 	static const char *bad[] = {
-		"family_version=1\nboottime_s=1\nunsupported=0x0\n",            /* no have */
+		"family_version=1\nboottime_s=1\nunsupported=0x0\n",	       /* no have */
 		"family_version=x\nboottime_s=1\nhave=0x1\nunsupported=0x0\n", /* not a number */
 		"family_version=1\nboottime_s=1\nhave=0x1\nunsupported=0x1\nunsupported.9=95 x\n",
 		"family_version=1\nboottime_s=1\nhave=0x1\nunsupported=0x1\nunsupported.0=abc\n",

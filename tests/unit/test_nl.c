@@ -26,10 +26,10 @@ START_TEST(builder_layout)
 	ck_assert_uint_eq(nlh->nlmsg_len, NLMSG_HDRLEN);
 	ck_assert_ptr_nonnull(sb_nl_msg_put_extra(&m, sizeof(struct genlmsghdr)));
 	ck_assert_uint_eq(nlh->nlmsg_len, NLMSG_HDRLEN + 4);
-	sb_nl_put_strz(&m, 1, "netdev");          /* 7 bytes: padded to 8 */
+	sb_nl_put_strz(&m, 1, "netdev"); /* 7 bytes: padded to 8 */
 	ck_assert_uint_eq(nlh->nlmsg_len, 20 + 4 + 8);
 	sb_nl_put_u16(&m, 2, 0x1234);
-	sb_nl_put_u64(&m, 3, 1ull << 40);        /* at an offset that is not 8-aligned */
+	sb_nl_put_u64(&m, 3, 1ull << 40); /* at an offset that is not 8-aligned */
 	nest = sb_nl_nest_start(&m, 4);
 	sb_nl_put_u32(&m, 5, 77);
 	sb_nl_nest_end(&m, nest);
@@ -146,7 +146,9 @@ START_TEST(walk_hostile_attributes)
 	const struct nlattr *last;
 	struct nlmsghdr *nlh;
 	/* nla_len 8 type 1 | nla_len 400 type 2 (claims more than the message) */
-	static const unsigned char oversized[] = { 8, 0, 1, 0, 1, 2, 3, 4, 0x90, 1, 2, 0, 9, 9, 9, 9 };
+	static const unsigned char oversized[] = {
+		8, 0, 1, 0, 1, 2, 3, 4, 0x90, 1, 2, 0, 9, 9, 9, 9
+	};
 	/* nla_len 2: shorter than its own header */
 	static const unsigned char tiny[] = { 2, 0, 1, 0, 0, 0, 0, 0 };
 	/* the last attribute is 5 bytes and the message ends without its padding */
@@ -238,7 +240,8 @@ static struct nlmsghdr *error_msg(uint64_t *buf, size_t cap, int error, bool cap
 	err->msg.nlmsg_len = NLMSG_HDRLEN + (capped ? 0 : sizeof(req_payload));
 	err->msg.nlmsg_seq = 7;
 	if (!capped) {
-		memcpy(sb_nl_msg_put_extra(&m, sizeof(req_payload)), req_payload, sizeof(req_payload));
+		memcpy(sb_nl_msg_put_extra(&m, sizeof(req_payload)), req_payload,
+		       sizeof(req_payload));
 		err->msg.nlmsg_len = NLMSG_HDRLEN + sizeof(req_payload);
 	} else {
 		nlh->nlmsg_flags |= NLM_F_CAPPED;

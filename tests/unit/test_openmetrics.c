@@ -31,7 +31,8 @@ static char *render(enum sb_out_mode mode, const char *dev, double rate)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	struct sb_out *out = sb_out_new(&o, fp);
-	struct sb_table *t = sb_out_table(out, "devs", NULL, cols, sizeof(cols) / sizeof(cols[0]), true);
+	struct sb_table *t = sb_out_table(out, "devs", NULL, cols, sizeof(cols) / sizeof(cols[0]),
+					  true);
 	struct sb_row *r = sb_table_row(t);
 
 	sb_table_states(t, C_STATE, states);

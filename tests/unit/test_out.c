@@ -146,7 +146,8 @@ START_TEST(json_strings_are_always_valid)
 	s = json_string("\xc3\xa9t\xc3\xa9"); /* valid UTF-8 passes through */
 	ck_assert_str_eq(s, "\"\xc3\xa9t\xc3\xa9\"");
 	free(s);
-	s = json_string("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80"); /* surrogate, overlong, > U+10FFFF */
+	s = json_string(
+		"\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80"); /* surrogate, overlong, > U+10FFFF */
 	ck_assert_str_eq(s, "\"\\ufffd\\ufffd\\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\\ufffd\"");
 	free(s);
 	s = json_string("\xe2\x82"); /* truncated sequence at the end */
@@ -225,8 +226,8 @@ START_TEST(text_modes_escape_control_bytes_everywhere)
 		sb_out_free(out);
 		fclose(fp);
 		for (size_t i = 0; i < len; i++)
-			ck_assert_msg((unsigned char)buf[i] >= 0x20 || buf[i] == '\n', "mode %zu: byte 0x%02x at %zu", m,
-				      (unsigned char)buf[i], i);
+			ck_assert_msg((unsigned char)buf[i] >= 0x20 || buf[i] == '\n',
+				      "mode %zu: byte 0x%02x at %zu", m, (unsigned char)buf[i], i);
 		ck_assert_ptr_null(memchr(buf, 0xff, len)); /* invalid UTF-8 */
 		ck_assert_ptr_null(memchr(buf, 0xc2, len)); /* C1 control U+0085 */
 		ck_assert_ptr_nonnull(strstr(buf, "\\x1b]0;PWNED\\x07b"));
@@ -258,7 +259,9 @@ START_TEST(tables_wrap_at_words_to_columns)
 		{ "NAME", SB_T_STR, 0, 0, "name", 0 },
 		{ "FEATURES", SB_T_STRV, 0, SB_COL_WRAP, "features", 0 },
 	};
-	static const char *feats[] = { "2_LVL_STRTAB", "TT_LE", "MSI", "COHERENCY", "TRANS_S1", "TRANS_S2" };
+	static const char *feats[] = {
+		"2_LVL_STRTAB", "TT_LE", "MSI", "COHERENCY", "TRANS_S1", "TRANS_S2"
+	};
 	struct sb_out_opts o = { .mode = SB_OUT_TABLE };
 	char *buf = NULL, *save = NULL;
 	size_t len = 0;
@@ -278,7 +281,8 @@ START_TEST(tables_wrap_at_words_to_columns)
 	fclose(fp);
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save), lines++) {
 		ck_assert_msg(strlen(l) <= 40, "line wider than 40: '%s'", l);
-		ck_assert_msg(strstr(l, "2_LVL_ST") == NULL || strstr(l, "2_LVL_STRTAB"), "word broken: '%s'", l);
+		ck_assert_msg(strstr(l, "2_LVL_ST") == NULL || strstr(l, "2_LVL_STRTAB"),
+			      "word broken: '%s'", l);
 	}
 	ck_assert_int_ge(lines, 3);
 	free(buf);
@@ -338,9 +342,10 @@ START_TEST(objects_in_json_and_text)
 {
 	char *s = render_nested(SB_OUT_JSON, NULL);
 
-	ck_assert_str_eq(s, "{\"subsystems\":[{\"name\":\"iommu\",\"ids\":[280],"
-			    "\"facts\":{\"groups\":8,\"strict\":false,\"type\":\"DMA-FQ\"},\"more\":{}},"
-			    "{\"name\":\"netdev\",\"ids\":[],\"facts\":null,\"more\":null}]}\n");
+	ck_assert_str_eq(s,
+			 "{\"subsystems\":[{\"name\":\"iommu\",\"ids\":[280],"
+			 "\"facts\":{\"groups\":8,\"strict\":false,\"type\":\"DMA-FQ\"},\"more\":{}},"
+			 "{\"name\":\"netdev\",\"ids\":[],\"facts\":null,\"more\":null}]}\n");
 	free(s);
 	s = render_nested(SB_OUT_JSON, "name");
 	ck_assert_str_eq(s, "{\"subsystems\":[{\"name\":\"iommu\"},{\"name\":\"netdev\"}]}\n");
@@ -349,7 +354,9 @@ START_TEST(objects_in_json_and_text)
 	ck_assert_str_eq(s, "NAME=\"iommu\" IDS=\"280\"\nNAME=\"netdev\" IDS=\"\"\n");
 	free(s);
 	s = render_nested(SB_OUT_PAIRS, "name,facts");
-	ck_assert_str_eq(s, "NAME=\"iommu\" FACTS=\"groups=8,strict=no,type=DMA-FQ\"\nNAME=\"netdev\" FACTS=\"-\"\n");
+	ck_assert_str_eq(
+		s,
+		"NAME=\"iommu\" FACTS=\"groups=8,strict=no,type=DMA-FQ\"\nNAME=\"netdev\" FACTS=\"-\"\n");
 	free(s);
 }
 END_TEST
@@ -385,15 +392,18 @@ START_TEST(records_of_numbers)
 {
 	char *s = render_records(SB_OUT_JSON, NULL);
 
-	ck_assert_str_eq(s, "{\"irqs\":[{\"irq\":\"28\",\"cpu_counts\":[{\"cpu\":0,\"count\":3},"
-			    "{\"cpu\":2,\"count\":18446744073709551615}]},{\"irq\":\"29\",\"cpu_counts\":[]}]}\n");
+	ck_assert_str_eq(
+		s,
+		"{\"irqs\":[{\"irq\":\"28\",\"cpu_counts\":[{\"cpu\":0,\"count\":3},"
+		"{\"cpu\":2,\"count\":18446744073709551615}]},{\"irq\":\"29\",\"cpu_counts\":[]}]}\n");
 	free(s);
 	s = render_records(SB_OUT_PAIRS, NULL);
 	ck_assert_str_eq(s, "IRQ=\"28\"\nIRQ=\"29\"\n");
 	free(s);
 	s = render_records(SB_OUT_PAIRS, "+cpu_counts");
-	ck_assert_str_eq(s, "IRQ=\"28\" CPU_COUNTS=\"cpu=0 count=3,cpu=2 count=18446744073709551615\"\n"
-			    "IRQ=\"29\" CPU_COUNTS=\"\"\n");
+	ck_assert_str_eq(s,
+			 "IRQ=\"28\" CPU_COUNTS=\"cpu=0 count=3,cpu=2 count=18446744073709551615\"\n"
+			 "IRQ=\"29\" CPU_COUNTS=\"\"\n");
 	free(s);
 }
 END_TEST

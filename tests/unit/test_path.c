@@ -17,9 +17,11 @@ static const char *join(const char *dir, const char *rel)
 START_TEST(relative_link_text)
 {
 	/* /sys/class/iommu/smmu3.0x9050000 -> ../../devices/platform/9050000.smmuv3/iommu/... */
-	ck_assert_str_eq(join("/sys/class/iommu", "../../devices/platform/9050000.smmuv3/iommu/smmu3.0x9050000"),
+	ck_assert_str_eq(join("/sys/class/iommu",
+			      "../../devices/platform/9050000.smmuv3/iommu/smmu3.0x9050000"),
 			 "/sys/devices/platform/9050000.smmuv3/iommu/smmu3.0x9050000");
-	ck_assert_str_eq(join("/sys/devices/platform/x/iommu/y", "../../../x"), "/sys/devices/platform/x");
+	ck_assert_str_eq(join("/sys/devices/platform/x/iommu/y", "../../../x"),
+			 "/sys/devices/platform/x");
 	ck_assert_str_eq(join("/a/b", "./c//d/."), "/a/b/c/d");
 	ck_assert_str_eq(join("/a/b/", "c/"), "/a/b/c");
 }

@@ -14,12 +14,20 @@ static char *pmcg_tree(void)
 	char *d = tu_tree_new();
 	const char *p = "sys/devices/platform/arm-smmu-v3-pmcg.0.auto/smmuv3_pmcg_ff88840";
 	char path[256];
-	static const char *const ev[][2] = { { "cycles", "event=0x00" }, { "transaction", "event=0x01" },
-					     { "tlb_miss", "event=0x02" } };
-	static const char *const fmt[][2] = { { "event", "config:0-15" }, { "filter_stream_id", "config1:0-31" },
-					      { "filter_span", "config1:32" }, { "filter_enable", "config1:33" } };
+	static const char *const ev[][2] = {
+		{ "cycles", "event=0x00" },
+		{ "transaction", "event=0x01" },
+		{ "tlb_miss", "event=0x02" }
+	};
+	static const char *const fmt[][2] = {
+		{ "event", "config:0-15" },
+		{ "filter_stream_id", "config1:0-31" },
+		{ "filter_span", "config1:32" },
+		{ "filter_enable", "config1:33" }
+	};
 
-	tu_symlink(d, "sys/bus/event_source/devices/smmuv3_pmcg_ff88840", "../../../devices/platform/arm-smmu-v3-pmcg.0.auto/smmuv3_pmcg_ff88840");
+	tu_symlink(d, "sys/bus/event_source/devices/smmuv3_pmcg_ff88840",
+		   "../../../devices/platform/arm-smmu-v3-pmcg.0.auto/smmuv3_pmcg_ff88840");
 	tu_symlink(d, "sys/bus/event_source/devices/cpu", "../../../devices/cpu");
 	tu_write(d, "sys/devices/cpu/type", "4\n", -1);
 	snprintf(path, sizeof(path), "%s/type", p);
@@ -96,12 +104,15 @@ START_TEST(discovery_and_encoding)
 	ck_assert_uint_eq(p.type, 11);
 	ck_assert_int_eq(p.cpu, 2);
 	ck_assert_str_eq(p.identifier, "0x0000043b");
-	ck_assert_uint_eq(p.nevents, 3); /* cycles.scale is no event */
+	ck_assert_uint_eq(p.nevents, 3);  /* cycles.scale is no event */
 	ck_assert_uint_eq(p.nformats, 4); /* the broken format is left out */
 	ck_assert_ptr_nonnull(sb_pmu_event(&p, "transaction"));
 	ck_assert_int_eq(sb_perf_encode(&p, "tlb_miss", cfg, &e), 0);
 	ck_assert_uint_eq(cfg[0], 2);
-	ck_assert_int_eq(sb_perf_encode(&p, "transaction,filter_enable=1,filter_stream_id=0x42,filter_span=1", cfg, &e), 0);
+	ck_assert_int_eq(
+		sb_perf_encode(&p, "transaction,filter_enable=1,filter_stream_id=0x42,filter_span=1",
+			       cfg, &e),
+		0);
 	ck_assert_uint_eq(cfg[0], 1);
 	ck_assert_uint_eq(cfg[1], 0x42ull | (1ull << 32) | (1ull << 33));
 	ck_assert_int_eq(sb_perf_encode(&p, "event=0x80", cfg, &e), 0);

@@ -26,14 +26,16 @@ START_TEST(devname_virtio)
 	int64_t src, dst;
 
 	ck_assert_int_eq(sb_rpmsg_parse_devname("virtio0.rpmsg-raw.1024.-1", parent, sizeof(parent),
-						name, sizeof(name), &src, &dst), 0);
+						name, sizeof(name), &src, &dst),
+			 0);
 	ck_assert_str_eq(parent, "virtio0");
 	ck_assert_str_eq(name, "rpmsg-raw");
 	ck_assert_int_eq(src, 1024);
 	ck_assert_int_eq(dst, -1);
 	/* TI's service name has dots of its own */
-	ck_assert_int_eq(sb_rpmsg_parse_devname("virtio1.ti.ipc4.ping-pong.-1.13", parent, sizeof(parent),
-						name, sizeof(name), &src, &dst), 0);
+	ck_assert_int_eq(sb_rpmsg_parse_devname("virtio1.ti.ipc4.ping-pong.-1.13", parent,
+						sizeof(parent), name, sizeof(name), &src, &dst),
+			 0);
 	ck_assert_str_eq(parent, "virtio1");
 	ck_assert_str_eq(name, "ti.ipc4.ping-pong");
 	ck_assert_int_eq(src, -1);
@@ -44,24 +46,35 @@ END_TEST
 START_TEST(devname_garbage)
 {
 	static const char *const bad[] = {
-		"", "virtio0", "virtio0.name", "virtio0.name.1", "virtio0.name.x.1", "virtio0.name.1.y",
-		".name.1.2", "virtio0..1.2", "virtio0.name.1.2.", "virtio0.n\xff\xfe.1.99999999999999999999999",
+		"",
+		"virtio0",
+		"virtio0.name",
+		"virtio0.name.1",
+		"virtio0.name.x.1",
+		"virtio0.name.1.y",
+		".name.1.2",
+		"virtio0..1.2",
+		"virtio0.name.1.2.",
+		"virtio0.n\xff\xfe.1.99999999999999999999999",
 	};
 	char parent[32], name[40], huge[4096];
 	int64_t src, dst;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(sb_rpmsg_parse_devname(bad[i], parent, sizeof(parent), name, sizeof(name),
-						     &src, &dst) == -EINVAL, "accepted '%s'", bad[i]);
+		ck_assert_msg(sb_rpmsg_parse_devname(bad[i], parent, sizeof(parent), name,
+						     sizeof(name), &src, &dst) == -EINVAL,
+			      "accepted '%s'", bad[i]);
 	/* a name longer than the buffer is refused, not truncated */
 	memset(huge, 'a', sizeof(huge));
 	memcpy(huge, "virtio0.", 8);
 	strcpy(huge + sizeof(huge) - 8, ".1.2");
-	ck_assert_int_eq(sb_rpmsg_parse_devname(huge, parent, sizeof(parent), name, sizeof(name), &src, &dst),
+	ck_assert_int_eq(sb_rpmsg_parse_devname(huge, parent, sizeof(parent), name, sizeof(name),
+						&src, &dst),
 			 -EINVAL);
 	/* non-UTF-8 bytes in a name are carried as they are */
-	ck_assert_int_eq(sb_rpmsg_parse_devname("v.\xc3\x28.1.2", parent, sizeof(parent), name, sizeof(name),
-						&src, &dst), 0);
+	ck_assert_int_eq(sb_rpmsg_parse_devname("v.\xc3\x28.1.2", parent, sizeof(parent), name,
+						sizeof(name), &src, &dst),
+			 0);
 	ck_assert_str_eq(name, "\xc3\x28");
 }
 END_TEST
@@ -70,21 +83,24 @@ START_TEST(link_parts)
 {
 	char parent[128], rproc[32];
 
-	sb_rpmsg_link_parts("../../devices/platform/5000000.m4fss/remoteproc/remoteproc0/remoteproc0#vdev0buffer/"
-			    "virtio0/virtio0.rpmsg_ctrl.0.0/rpmsg/rpmsg_ctrl0",
-			    parent, sizeof(parent), rproc, sizeof(rproc));
+	sb_rpmsg_link_parts(
+		"../../devices/platform/5000000.m4fss/remoteproc/remoteproc0/remoteproc0#vdev0buffer/"
+		"virtio0/virtio0.rpmsg_ctrl.0.0/rpmsg/rpmsg_ctrl0",
+		parent, sizeof(parent), rproc, sizeof(rproc));
 	ck_assert_str_eq(parent, "virtio0.rpmsg_ctrl.0.0");
 	ck_assert_str_eq(rproc, "remoteproc0");
 	/* an endpoint device is the direct child of its control device (same class) */
-	sb_rpmsg_link_parts("../../devices/socbox_rpmsg_loopback/socbox_rpmsg_loopback.rpmsg_ctrl.-1.-1/rpmsg/rpmsg_ctrl0/rpmsg3",
-			    parent, sizeof(parent), rproc, sizeof(rproc));
+	sb_rpmsg_link_parts(
+		"../../devices/socbox_rpmsg_loopback/socbox_rpmsg_loopback.rpmsg_ctrl.-1.-1/rpmsg/rpmsg_ctrl0/rpmsg3",
+		parent, sizeof(parent), rproc, sizeof(rproc));
 	ck_assert_str_eq(parent, "rpmsg_ctrl0");
 	ck_assert_str_eq(rproc, "");
 	sb_rpmsg_link_parts("", parent, sizeof(parent), rproc, sizeof(rproc));
 	ck_assert_str_eq(parent, "");
 	sb_rpmsg_link_parts("../../..", parent, sizeof(parent), rproc, sizeof(rproc));
 	ck_assert_str_eq(parent, "");
-	sb_rpmsg_link_parts("remoteprocX/remoteproc/x", parent, sizeof(parent), rproc, sizeof(rproc));
+	sb_rpmsg_link_parts("remoteprocX/remoteproc/x", parent, sizeof(parent), rproc,
+			    sizeof(rproc));
 	ck_assert_str_eq(rproc, "");
 }
 END_TEST
@@ -125,7 +141,7 @@ START_TEST(scan_am62x)
 	ch = channel(&st, "virtio0.ti.ipc4.ping-pong.-1.13");
 	ck_assert_str_eq(ch->name, "ti.ipc4.ping-pong");
 	ck_assert(ch->have_src && ch->src == SB_RPMSG_ADDR_ANY); /* bus prints 0xffffffff */
-	ck_assert(ch->have_dst && ch->dst == 13);                 /* bus prints 0xd */
+	ck_assert(ch->have_dst && ch->dst == 13);		 /* bus prints 0xd */
 	ck_assert_int_eq(ch->announce, 0);
 	ck_assert_str_eq(ch->driver, "");
 	ck_assert_str_eq(ch->remoteproc, "remoteproc0");
@@ -167,7 +183,8 @@ START_TEST(scan_imx8mp)
 	ck_assert_uint_eq(st.nchannels, 3);
 	ck_assert_uint_eq(st.nctrls, 0);
 	ck_assert_uint_eq(st.nepts, 0);
-	ck_assert_str_eq(channel(&st, "virtio0.rpmsg-virtual-tty-channel.-1.30")->driver, "imx_rpmsg_tty");
+	ck_assert_str_eq(channel(&st, "virtio0.rpmsg-virtual-tty-channel.-1.30")->driver,
+			 "imx_rpmsg_tty");
 	ck_assert_str_eq(channel(&st, "virtio0.rpmsg-raw.-1.31")->driver, "");
 	ck_assert_uint_eq(channel(&st, "virtio0.rpmsg-raw.-1.31")->dst, 31);
 	sb_rpmsg_state_free(&st);
@@ -186,7 +203,8 @@ START_TEST(scan_garbage)
 	tu_write(dir, "sys/devices/x/virtio0/virtio0.bad.1.2/dst", "0x1ffffffff\n", -1);
 	tu_write(dir, "sys/devices/x/virtio0/virtio0.bad.1.2/announce", "maybe\n", -1);
 	tu_write(dir, "sys/devices/x/virtio0/virtio0.bad.1.2/name", "\xff\xfe\n", -1);
-	tu_symlink(dir, "sys/bus/rpmsg/devices/virtio0.bad.1.2", "../../../devices/x/virtio0/virtio0.bad.1.2");
+	tu_symlink(dir, "sys/bus/rpmsg/devices/virtio0.bad.1.2",
+		   "../../../devices/x/virtio0/virtio0.bad.1.2");
 	/* a dangling link and a truncated, empty endpoint device */
 	tu_symlink(dir, "sys/bus/rpmsg/devices/virtio0.gone.1.2", "../../../devices/x/nowhere");
 	tu_write(dir, "sys/devices/y/rpmsg/rpmsg4/src", "", 0);
@@ -206,9 +224,9 @@ START_TEST(scan_garbage)
 	ck_assert_int_eq(st.channels[0].announce, -1);
 	ck_assert_str_eq(st.channels[0].name, "\xff\xfe");
 	ck_assert_str_eq(st.channels[1].name, "gone"); /* from the device name */
-	ck_assert_uint_eq(st.nepts, 1);               /* rpmsgfoo is not an endpoint */
+	ck_assert_uint_eq(st.nepts, 1);		       /* rpmsgfoo is not an endpoint */
 	ck_assert(!st.epts[0].have_src && !st.epts[0].have_dst);
-	ck_assert_str_eq(st.epts[0].ept_name, "");    /* too large: left empty */
+	ck_assert_str_eq(st.epts[0].ept_name, ""); /* too large: left empty */
 	ck_assert_str_eq(st.epts[0].devnode, "/dev/rpmsg4");
 	sb_rpmsg_state_free(&st);
 	sb_root_close(r);
@@ -300,26 +318,32 @@ START_TEST(rproc_crash_count)
 
 	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/name", "socbox-remote\n", -1);
 	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/state", "running\n", -1);
-	tu_symlink(dir, "sys/class/remoteproc/remoteproc0", "../../devices/p/remoteproc/remoteproc0");
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0",
+		   "../../devices/p/remoteproc/remoteproc0");
 	tu_write(dir, "sys/devices/q/remoteproc/remoteproc1/name", "other\n", -1);
-	tu_symlink(dir, "sys/class/remoteproc/remoteproc1", "../../devices/q/remoteproc/remoteproc1");
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc1",
+		   "../../devices/q/remoteproc/remoteproc1");
 	tu_write(dir, "dev/kmsg",
 		 "3,900,5000000,-;remoteproc remoteproc0: crash detected in socbox-remote: type watchdog\n"
 		 "3,901,5000100,-;remoteproc remoteproc0: handling crash #1 in socbox-remote\n"
 		 "3,902,5000200,-;remoteproc remoteproc0: recovering socbox-remote\n"
 		 "3,950,6000100,-;remoteproc remoteproc0: handling crash #12 in socbox-remote\n"
 		 "3,951,6000100,-;remoteproc remoteproc10: handling crash #99 in x\n"
-		 "3,952,6000200,-;remoteproc remoteproc0: handling crash #x in socbox-remote\n", -1);
+		 "3,952,6000200,-;remoteproc remoteproc0: handling crash #x in socbox-remote\n",
+		 -1);
 	r = open_root(dir);
 	sb_err_clear(&e);
 	ck_assert_int_eq(sb_rproc_find(r, "socbox-remote", &one, &e), 0);
 	ck_assert(one.have_crashes);
 	ck_assert_uint_eq(one.crashes, 12); /* the highest, not remoteproc10's */
 	/* the one parser of the core's crash line */
-	ck_assert_str_eq(sb_rproc_log_msg("remoteproc remoteproc0: handling crash #3 in m4", "remoteproc0"),
+	ck_assert_str_eq(sb_rproc_log_msg("remoteproc remoteproc0: handling crash #3 in m4",
+					  "remoteproc0"),
 			 "handling crash #3 in m4");
-	ck_assert_ptr_null(sb_rproc_log_msg("remoteproc remoteproc10: handling crash #3 in m4", "remoteproc1"));
-	ck_assert_ptr_null(sb_rproc_log_msg("imx-rproc remoteproc0: handling crash #3 in m4", "remoteproc0"));
+	ck_assert_ptr_null(sb_rproc_log_msg("remoteproc remoteproc10: handling crash #3 in m4",
+					    "remoteproc1"));
+	ck_assert_ptr_null(
+		sb_rproc_log_msg("imx-rproc remoteproc0: handling crash #3 in m4", "remoteproc0"));
 	{
 		const char *name = NULL;
 
@@ -360,9 +384,11 @@ START_TEST(rproc_garbage)
 	struct sb_err e;
 	size_t n;
 
-	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/state", "\x80\x81garbage-state-that-is-much-longer-than-any-real-one\n", -1);
+	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/state",
+		 "\x80\x81garbage-state-that-is-much-longer-than-any-real-one\n", -1);
 	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/name", "", 0);
-	tu_symlink(dir, "sys/class/remoteproc/remoteproc0", "../../devices/p/remoteproc/remoteproc0");
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0",
+		   "../../devices/p/remoteproc/remoteproc0");
 	tu_symlink(dir, "sys/class/remoteproc/notaproc", "../../devices/p");
 	r = open_root(dir);
 	sb_err_clear(&e);

@@ -93,8 +93,9 @@ START_TEST(fd_path_flags_and_fd)
 	ck_assert_int_eq(pipe(p), 0);
 	fk.fd_to_return = p[0];
 	sb_err_clear(&e);
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1024, SB_RPMSG_ADDR_ANY, O_CLOEXEC | O_NONBLOCK,
-					     SB_RPMSG_FD, &ept, &e), 0);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1024, SB_RPMSG_ADDR_ANY,
+					     O_CLOEXEC | O_NONBLOCK, SB_RPMSG_FD, &ept, &e),
+			 0);
 	ck_assert_int_eq(ept.fd, p[0]);
 	ck_assert_int_eq(ept.method, SB_RPMSG_FD);
 	ck_assert_str_eq(ept.devnode, "");
@@ -104,7 +105,9 @@ START_TEST(fd_path_flags_and_fd)
 	ck_assert_int_eq(fk.calls_create, 0);
 	/* flags other than CLOEXEC/NONBLOCK never reach the kernel (it rejects them) */
 	fk.fd_to_return = p[1];
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, O_APPEND | O_CLOEXEC, SB_RPMSG_AUTO, &ept, &e), 0);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, O_APPEND | O_CLOEXEC, SB_RPMSG_AUTO,
+					     &ept, &e),
+			 0);
 	ck_assert_uint_eq(fk.last_flags, (uint32_t)(O_RDWR | O_CLOEXEC));
 	ck_assert_int_eq(sb_rpmsg_ept_destroy(&ept, &e), 0);
 	ck_assert_int_eq(fk.destroyed_fd, p[1]);
@@ -120,7 +123,8 @@ START_TEST(fd_einval_is_unsupported)
 
 	fk.err_fd = EINVAL;
 	sb_err_clear(&e);
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e), -EOPNOTSUPP);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e),
+			 -EOPNOTSUPP);
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
 	ck_assert_str_eq(e.what, "RPMSG_CREATE_EPT_FD_IOCTL");
 	ck_assert_ptr_nonnull(strstr(e.reason, "EINVAL"));
@@ -128,7 +132,8 @@ START_TEST(fd_einval_is_unsupported)
 	ck_assert_int_eq(ctl.fd_errno, EINVAL);
 	ck_assert_int_eq(fk.calls_create, 0); /* fd asked for explicitly: no fallback */
 	fk.err_fd = ENOTTY;
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e), -EOPNOTSUPP);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e),
+			 -EOPNOTSUPP);
 	ck_assert_int_eq(ctl.fd_errno, ENOTTY);
 }
 END_TEST
@@ -161,7 +166,8 @@ START_TEST(auto_other_errors_do_not_fall_back)
 
 	fk.err_fd = ENOMEM;
 	sb_err_clear(&e);
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_AUTO, &ept, &e), -ENOMEM);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_AUTO, &ept, &e),
+			 -ENOMEM);
 	ck_assert_int_eq(fk.calls_create, 0);
 	ck_assert_int_eq(ctl.fd_support, -1);
 }
@@ -174,7 +180,8 @@ START_TEST(legacy_create_error)
 
 	fk.err_create = ENOTTY;
 	sb_err_clear(&e);
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_LEGACY, &ept, &e), -ENOTTY);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_LEGACY, &ept, &e),
+			 -ENOTTY);
 	ck_assert_int_eq(fk.calls_fd, 0);
 	ck_assert_ptr_nonnull(strstr(e.hint, "rpmsg_char"));
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
@@ -276,7 +283,8 @@ START_TEST(lasting_endpoint_is_legacy_even_with_fd_ioctl)
 	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_AUTO, &m, &e), 0);
 	ck_assert_int_eq(m, SB_RPMSG_LEGACY);
 	/* the legacy path runs (and times out: the fake makes no /dev/rpmsgN) */
-	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "keep", 1, 2, O_CLOEXEC, m, &ept, &e), -ETIMEDOUT);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "keep", 1, 2, O_CLOEXEC, m, &ept, &e),
+			 -ETIMEDOUT);
 	ck_assert_int_eq(fk.calls_fd, 0);
 	ck_assert_int_eq(fk.calls_create, 1);
 	ck_assert_int_eq(sb_rpmsg_method_lasting(SB_RPMSG_LEGACY, &m, &e), 0);
@@ -350,7 +358,8 @@ START_TEST(ping_check_rules)
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 31, 32, 7, 5), SB_ECHO_CORRUPT); /* short */
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 8, 5), SB_ECHO_CORRUPT); /* another run */
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 7, 9), SB_ECHO_LATE);
-	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 7, 4), SB_ECHO_CORRUPT); /* from the future */
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 32, 32, 7, 4),
+			 SB_ECHO_CORRUPT); /* from the future */
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 3, 32, 7, 9), SB_ECHO_CORRUPT); /* no header */
 	/* one byte holds the low 8 bits of the number: 300 is 44, and 299 (43) is late */
 	sb_rpmsg_ping_fill(b, 1, 7, 299);
@@ -358,7 +367,8 @@ START_TEST(ping_check_rules)
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 7, 300), SB_ECHO_LATE);
 	sb_rpmsg_ping_fill(b, 1, 7, 300);
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 7, 300), SB_ECHO_OK);
-	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 99, 300), SB_ECHO_OK); /* no room for a cookie */
+	ck_assert_int_eq(sb_rpmsg_ping_check(b, 1, 1, 99, 300),
+			 SB_ECHO_OK); /* no room for a cookie */
 	ck_assert_int_eq(sb_rpmsg_ping_check(b, 2, 1, 7, 300), SB_ECHO_CORRUPT); /* too long */
 }
 END_TEST

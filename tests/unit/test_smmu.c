@@ -25,10 +25,15 @@ static bool has24(char (*names)[24], size_t n, const char *want)
 
 START_TEST(table_by_version)
 {
-	ck_assert_str_eq(sb_smmu_feat_table("6.18.2-arm64", 61802, false, NULL)->name, "mainline-6.16");
+	ck_assert_str_eq(sb_smmu_feat_table("6.18.2-arm64", 61802, false, NULL)->name,
+			 "mainline-6.16");
 	ck_assert_str_eq(sb_smmu_feat_table("6.6.23", 60623, false, NULL)->name, "mainline-5.x");
-	ck_assert_str_eq(sb_smmu_feat_table("6.6.0-openEuler-2403", 60600, false, NULL)->name, "openeuler");
-	ck_assert_str_eq(sb_smmu_feat_table("5.10.0-182.0.0.95.oe2203sp3.aarch64", 51000, false, NULL)->name, "openeuler");
+	ck_assert_str_eq(sb_smmu_feat_table("6.6.0-openEuler-2403", 60600, false, NULL)->name,
+			 "openeuler");
+	ck_assert_str_eq(sb_smmu_feat_table("5.10.0-182.0.0.95.oe2203sp3.aarch64", 51000, false,
+					    NULL)
+				 ->name,
+			 "openeuler");
 	ck_assert_str_eq(sb_smmu_feat_table("6.9.0-marvell", 60900, true, NULL)->name, "ecmdq-v3");
 	ck_assert_str_eq(sb_smmu_feat_table("6.18.0", 61800, false, "openeuler")->name, "openeuler");
 	ck_assert_ptr_null(sb_smmu_feat_table("6.18.0", 61800, false, "no-such-table"));
@@ -60,7 +65,8 @@ START_TEST(same_value_decodes_per_table)
 	n = sb_smmu_decode(sb_smmu_feat_table(NULL, 61600, false, NULL), 0, names, 32, &unknown);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_uint_eq(unknown, 0);
-	n = sb_smmu_decode(sb_smmu_feat_table(NULL, 61600, false, NULL), 0xffffffffu, names, 32, &unknown);
+	n = sb_smmu_decode(sb_smmu_feat_table(NULL, 61600, false, NULL), 0xffffffffu, names, 32,
+			   &unknown);
 	ck_assert_uint_eq(n, 25);
 	ck_assert_uint_eq(unknown, 0xfe000000u);
 }
@@ -71,24 +77,29 @@ START_TEST(probe_lines)
 	struct sb_smmu_probe p;
 
 	memset(&p, 0, sizeof(p));
-	ck_assert(sb_smmu_probe_line("arm-smmu-v3 arm-smmu-v3.0.auto: ias 48-bit, oas 44-bit (features 0x00001fef)", &p));
+	ck_assert(sb_smmu_probe_line(
+		"arm-smmu-v3 arm-smmu-v3.0.auto: ias 48-bit, oas 44-bit (features 0x00001fef)", &p));
 	ck_assert_str_eq(p.dev, "arm-smmu-v3.0.auto");
 	ck_assert_uint_eq(p.ias, 48);
 	ck_assert_uint_eq(p.oas, 44);
 	ck_assert_uint_eq(p.features, 0x1fef);
 	memset(&p, 0, sizeof(p));
-	ck_assert(sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: oas 48-bit (features 0x006fd7b7)", &p));
+	ck_assert(sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: oas 48-bit (features 0x006fd7b7)",
+				     &p));
 	ck_assert_uint_eq(p.ias, 0);
 	ck_assert_uint_eq(p.oas, 48);
 	ck_assert_uint_eq(p.features, 0x006fd7b7);
 	ck_assert(sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: option mask 0x2", &p));
 	ck_assert(p.has_options && p.options == 2);
-	ck_assert(sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: suppress ecmdq feature, errno=-28", &p));
+	ck_assert(
+		sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: suppress ecmdq feature, errno=-28",
+				   &p));
 	ck_assert_str_eq(p.ecmdq, "suppress ecmdq feature, errno=-28");
 	ck_assert(sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: ecmdq[3] init failed", &p));
 	/* another device, other drivers, garbage, truncation */
 	ck_assert(!sb_smmu_probe_line("arm-smmu-v3 other.dev: oas 48-bit (features 0x1)", &p));
-	ck_assert(!sb_smmu_probe_line("arm-smmu 5000000.iommu: probing hardware configuration...", &p));
+	ck_assert(!sb_smmu_probe_line("arm-smmu 5000000.iommu: probing hardware configuration...",
+				      &p));
 	ck_assert(!sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: oas 48-bit (features 0x", &p));
 	ck_assert(!sb_smmu_probe_line("arm-smmu-v3 9050000.smmuv3: ias 48-bit, oas", &p));
 	ck_assert(!sb_smmu_probe_line("arm-smmu-v3 \xff\xfe", &p));
@@ -132,11 +143,14 @@ START_TEST(vtd_cap_ecap)
 	ck_assert(has24(out, n, "sllps=4k/2m/1g"));
 	ck_assert(!has24(out, n, "pi"));
 	n = sb_vtd_decode_ecap(0xf050daull, out, 64, &unknown);
-	ck_assert(has24(out, n, "qi") && has24(out, n, "ir") && has24(out, n, "eim") && has24(out, n, "pt"));
+	ck_assert(has24(out, n, "qi") && has24(out, n, "ir") && has24(out, n, "eim") &&
+		  has24(out, n, "pt"));
 	ck_assert(!has24(out, n, "c") && !has24(out, n, "pasid"));
 	ck_assert_uint_eq(unknown, 0);
 	/* Scalable mode with PASID (QEMU x-scalable-mode) and an unknown high bit. */
-	n = sb_vtd_decode_ecap((1ull << 43) | (1ull << 40) | (19ull << 35) | (1ull << 47) | (1ull << 62), out, 64, &unknown);
+	n = sb_vtd_decode_ecap((1ull << 43) | (1ull << 40) | (19ull << 35) | (1ull << 47) |
+				       (1ull << 62),
+			       out, 64, &unknown);
 	ck_assert(has24(out, n, "smts") && has24(out, n, "pasid") && has24(out, n, "flts"));
 	ck_assert(has24(out, n, "pss=20"));
 	ck_assert_uint_eq(unknown, 1ull << 62);
@@ -149,9 +163,12 @@ START_TEST(amd_efr)
 {
 	char out[16][24];
 	uint64_t unknown;
-	size_t n = sb_amd_decode_features((1ull << 0) | (1ull << 1) | (1ull << 7) | (1ull << 63) | (1ull << 40), out, 16, &unknown);
+	size_t n = sb_amd_decode_features((1ull << 0) | (1ull << 1) | (1ull << 7) | (1ull << 63) |
+						  (1ull << 40),
+					  out, 16, &unknown);
 
-	ck_assert(has24(out, n, "pref") && has24(out, n, "ppr") && has24(out, n, "ga") && has24(out, n, "snp"));
+	ck_assert(has24(out, n, "pref") && has24(out, n, "ppr") && has24(out, n, "ga") &&
+		  has24(out, n, "snp"));
 	ck_assert_uint_eq(unknown, 1ull << 40);
 }
 END_TEST

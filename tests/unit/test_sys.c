@@ -35,7 +35,8 @@ static void setup(void)
 	tu_write(dir, "sys/class/thing/a/truncated", "0x", -1);
 	tu_write(dir, "proc/sys/kernel/osrelease", "6.12.34-arm64\n", -1);
 	tu_write(dir, "sys/devices/platform/r5f/remoteproc/remoteproc0/state", "running\n", -1);
-	tu_symlink(dir, "sys/class/remoteproc/remoteproc0", "../../devices/platform/r5f/remoteproc/remoteproc0");
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0",
+		   "../../devices/platform/r5f/remoteproc/remoteproc0");
 	tu_symlink(dir, "sys/class/thing/escape", "../../../../../../../../etc");
 	tu_symlink(dir, "sys/class/thing/absolute", "/sys/class/thing/a");
 	for (int i = 0; i < 12; i++) {
@@ -117,11 +118,15 @@ START_TEST(follows_relative_links_inside_root)
 {
 	char buf[64];
 
-	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0/state"), 7);
+	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf),
+				     "/sys/class/remoteproc/remoteproc0/state"),
+			 7);
 	ck_assert_str_eq(buf, "running");
-	ck_assert_int_eq(sb_link_name(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0"), 0);
+	ck_assert_int_eq(sb_link_name(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0"),
+			 0);
 	ck_assert_str_eq(buf, "remoteproc0");
-	ck_assert_int_gt(sb_readlink(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0"), 0);
+	ck_assert_int_gt(sb_readlink(root, buf, sizeof(buf), "/sys/class/remoteproc/remoteproc0"),
+			 0);
 	ck_assert_str_eq(buf, "../../devices/platform/r5f/remoteproc/remoteproc0");
 }
 END_TEST
@@ -229,7 +234,8 @@ START_TEST(refuses_fifos_and_sockets_without_blocking)
 
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
 	ck_assert_int_ge(s, 0);
-	ck_assert_int_lt(snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/proc/sock", dir), (int)sizeof(sun.sun_path));
+	ck_assert_int_lt(snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/proc/sock", dir),
+			 (int)sizeof(sun.sun_path));
 	ck_assert_int_eq(bind(s, (struct sockaddr *)&sun, sizeof(sun)), 0);
 	ck_assert_int_eq(sb_attr_str(root, buf, sizeof(buf), "/proc/sock"), -SB_ENOTREG);
 	close(s);
@@ -263,7 +269,8 @@ START_TEST(reads_constant_files_once)
 	tu_write(dir, "sys/class/thing/a/name", "changed\n", -1);
 	ck_assert_int_eq(sb_read_file_once(root, &again, 4096, "/sys/class/thing/a/name"), 11);
 	ck_assert_ptr_eq(again, text);
-	ck_assert_int_eq(sb_read_file_once(root, &text, 4096, "/sys/class/thing/a/%s", "nope"), -ENOENT);
+	ck_assert_int_eq(sb_read_file_once(root, &text, 4096, "/sys/class/thing/a/%s", "nope"),
+			 -ENOENT);
 	ck_assert_ptr_null(text);
 	tu_write(dir, "sys/class/thing/a/nope", "late\n", -1);
 	ck_assert_int_eq(sb_read_file_once(root, &text, 4096, "/sys/class/thing/a/nope"), -ENOENT);

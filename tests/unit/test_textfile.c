@@ -11,8 +11,9 @@
 #include "testutil.h"
 
 static const char a_om[] = "# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 1\n# EOF\n";
-static const char b_om[] = "# HELP socbox_a_x x again\n# TYPE socbox_a_x gauge\nsocbox_a_x 2\n"
-			   "# HELP socbox_b_y y\n# TYPE socbox_b_y counter\nsocbox_b_y_total 3\n# EOF\n";
+static const char b_om[] =
+	"# HELP socbox_a_x x again\n# TYPE socbox_a_x gauge\nsocbox_a_x 2\n"
+	"# HELP socbox_b_y y\n# TYPE socbox_b_y counter\nsocbox_b_y_total 3\n# EOF\n";
 
 START_TEST(openmetrics_chunks_merge_with_one_eof)
 {
@@ -24,8 +25,9 @@ START_TEST(openmetrics_chunks_merge_with_one_eof)
 	ck_assert_int_eq(sb_expo_add(&x, a_om, strlen(a_om)), 0);
 	ck_assert_int_eq(sb_expo_add(&x, b_om, strlen(b_om)), 0);
 	s = sb_expo_finish(&x, &len);
-	ck_assert_str_eq(s, "# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 1\n"
-			    "# HELP socbox_b_y y\n# TYPE socbox_b_y counter\nsocbox_b_y_total 3\n# EOF\n");
+	ck_assert_str_eq(s,
+			 "# HELP socbox_a_x x\n# TYPE socbox_a_x gauge\nsocbox_a_x 1\n"
+			 "# HELP socbox_b_y y\n# TYPE socbox_b_y counter\nsocbox_b_y_total 3\n# EOF\n");
 	ck_assert_uint_eq(len, strlen(s));
 	ck_assert_uint_eq(x.dropped, 1);
 	sb_expo_free(&x);

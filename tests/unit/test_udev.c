@@ -13,7 +13,8 @@ START_TEST(devnode_from_uevent)
 	struct sb_root *r;
 
 	tu_write(dir, "sys/class/rpmsg/rpmsg3/uevent", "MAJOR=237\nMINOR=3\nDEVNAME=rpmsg3\n", -1);
-	tu_write(dir, "sys/class/dma_heap/system/uevent", "MAJOR=245\nMINOR=0\nDEVNAME=dma_heap/system\n", -1);
+	tu_write(dir, "sys/class/dma_heap/system/uevent",
+		 "MAJOR=245\nMINOR=0\nDEVNAME=dma_heap/system\n", -1);
 	tu_write(dir, "sys/class/rpmsg/nonode/uevent", "DRIVER=x\n", -1);
 	ck_assert_int_eq(sb_root_open(&r, dir, NULL), 0);
 	ck_assert_int_eq(sb_devnode(r, "/sys/class/rpmsg/rpmsg3", buf, sizeof(buf)), 0);

@@ -86,6 +86,7 @@ int main(int argc, char **argv)
 			if (strcmp(argv[1], vp_cmds[i].name) == 0)
 				return vp_cmds[i].run(argc - 1, argv + 1);
 	}
-	fputs("usage: socbox-vmprobe dmaheap [HEAP] | udmabuf | rpmsg [CTRL] | rpmsg-echo NODE | rpmsg-fd [CTRL] | rpmsg-fd-gone CTRL MODULE | dmabuf-rw DIR | iommufd\n", stderr);
+	fputs("usage: socbox-vmprobe dmaheap [HEAP] | udmabuf | rpmsg [CTRL] | rpmsg-echo NODE | rpmsg-fd [CTRL] | rpmsg-fd-gone CTRL MODULE | dmabuf-rw DIR | iommufd\n",
+	      stderr);
 	return 2;
 }

@@ -18,11 +18,11 @@
 struct sb_common_opts {
 	int json, raw, pairs, noheadings, list_columns;
 	char *output;
-	char *format;     /* "table", "json", "raw", "pairs", "openmetrics" */
+	char *format; /* "table", "json", "raw", "pairs", "openmetrics" */
 	char *sysroot;
-	double interval;  /* -i SEC; 0 = not given */
-	int count;        /* -c N; 0 = not given */
-	int follow;       /* -f of the commands that have it (SB_POPT_FOLLOW) */
+	double interval; /* -i SEC; 0 = not given */
+	int count;	 /* -c N; 0 = not given */
+	int follow;	 /* -f of the commands that have it (SB_POPT_FOLLOW) */
 	int quiet, verbose;
 };
 extern struct sb_common_opts sb_opt;
@@ -32,12 +32,24 @@ extern struct sb_common_opts sb_opt;
 extern struct poptOption sb_popt_output[]; /* -J -o -n -r -P -H --format */
 extern struct poptOption sb_popt_live[];   /* -i -c */
 extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
-#define SB_POPT_OUTPUT { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_output, 0, "Output options:", NULL }
-#define SB_POPT_LIVE { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live, 0, "Sampling options:", NULL }
-#define SB_POPT_COMMON { NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL }
+#define SB_POPT_OUTPUT \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_output, 0, "Output options:", NULL \
+	}
+#define SB_POPT_LIVE \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live, 0, "Sampling options:", NULL \
+	}
+#define SB_POPT_COMMON \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL \
+	}
 
 /* --follow, for commands that wait for new records; its help names what is followed. */
-#define SB_POPT_FOLLOW(help) { "follow", 'f', POPT_ARG_NONE, &sb_opt.follow, 0, help, NULL }
+#define SB_POPT_FOLLOW(help) \
+	{ \
+		"follow", 'f', POPT_ARG_NONE, &sb_opt.follow, 0, help, NULL \
+	}
 
 /* -i above a day is a typo, not a sampling plan (and NaN or infinity never is one). */
 #define SB_INTERVAL_MAX 86400
@@ -48,10 +60,10 @@ struct sb_ctx {
 	const char *cmd;      /* "list" */
 	struct sb_root *root; /* opened by sb_cli_parse() from --sysroot/$SOCBOX_SYSROOT */
 	struct sb_out_opts out;
-	poptContext popt;     /* kept until sb_ctx_done() so argument strings stay valid */
-	const char **args;    /* positional arguments after the options */
+	poptContext popt;  /* kept until sb_ctx_done() so argument strings stay valid */
+	const char **args; /* positional arguments after the options */
 	int nargs;
-	bool streams;         /* the command's SB_CMD_STREAMS */
+	bool streams;		   /* the command's SB_CMD_STREAMS */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
 };
 
@@ -62,9 +74,9 @@ enum sb_cmd_flags {
 struct sb_cmd {
 	const char *name;
 	int (*run)(struct sb_ctx *c, int argc, const char **argv);
-	const char *args;    /* positional arguments for usage ("NAME"), NULL when none */
+	const char *args; /* positional arguments for usage ("NAME"), NULL when none */
 	const char *summary;
-	unsigned flags;      /* enum sb_cmd_flags */
+	unsigned flags; /* enum sb_cmd_flags */
 };
 
 struct sb_applet {
@@ -93,12 +105,12 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 void sb_ctx_done(struct sb_ctx *c);
 
 /* "APPLET CMD: message (see 'APPLET CMD --help')" on stderr; returns SB_EXIT_USAGE. */
-int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "APPLET: OBJECT: what: reason (hint)" on stderr; returns the exit code for e. */
 int sb_report(const char *applet, const struct sb_err *e);
 /* Progress and --verbose messages on stderr (suppressed by -q). */
 void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 
 /* Parse helpers for option values: sizes with K/M/G suffixes (powers of 1024) and CPU or
  * queue lists ("0-3,8"). Return 0 or -EINVAL. */

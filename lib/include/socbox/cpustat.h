@@ -11,12 +11,22 @@
 #include "socbox/error.h"
 #include "socbox/sys.h"
 
-enum sb_cpu_field { SB_CPU_USER, SB_CPU_NICE, SB_CPU_SYSTEM, SB_CPU_IDLE, SB_CPU_IOWAIT,
-		    SB_CPU_IRQ, SB_CPU_SOFTIRQ, SB_CPU_STEAL, SB_CPU_GUEST, SB_CPU_GUEST_NICE,
-		    SB_CPU_NFIELDS };
+enum sb_cpu_field {
+	SB_CPU_USER,
+	SB_CPU_NICE,
+	SB_CPU_SYSTEM,
+	SB_CPU_IDLE,
+	SB_CPU_IOWAIT,
+	SB_CPU_IRQ,
+	SB_CPU_SOFTIRQ,
+	SB_CPU_STEAL,
+	SB_CPU_GUEST,
+	SB_CPU_GUEST_NICE,
+	SB_CPU_NFIELDS
+};
 
 struct sb_cpu_times {
-	int cpu;            /* -1: the aggregate "cpu" line */
+	int cpu;		    /* -1: the aggregate "cpu" line */
 	uint64_t t[SB_CPU_NFIELDS]; /* USER_HZ ticks; absent columns are 0 */
 	uint64_t net_rx, net_tx;    /* softirq counts from /proc/softirqs */
 	bool have_softirqs;

@@ -14,7 +14,7 @@
 #include "socbox/sys.h"
 
 enum sb_dmabuf_kind {
-	SB_DMABUF_HEAP,    /* heap:NAME, /dev/dma_heap/NAME */
+	SB_DMABUF_HEAP,	   /* heap:NAME, /dev/dma_heap/NAME */
 	SB_DMABUF_UDMABUF, /* udmabuf: memfd + UDMABUF_CREATE */
 	SB_DMABUF_PIDFD,   /* PID:FD, another process's buffer */
 };
@@ -33,10 +33,10 @@ const char *sb_dmabuf_kind_name(enum sb_dmabuf_kind k);
 
 struct sb_dmabuf {
 	enum sb_dmabuf_kind kind;
-	int fd;          /* the dma-buf */
-	int memfd;       /* udmabuf: the backing memfd; -1 otherwise */
-	uint64_t size;   /* bytes (page multiple for what we allocate) */
-	void *map;       /* MAP_SHARED mapping of the whole buffer, NULL until mapped */
+	int fd;		 /* the dma-buf */
+	int memfd;	 /* udmabuf: the backing memfd; -1 otherwise */
+	uint64_t size;	 /* bytes (page multiple for what we allocate) */
+	void *map;	 /* MAP_SHARED mapping of the whole buffer, NULL until mapped */
 	void *memfd_map; /* udmabuf: mapping of the memfd (pinnable for O_DIRECT) */
 	bool writable;
 	char exporter[64];

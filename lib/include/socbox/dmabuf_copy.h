@@ -14,13 +14,13 @@
 
 enum sb_copy_method {
 	SB_COPY_AUTO,
-	SB_COPY_READ,       /* read()/write() between the file and the mapping */
-	SB_COPY_DIRECT,     /* O_DIRECT between the file and the mapping */
-	SB_COPY_SENDFILE,   /* sendfile() with the udmabuf's memfd */
-	SB_COPY_SPLICE,     /* splice() through a pipe with the udmabuf's memfd */
-	SB_COPY_RW_FILE,    /* proposed DMA_BUF_IOCTL_RW_FILE */
+	SB_COPY_READ,		/* read()/write() between the file and the mapping */
+	SB_COPY_DIRECT,		/* O_DIRECT between the file and the mapping */
+	SB_COPY_SENDFILE,	/* sendfile() with the udmabuf's memfd */
+	SB_COPY_SPLICE,		/* splice() through a pipe with the udmabuf's memfd */
+	SB_COPY_RW_FILE,	/* proposed DMA_BUF_IOCTL_RW_FILE */
 	SB_COPY_RW_FILE_DIRECT, /* the same with its O_DIRECT flag for the page-aligned part */
-	SB_COPY_COPY_RANGE, /* copy_file_range() with the dma-buf fd */
+	SB_COPY_COPY_RANGE,	/* copy_file_range() with the dma-buf fd */
 	SB_COPY_NMETHODS,
 };
 
@@ -29,7 +29,7 @@ const char *sb_copy_method_name(enum sb_copy_method m);
 int sb_copy_method_parse(const char *s, enum sb_copy_method *m);
 
 enum sb_copy_dir {
-	SB_COPY_TO_BUF,   /* file -> dma-buf */
+	SB_COPY_TO_BUF,	  /* file -> dma-buf */
 	SB_COPY_FROM_BUF, /* dma-buf -> file */
 };
 
@@ -38,7 +38,7 @@ enum sb_copy_dir {
  * file still gets one buffer of one page) or -EINVAL when limit is below a page. */
 struct sb_chunk {
 	uint64_t file_offset;
-	uint64_t len;      /* bytes of file data */
+	uint64_t len;	   /* bytes of file data */
 	uint64_t buf_size; /* buffer size: len rounded up to a page, at least one page */
 };
 long sb_copy_plan(uint64_t total, uint64_t chunk, uint64_t limit, size_t page,
@@ -58,7 +58,7 @@ int sb_copy_dio_align(int fd, uint32_t *offset_align, uint32_t *mem_align);
 
 /* What happened for one transfer. */
 struct sb_copy_result {
-	enum sb_copy_method ran;      /* the method that moved the bytes */
+	enum sb_copy_method ran;	   /* the method that moved the bytes */
 	enum sb_copy_method fallback_from; /* SB_COPY_AUTO when no fallback happened */
 	char fallback_reason[128];
 	uint64_t bytes;
@@ -85,18 +85,18 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 /* 'auto': try the methods of sb_copy_auto_order() that apply, fastest first, until one works
  * (a method the kernel lacks, or one the buffer refuses for now with -EBUSY, is skipped).
  * tried receives "method: why" for each one the kernel or the buffer refused. */
-int sb_copy_run_auto(enum sb_copy_dir dir, bool cached, int fd, const char *path,
-		     uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		     volatile sig_atomic_t *stop, struct sb_copy_result *res, char *tried, size_t tried_len,
-		     struct sb_err *e);
+int sb_copy_run_auto(
+	enum sb_copy_dir dir, bool cached, int fd, const char *path, uint64_t file_off,
+	struct sb_dmabuf *b, uint64_t buf_off, uint64_t len, volatile sig_atomic_t *stop,
+	struct sb_copy_result *res, char *tried, size_t tried_len, struct sb_err *e);
 
 /* Whether m can work at all for this buffer kind (udmabuf methods need the memfd). */
 bool sb_copy_method_applies(enum sb_copy_method m, const struct sb_dmabuf *b, bool src_is_pipe);
 
 /* The order 'auto' tries methods in, fastest first, for a buffer kind, a direction and
  * whether the file is in the page cache. Ends with SB_COPY_AUTO. */
-const enum sb_copy_method *sb_copy_auto_order(enum sb_dmabuf_kind kind, enum sb_copy_dir dir,
-					      bool cached);
+const enum sb_copy_method *sb_copy_auto_order(
+	enum sb_dmabuf_kind kind, enum sb_copy_dir dir, bool cached);
 
 /* Output through a temporary file in the destination's directory, renamed over the
  * destination only on commit. */

@@ -59,13 +59,13 @@ struct sb_dmabuf_holder {
 	pid_t pid;
 	char comm[32];
 	enum sb_holder_how how;
-	int fd;             /* SB_HOLD_FD */
+	int fd;		    /* SB_HOLD_FD */
 	uint64_t map_bytes; /* SB_HOLD_MAP */
 };
 struct sb_dmabuf_obj {
 	uint64_t ino;
-	uint64_t size;      /* 0 when no source told */
-	uint64_t count;     /* file refcount (fdinfo/bufinfo), 0 unknown */
+	uint64_t size;	/* 0 when no source told */
+	uint64_t count; /* file refcount (fdinfo/bufinfo), 0 unknown */
 	char exp_name[64];
 	char name[64];
 	struct sb_dmabuf_holder *holders;
@@ -77,7 +77,7 @@ struct sb_dmabuf_obj {
 struct sb_dmabuf_inventory {
 	struct sb_dmabuf_obj *v;
 	size_t n;
-	bool have_bufinfo;   /* debugfs bufinfo was readable */
+	bool have_bufinfo; /* debugfs bufinfo was readable */
 	size_t procs_seen;
 	size_t procs_denied; /* fdinfo/maps unreadable (other users' processes without root) */
 };
@@ -90,12 +90,12 @@ void sb_dmabuf_inventory_free(struct sb_dmabuf_inventory *inv);
  * (/sys/class/misc/udmabuf), and on a live root their device nodes and whether this process
  * can open them the way an allocation does (a heap read-only, udmabuf read-write). */
 struct sb_dmabuf_allocator {
-	char name[64];     /* heap name, or "udmabuf" */
+	char name[64]; /* heap name, or "udmabuf" */
 	bool is_udmabuf;
-	char node[96];     /* /dev/dma_heap/NAME or /dev/udmabuf */
+	char node[96];	   /* /dev/dma_heap/NAME or /dev/udmabuf */
 	bool node_checked; /* live root: the node was looked at (the fields below are set) */
 	bool node_exists;
-	unsigned mode;     /* permission bits */
+	unsigned mode; /* permission bits */
 	unsigned uid, gid;
 	bool can_open;
 };

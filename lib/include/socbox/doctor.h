@@ -29,7 +29,7 @@ struct sb_fact {
 struct sb_doctor_sub {
 	const char *name; /* "rpmsg", "dmabuf", "iommu", "netdev" */
 	enum sb_health status;
-	bool live_only;   /* the subsystem can only be inspected on the live kernel */
+	bool live_only; /* the subsystem can only be inspected on the live kernel */
 	char summary[256];
 	struct sb_fact *facts; /* as many as the probe finds */
 	int nfacts, capfacts;

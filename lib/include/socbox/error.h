@@ -7,20 +7,20 @@
 #include <errno.h>
 
 enum sb_exit {
-	SB_EXIT_OK = 0,          /* success */
-	SB_EXIT_FAIL = 1,        /* operation or check failed */
-	SB_EXIT_USAGE = 2,       /* bad command line */
+	SB_EXIT_OK = 0,		 /* success */
+	SB_EXIT_FAIL = 1,	 /* operation or check failed */
+	SB_EXIT_USAGE = 2,	 /* bad command line */
 	SB_EXIT_UNSUPPORTED = 3, /* device, driver or kernel feature absent */
-	SB_EXIT_PERM = 4,        /* permission denied */
+	SB_EXIT_PERM = 4,	 /* permission denied */
 };
 
 struct sb_err {
-	int errnum;        /* positive errno; 0 when only a message is known */
-	int exit_code;     /* enum sb_exit; 0 means "derive from errnum" */
-	char object[160];  /* what it is about: "/dev/rpmsg_ctrl0", "heap system" */
-	char what[128];    /* what failed: "create endpoint" */
-	char reason[256];  /* why; empty means strerror(errnum) */
-	char hint[256];    /* how to fix: module, kernel config, permission */
+	int errnum;	  /* positive errno; 0 when only a message is known */
+	int exit_code;	  /* enum sb_exit; 0 means "derive from errnum" */
+	char object[160]; /* what it is about: "/dev/rpmsg_ctrl0", "heap system" */
+	char what[128];	  /* what failed: "create endpoint" */
+	char reason[256]; /* why; empty means strerror(errnum) */
+	char hint[256];	  /* how to fix: module, kernel config, permission */
 };
 
 /* A path that should name a regular file or directory names a FIFO, socket or device node

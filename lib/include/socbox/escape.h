@@ -12,8 +12,8 @@
 
 enum sb_esc_flags {
 	SB_ESC_KEEP_LINES = 1 << 0, /* multi-line text (a trace, a log): keep \n and \t */
-	SB_ESC_SHELL = 1 << 1,      /* inside "..." of KEY="value": also " $ ` and \ */
-	SB_ESC_RAW = 1 << 2,        /* a field of space-separated raw output: also space and \ */
+	SB_ESC_SHELL = 1 << 1,	    /* inside "..." of KEY="value": also " $ ` and \ */
+	SB_ESC_RAW = 1 << 2,	    /* a field of space-separated raw output: also space and \ */
 };
 
 /* Escape src into dst (len bytes, always NUL-terminated, cut at a whole character).

@@ -19,18 +19,25 @@
 #include "socbox/netdev.h"
 #include "socbox/sys.h"
 
-enum sb_ev_subsys { SB_EV_IOMMU, SB_EV_REMOTEPROC, SB_EV_RPMSG, SB_EV_NETDEV, SB_EV_DMABUF, SB_EV_NSUBSYS };
+enum sb_ev_subsys {
+	SB_EV_IOMMU,
+	SB_EV_REMOTEPROC,
+	SB_EV_RPMSG,
+	SB_EV_NETDEV,
+	SB_EV_DMABUF,
+	SB_EV_NSUBSYS
+};
 #define SB_EV_ALL ((1u << SB_EV_NSUBSYS) - 1)
 
 struct sb_event {
-	uint64_t ts_us;     /* since boot (kernel log clock; netdev detach times are whole seconds) */
+	uint64_t ts_us; /* since boot (kernel log clock; netdev detach times are whole seconds) */
 	bool has_ts;
 	enum sb_ev_subsys subsys;
-	char kind[24];      /* "fault", "crash", "recovery", "up", "channel-add", "pool-stalled", ... */
+	char kind[24]; /* "fault", "crash", "recovery", "up", "channel-add", "pool-stalled", ... */
 	char object[96];    /* what it is about: a device, "remoteproc0", a channel, "pool 12" */
 	char detail[256];   /* the rest, as text */
 	const char *source; /* "kmsg", "netdev", "uevent" */
-	size_t seq;         /* order of arrival, for equal times */
+	size_t seq;	    /* order of arrival, for equal times */
 	uint64_t key_us;    /* where it goes in the timeline (sb_ev_add) */
 };
 
@@ -55,8 +62,8 @@ struct sb_ev_list {
 	unsigned netdev_missing; /* the netdev state could not be read (why in netdev_err) */
 	struct sb_err netdev_err;
 	const char *log_source;
-	uint64_t last_ts_us;     /* newest kernel log record */
-	uint64_t last_kmsg_key;  /* see sb_ev_add */
+	uint64_t last_ts_us;	/* newest kernel log record */
+	uint64_t last_kmsg_key; /* see sb_ev_add */
 };
 
 /* Everything of a root: its kernel log and its netdev state (live or a snapshot's capture;

@@ -23,15 +23,15 @@ enum sb_iommu_kind {
 };
 
 struct sb_iommu {
-	char name[80];         /* class device name: "smmu3.0x0000000009050000", "dmar0" */
+	char name[80]; /* class device name: "smmu3.0x0000000009050000", "dmar0" */
 	enum sb_iommu_kind kind;
-	char hwdev[96];        /* parent device ("arm-smmu-v3.0.auto"), as named in the log */
-	char driver[64];       /* parent's driver, empty when none */
-	uint64_t base;         /* MMIO base; valid when has_base */
+	char hwdev[96];	 /* parent device ("arm-smmu-v3.0.auto"), as named in the log */
+	char driver[64]; /* parent's driver, empty when none */
+	uint64_t base;	 /* MMIO base; valid when has_base */
 	bool has_base;
-	unsigned ndevices;     /* links in devices/ */
-	unsigned ngroups;      /* groups whose devices sit behind this instance */
-	unsigned ntypes[6];    /* groups per default domain type, see sb_iommu_group_types */
+	unsigned ndevices;  /* links in devices/ */
+	unsigned ngroups;   /* groups whose devices sit behind this instance */
+	unsigned ntypes[6]; /* groups per default domain type, see sb_iommu_group_types */
 	/* intel-iommu/ */
 	uint64_t cap, ecap;
 	bool has_cap, has_ecap;
@@ -43,25 +43,26 @@ struct sb_iommu {
 };
 
 /* Default domain types in the order of sb_iommu.ntypes[]. */
-extern const char *const sb_iommu_group_types[6]; /* DMA, DMA-FQ, identity, blocked, unmanaged, unknown */
+extern const char
+	*const sb_iommu_group_types[6]; /* DMA, DMA-FQ, identity, blocked, unmanaged, unknown */
 /* Index of a group type in sb_iommu_group_types (5, "unknown", when not one of them). */
 int sb_iommu_type_index(const char *type);
 
 struct sb_iommu_resv {
 	uint64_t start, end; /* end inclusive */
-	char kind[24];       /* direct, direct-relaxable, reserved, msi */
+	char kind[24];	     /* direct, direct-relaxable, reserved, msi */
 };
 
 struct sb_iommu_gdev {
-	char name[96];   /* "0000:00:02.0", "ff880000.dma" */
+	char name[96];	 /* "0000:00:02.0", "ff880000.dma" */
 	char driver[64]; /* empty when unbound */
-	char iommu[80];  /* instance serving the device, empty when unknown */
+	char iommu[80];	 /* instance serving the device, empty when unknown */
 };
 
 struct sb_iommu_group {
 	unsigned id;
-	char type[16];   /* default domain type, "unknown" when the file is absent */
-	char name[64];   /* optional group name */
+	char type[16]; /* default domain type, "unknown" when the file is absent */
+	char name[64]; /* optional group name */
 	struct sb_iommu_gdev *devs;
 	size_t ndevs;
 	struct sb_iommu_resv *resv;

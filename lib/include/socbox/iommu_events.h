@@ -26,15 +26,15 @@
 #include "socbox/kmsg.h"
 
 struct sb_iommu_event {
-	char source[96];   /* the IOMMU's device as named in the log ("arm-smmu-v3.0.auto", "DMAR") */
-	char device[96];   /* faulting client: bus address or device name, "sid 0x42", or "-" */
-	char kind[48];     /* "F_TRANSLATION", "DMA Read", "IO_PAGE_FAULT", "context-fault" */
-	char reason[128];  /* the qualifier (SMMUv3: as the kernel prints it), fault reason */
-	uint64_t addr;     /* faulting address (IOVA) */
+	char source[96]; /* the IOMMU's device as named in the log ("arm-smmu-v3.0.auto", "DMAR") */
+	char device[96]; /* faulting client: bus address or device name, "sid 0x42", or "-" */
+	char kind[48];	 /* "F_TRANSLATION", "DMA Read", "IO_PAGE_FAULT", "context-fault" */
+	char reason[128]; /* the qualifier (SMMUv3: as the kernel prints it), fault reason */
+	uint64_t addr;	  /* faulting address (IOVA) */
 	bool has_addr;
-	uint32_t sid;      /* stream id (SMMUv3, arm-smmu), valid when has_sid */
+	uint32_t sid; /* stream id (SMMUv3, arm-smmu), valid when has_sid */
 	bool has_sid;
-	bool client_known; /* device names the client as the log did (not just a stream id) */
+	bool client_known;	/* device names the client as the log did (not just a stream id) */
 	bool named_by_firmware; /* device found from the stream id in the firmware (iommu_sid.h) */
 	uint64_t ts_us;
 	bool has_ts;

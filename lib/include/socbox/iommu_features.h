@@ -14,13 +14,13 @@
 
 /* What the arm-smmu-v3 driver logged for one device. */
 struct sb_smmu_probe {
-	char dev[96];        /* "arm-smmu-v3.0.auto", "9050000.smmuv3" */
-	unsigned ias, oas;   /* bits; ias 0 when the line has only "oas" (newer kernels) */
+	char dev[96];	   /* "arm-smmu-v3.0.auto", "9050000.smmuv3" */
+	unsigned ias, oas; /* bits; ias 0 when the line has only "oas" (newer kernels) */
 	uint32_t features;
 	bool has_features;
 	uint32_t options;
 	bool has_options;
-	char ecmdq[128];     /* the last ECMDQ line of a vendor kernel, empty when none */
+	char ecmdq[128]; /* the last ECMDQ line of a vendor kernel, empty when none */
 };
 
 /* Parse one log line into the probe record of its device (p->dev must match or be empty).
@@ -30,14 +30,14 @@ bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p);
 int sb_smmu_probes(const struct sb_kmsg *log, struct sb_smmu_probe **out, size_t *n);
 
 struct sb_smmu_feat_table {
-	const char *name;        /* "mainline-6.16", "openeuler", ... */
-	const char *bits[32];    /* NULL: unknown in this table, shown raw */
+	const char *name;     /* "mainline-6.16", "openeuler", ... */
+	const char *bits[32]; /* NULL: unknown in this table, shown raw */
 };
 /* The table for a kernel: override (a table name) wins; else vendor markers in the release
  * string, ECMDQ lines in the log (has_ecmdq) and the version code. NULL when override names
  * no table. */
-const struct sb_smmu_feat_table *sb_smmu_feat_table(const char *release, unsigned version_code,
-						    bool has_ecmdq, const char *override);
+const struct sb_smmu_feat_table *sb_smmu_feat_table(
+	const char *release, unsigned version_code, bool has_ecmdq, const char *override);
 /* Names of all tables, NULL-terminated. */
 extern const char *const sb_smmu_feat_table_names[];
 

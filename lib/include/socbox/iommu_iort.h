@@ -15,7 +15,7 @@ enum sb_iort_type {
 	SB_IORT_ITS = 0,
 	SB_IORT_NAMED_COMPONENT = 1,
 	SB_IORT_ROOT_COMPLEX = 2,
-	SB_IORT_SMMU = 3,    /* SMMUv1/v2 */
+	SB_IORT_SMMU = 3, /* SMMUv1/v2 */
 	SB_IORT_SMMU_V3 = 4,
 	SB_IORT_PMCG = 5,
 	SB_IORT_RMR = 6,
@@ -30,11 +30,11 @@ struct sb_iort_map {
 };
 
 struct sb_iort_node {
-	uint32_t offset;          /* in the table: what mappings refer to */
-	uint8_t type;             /* enum sb_iort_type */
-	uint64_t base;            /* SMMU: MMIO base */
-	uint32_t segment;         /* root complex: PCI segment (domain) */
-	char name[128];           /* named component: ACPI path ("\_SB_.ETH0") */
+	uint32_t offset;  /* in the table: what mappings refer to */
+	uint8_t type;	  /* enum sb_iort_type */
+	uint64_t base;	  /* SMMU: MMIO base */
+	uint32_t segment; /* root complex: PCI segment (domain) */
+	char name[128];	  /* named component: ACPI path ("\_SB_.ETH0") */
 	struct sb_iort_map *maps;
 	size_t nmaps;
 };
@@ -43,7 +43,7 @@ struct sb_iort {
 	struct sb_iort_node *nodes;
 	size_t n;
 	uint8_t revision;
-	unsigned skipped;         /* nodes or mappings left out as malformed */
+	unsigned skipped; /* nodes or mappings left out as malformed */
 };
 
 /* Parse a whole table. -EINVAL when it is no IORT at all (signature, header, length),

@@ -12,11 +12,11 @@
 #include "socbox/sys.h"
 
 struct sb_irq_row {
-	char name[32];      /* "45", or "NMI", "LOC", "IPI0", "Err" for arch rows */
-	char chip[64];      /* first token after the counts ("ITS-MSI", "DMAR-MSI", "GICv3") */
-	char desc[160];     /* everything after the counts, single-spaced */
-	char actions[128];  /* the action names ("arm-smmu-v3-evtq", "dmar0"), may be empty */
-	uint64_t *counts;   /* one per CPU of the header (ncpus); missing counts are 0 */
+	char name[32];	   /* "45", or "NMI", "LOC", "IPI0", "Err" for arch rows */
+	char chip[64];	   /* first token after the counts ("ITS-MSI", "DMAR-MSI", "GICv3") */
+	char desc[160];	   /* everything after the counts, single-spaced */
+	char actions[128]; /* the action names ("arm-smmu-v3-evtq", "dmar0"), may be empty */
+	uint64_t *counts;  /* one per CPU of the header (ncpus); missing counts are 0 */
 	uint64_t total;
 };
 

@@ -18,21 +18,21 @@
 #define SB_PERF_MAX_RANGES 4
 
 struct sb_perf_format {
-	char name[40];       /* "event", "filter_stream_id" */
-	unsigned word;       /* 0 config, 1 config1, 2 config2 */
+	char name[40]; /* "event", "filter_stream_id" */
+	unsigned word; /* 0 config, 1 config1, 2 config2 */
 	unsigned nranges;
 	unsigned lo[SB_PERF_MAX_RANGES], hi[SB_PERF_MAX_RANGES];
 };
 
 struct sb_perf_evdef {
-	char name[64];       /* "transaction" */
-	char terms[128];     /* "event=0x01" */
+	char name[64];	 /* "transaction" */
+	char terms[128]; /* "event=0x01" */
 };
 
 struct sb_pmu {
 	char name[64];
 	unsigned type;
-	int cpu;             /* first CPU of cpumask; -1 when the PMU has no cpumask */
+	int cpu;	     /* first CPU of cpumask; -1 when the PMU has no cpumask */
 	char identifier[32]; /* "0x0000043b", empty when absent */
 	struct sb_perf_format *formats;
 	size_t nformats;

@@ -19,10 +19,10 @@
 #define SB_SID_MAX 8 /* stream IDs kept per device */
 
 struct sb_dev_sids {
-	size_t inst;             /* index into the instances given to sb_sid_fw_open() */
+	size_t inst; /* index into the instances given to sb_sid_fw_open() */
 	uint32_t sids[SB_SID_MAX];
 	size_t n;
-	const char *source;      /* "dt" or "iort" */
+	const char *source; /* "dt" or "iort" */
 };
 
 struct sb_sid_fw;
@@ -32,7 +32,8 @@ struct sb_sid_fw;
  * visit, when not NULL, is called with every path (file or link) a successful answer read,
  * so socbox snapshot can keep exactly those. */
 int sb_sid_fw_open(const struct sb_root *r, const struct sb_iommu *inst, size_t ninst,
-		   void (*visit)(void *ctx, const char *path), void *visit_ctx, struct sb_sid_fw **out);
+		   void (*visit)(void *ctx, const char *path), void *visit_ctx,
+		   struct sb_sid_fw **out);
 void sb_sid_fw_close(struct sb_sid_fw *fw);
 /* True when there is anything to map with (an instance with a device tree node, or an IORT
  * naming an instance's base). */

@@ -13,11 +13,11 @@
 #include "socbox/sys.h"
 
 struct sb_iommufd {
-	int fd;          /* /dev/iommu */
+	int fd; /* /dev/iommu */
 	uint32_t ioas;
-	int devfd;       /* /dev/vfio/devices/vfioN, -1 without a device */
+	int devfd; /* /dev/vfio/devices/vfioN, -1 without a device */
 	uint32_t devid;
-	uint32_t hwpt;   /* paging domain the kernel created on attach */
+	uint32_t hwpt; /* paging domain the kernel created on attach */
 	char devnode[64];
 };
 
@@ -25,10 +25,12 @@ struct sb_iommufd {
 int sb_iommufd_open(struct sb_iommufd *f, struct sb_err *e);
 /* The VFIO cdev of a PCI device ("0000:00:03.0" or "00:03.0") bound to vfio-pci:
  * /sys/bus/pci/devices/BDF/vfio-dev/vfioN -> /dev/vfio/devices/vfioN. */
-int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_t len, struct sb_err *e);
+int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_t len,
+		      struct sb_err *e);
 /* Bind the device to the iommufd and attach it to the IOAS. */
 int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *e);
-int sb_iommufd_map(const struct sb_iommufd *f, void *va, uint64_t len, uint64_t *iova, struct sb_err *e);
+int sb_iommufd_map(const struct sb_iommufd *f, void *va, uint64_t len, uint64_t *iova,
+		   struct sb_err *e);
 int sb_iommufd_unmap(const struct sb_iommufd *f, uint64_t iova, uint64_t len, struct sb_err *e);
 /* IOMMU_OPTION_HUGE_PAGES on the IOAS (0: PAGE_SIZE mappings only). */
 int sb_iommufd_huge_pages(const struct sb_iommufd *f, bool on, struct sb_err *e);
@@ -42,22 +44,22 @@ struct sb_stress_opts {
 	const unsigned *cpus;
 	unsigned ncpus;
 	double duration_s;
-	uint64_t size;             /* bytes per map */
-	uint64_t window;           /* bytes each thread walks through (sequential/random) */
+	uint64_t size;	 /* bytes per map */
+	uint64_t window; /* bytes each thread walks through (sequential/random) */
 	enum sb_stress_pattern pattern;
-	const char *devnode;       /* iommufd: VFIO cdev; NULL maps into a bare IOAS */
-	bool no_huge;              /* iommufd: force PAGE_SIZE mappings */
+	const char *devnode; /* iommufd: VFIO cdev; NULL maps into a bare IOAS */
+	bool no_huge;	     /* iommufd: force PAGE_SIZE mappings */
 };
 
 struct sb_stress_result {
-	const char *path;          /* "iommufd+vfio", "iommufd-ioas", "dma_map_benchmark" */
+	const char *path; /* "iommufd+vfio", "iommufd-ioas", "dma_map_benchmark" */
 	unsigned ncpus;
 	unsigned *cpus;
-	uint64_t *requests;        /* per CPU (iommufd); map+unmap pairs */
+	uint64_t *requests; /* per CPU (iommufd); map+unmap pairs */
 	uint64_t total;
 	double elapsed_s;
-	bool estimated;            /* dma_map_benchmark: total derived from average latencies */
-	double map_ns, unmap_ns;   /* average latency per map / unmap */
+	bool estimated;		 /* dma_map_benchmark: total derived from average latencies */
+	double map_ns, unmap_ns; /* average latency per map / unmap */
 	double map_stddev_ns, unmap_stddev_ns;
 };
 

@@ -12,11 +12,11 @@
 #include "socbox/sys.h"
 
 enum sb_mod_state {
-	SB_MOD_UNKNOWN,   /* could not tell (no modules.* files) */
-	SB_MOD_LOADED,    /* /sys/module/NAME with initstate "live" */
-	SB_MOD_BUILTIN,   /* listed in modules.builtin, or in sysfs without initstate */
+	SB_MOD_UNKNOWN,	  /* could not tell (no modules.* files) */
+	SB_MOD_LOADED,	  /* /sys/module/NAME with initstate "live" */
+	SB_MOD_BUILTIN,	  /* listed in modules.builtin, or in sysfs without initstate */
 	SB_MOD_AVAILABLE, /* found in modules.dep, not loaded */
-	SB_MOD_MISSING,   /* not built for this kernel at all */
+	SB_MOD_MISSING,	  /* not built for this kernel at all */
 };
 
 /* name may use '-' or '_'. */
@@ -31,8 +31,8 @@ static inline int sb_kmod_present(enum sb_mod_state st)
  * loaded[, so EFFECT]: modprobe M", "... is not built for this kernel...: enable CONFIG",
  * "... not loaded and no module list found...: enable CONFIG (=m or =y)". Returns false
  * (buf empty) when the module is loaded or built in. effect may be NULL. */
-bool sb_kmod_hint(char *buf, size_t len, enum sb_mod_state st, const char *module, const char *config,
-		  const char *effect);
+bool sb_kmod_hint(char *buf, size_t len, enum sb_mod_state st, const char *module,
+		  const char *config, const char *effect);
 /* Load a module and its dependencies (live system only). -ENOTSUP with exit code 3 when
  * socbox was built without libkmod or libkmod cannot be loaded. */
 int sb_kmod_load(const char *name, struct sb_err *e);

@@ -15,10 +15,10 @@
 #include "socbox/sys.h"
 
 struct sb_kmsg_line {
-	const char *text;   /* message, NUL-terminated, points into the log's buffer */
-	uint64_t ts_us;     /* microseconds since boot */
+	const char *text; /* message, NUL-terminated, points into the log's buffer */
+	uint64_t ts_us;	  /* microseconds since boot */
 	bool has_ts;
-	int prio;           /* syslog priority 0..7, -1 unknown */
+	int prio; /* syslog priority 0..7, -1 unknown */
 };
 
 struct sb_kmsg {
@@ -51,9 +51,9 @@ void sb_kmsg_free(struct sb_kmsg *k);
  * whose text holds newlines gives one line per call. */
 struct sb_kmsg_follow {
 	int fd;
-	char buf[8192];            /* one record (the kernel's limit for a /dev/kmsg read) */
-	char *more;                /* the rest of a multi-line record, NULL when none */
-	struct sb_kmsg_line last;  /* the record's prio and time for that rest */
+	char buf[8192];		  /* one record (the kernel's limit for a /dev/kmsg read) */
+	char *more;		  /* the rest of a multi-line record, NULL when none */
+	struct sb_kmsg_line last; /* the record's prio and time for that rest */
 };
 int sb_kmsg_follow_open(struct sb_kmsg_follow *f, struct sb_err *e);
 int sb_kmsg_follow_next(struct sb_kmsg_follow *f, struct sb_kmsg_line *out, int timeout_ms);

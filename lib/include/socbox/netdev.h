@@ -26,8 +26,8 @@ struct sb_nd_dev {
 
 struct sb_nd_queue {
 	uint32_t ifindex, id, type; /* type: SB_NETDEV_QUEUE_TYPE_RX / _TX */
-	uint32_t napi_id;           /* 0: none */
-	uint32_t dmabuf;            /* devmem binding id, 0: none */
+	uint32_t napi_id;	    /* 0: none */
+	uint32_t dmabuf;	    /* devmem binding id, 0: none */
 	bool io_uring, xsk;
 	/* A queue leased from another device (netkit queue leasing, 7.x). */
 	bool leased;
@@ -35,16 +35,28 @@ struct sb_nd_queue {
 	int32_t lease_netns_id;
 };
 
-enum sb_nd_napi_has { SB_ND_NAPI_IRQ = 1, SB_ND_NAPI_PID = 2, SB_ND_NAPI_THREADED = 4,
-		      SB_ND_NAPI_DEFER = 8, SB_ND_NAPI_GRO_FLUSH = 16, SB_ND_NAPI_IRQ_SUSPEND = 32 };
+enum sb_nd_napi_has {
+	SB_ND_NAPI_IRQ = 1,
+	SB_ND_NAPI_PID = 2,
+	SB_ND_NAPI_THREADED = 4,
+	SB_ND_NAPI_DEFER = 8,
+	SB_ND_NAPI_GRO_FLUSH = 16,
+	SB_ND_NAPI_IRQ_SUSPEND = 32
+};
 struct sb_nd_napi {
 	uint32_t ifindex, id, irq, pid, defer_hard_irqs, threaded;
 	uint64_t gro_flush_timeout_ns, irq_suspend_timeout_ns;
 	unsigned has; /* enum sb_nd_napi_has */
 };
 
-enum sb_nd_pool_has { SB_ND_POOL_NAPI = 1, SB_ND_POOL_INFLIGHT = 2, SB_ND_POOL_INFLIGHT_MEM = 4,
-		      SB_ND_POOL_DETACHED = 8, SB_ND_POOL_DMABUF = 16, SB_ND_POOL_IO_URING = 32 };
+enum sb_nd_pool_has {
+	SB_ND_POOL_NAPI = 1,
+	SB_ND_POOL_INFLIGHT = 2,
+	SB_ND_POOL_INFLIGHT_MEM = 4,
+	SB_ND_POOL_DETACHED = 8,
+	SB_ND_POOL_DMABUF = 16,
+	SB_ND_POOL_IO_URING = 32
+};
 struct sb_nd_pool {
 	uint64_t id;
 	uint32_t ifindex; /* 0: the netdev is gone */
@@ -52,7 +64,7 @@ struct sb_nd_pool {
 	uint64_t detach_time; /* CLOCK_BOOTTIME seconds */
 	uint32_t dmabuf;
 	uint64_t io_uring_rx_buf_len; /* 0: not reported */
-	unsigned has; /* enum sb_nd_pool_has */
+	unsigned has;		      /* enum sb_nd_pool_has */
 };
 
 /* Counters indexed by their attribute id; has is a bitmask of the ids present. */
@@ -65,12 +77,15 @@ struct sb_nd_pool_stats {
 
 struct sb_nd_qstats {
 	uint32_t ifindex;
-	bool per_queue;      /* queue_type and queue_id valid */
+	bool per_queue; /* queue_type and queue_id valid */
 	uint32_t queue_type, queue_id;
 	uint64_t v[SB_NETDEV_A_QSTATS_MAX + 1];
 	uint64_t has;
 };
-static inline bool sb_nd_has(uint64_t has, int attr) { return (has >> attr) & 1; }
+static inline bool sb_nd_has(uint64_t has, int attr)
+{
+	return (has >> attr) & 1;
+}
 
 /* Parse one message of the given command (the genl header's cmd must match). 0, or
  * -EINVAL when the message is truncated, not of that command, or lacks its key attribute. */
@@ -85,23 +100,35 @@ int sb_nd_msg_cmd(const struct nlmsghdr *nlh);
 
 /* Everything a view needs, collected by sb_nd_collect(). */
 enum sb_nd_part {
-	SB_ND_DEVS = 1 << 0, SB_ND_QUEUES = 1 << 1, SB_ND_NAPIS = 1 << 2, SB_ND_POOLS = 1 << 3,
-	SB_ND_POOL_STATS = 1 << 4, SB_ND_QSTATS_QUEUE = 1 << 5, SB_ND_QSTATS_DEV = 1 << 6,
+	SB_ND_DEVS = 1 << 0,
+	SB_ND_QUEUES = 1 << 1,
+	SB_ND_NAPIS = 1 << 2,
+	SB_ND_POOLS = 1 << 3,
+	SB_ND_POOL_STATS = 1 << 4,
+	SB_ND_QSTATS_QUEUE = 1 << 5,
+	SB_ND_QSTATS_DEV = 1 << 6,
 };
 struct sb_nd_state {
-	struct sb_nd_dev *devs;              size_t ndevs;
-	struct sb_nd_queue *queues;          size_t nqueues;
-	struct sb_nd_napi *napis;            size_t nnapis;
-	struct sb_nd_pool *pools;            size_t npools;
-	struct sb_nd_pool_stats *pool_stats; size_t npool_stats;
-	struct sb_nd_qstats *qstats;         size_t nqstats;     /* queue scope */
-	struct sb_nd_qstats *dev_qstats;     size_t ndev_qstats; /* device scope */
-	unsigned have;        /* enum sb_nd_part: parts the kernel answered */
-	unsigned unsupported; /* parts this kernel lacks (old kernel, CONFIG off) */
-	unsigned malformed;   /* messages skipped because they could not be parsed */
+	struct sb_nd_dev *devs;
+	size_t ndevs;
+	struct sb_nd_queue *queues;
+	size_t nqueues;
+	struct sb_nd_napi *napis;
+	size_t nnapis;
+	struct sb_nd_pool *pools;
+	size_t npools;
+	struct sb_nd_pool_stats *pool_stats;
+	size_t npool_stats;
+	struct sb_nd_qstats *qstats;
+	size_t nqstats; /* queue scope */
+	struct sb_nd_qstats *dev_qstats;
+	size_t ndev_qstats;	   /* device scope */
+	unsigned have;		   /* enum sb_nd_part: parts the kernel answered */
+	unsigned unsupported;	   /* parts this kernel lacks (old kernel, CONFIG off) */
+	unsigned malformed;	   /* messages skipped because they could not be parsed */
 	struct sb_err part_err[8]; /* why a part is unsupported, by bit number */
 	uint32_t family_version;   /* of the netdev family that answered */
-	uint64_t boottime_s;       /* CLOCK_BOOTTIME seconds when collected (pool ages) */
+	uint64_t boottime_s;	   /* CLOCK_BOOTTIME seconds when collected (pool ages) */
 };
 #define SB_ND_NPARTS 7
 #define SB_ND_ALL_PARTS ((1u << SB_ND_NPARTS) - 1)
@@ -170,8 +197,8 @@ void sb_nd_state_index(struct sb_nd_state *st);
 /* Lookup helpers on a collected state (NULL when absent). */
 const struct sb_nd_pool_stats *sb_nd_find_pool_stats(const struct sb_nd_state *st, uint64_t id);
 const struct sb_nd_qstats *sb_nd_find_dev_qstats(const struct sb_nd_state *st, uint32_t ifindex);
-const struct sb_nd_qstats *sb_nd_find_qstats(const struct sb_nd_state *st, uint32_t ifindex,
-					     uint32_t type, uint32_t id);
+const struct sb_nd_qstats *sb_nd_find_qstats(
+	const struct sb_nd_state *st, uint32_t ifindex, uint32_t type, uint32_t id);
 const struct sb_nd_napi *sb_nd_find_napi(const struct sb_nd_state *st, uint32_t id);
 
 /* Recycle rate of a pool: pages put back into the pool's cache or ring, over all pages that
@@ -211,7 +238,7 @@ int sb_nd_parse_proc_net_dev(const char *text, struct sb_if_counters **out, size
 /* Read /proc/net/dev under root (on a live root: of the current network namespace). */
 int sb_nd_read_if_counters(const struct sb_root *root, struct sb_if_counters **out, size_t *n,
 			   struct sb_err *e);
-const struct sb_if_counters *sb_nd_find_if_counters(const struct sb_if_counters *v, size_t n,
-						    const char *name);
+const struct sb_if_counters *sb_nd_find_if_counters(
+	const struct sb_if_counters *v, size_t n, const char *name);
 
 #endif

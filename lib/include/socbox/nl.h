@@ -116,16 +116,17 @@ const char *sb_nl_attr_str(const struct nlattr *a);
 #define sb_nl_attr_for_each_nested(a, nest) \
 	for ((a) = (const struct nlattr *)sb_nl_attr_data(nest); \
 	     sb_nl_attr_ok((a), (const char *)sb_nl_attr_data(nest) + sb_nl_attr_len(nest)); \
-	     (a) = sb_nl_attr_next((a), (const char *)sb_nl_attr_data(nest) + sb_nl_attr_len(nest)))
+	     (a) = sb_nl_attr_next((a), \
+				   (const char *)sb_nl_attr_data(nest) + sb_nl_attr_len(nest)))
 
 /* An NLMSG_ERROR message: the error (0 for an ack) and the extended ack, when the kernel
  * sent one (NETLINK_EXT_ACK): its message and the offset of the rejected attribute in the
  * request. -EBADMSG when the message is too short to be an error message. */
 struct sb_nl_ack {
-	int error;           /* as the kernel sent it: 0 or -errno */
-	const char *msg;     /* NULL when none; points into the message */
+	int error;	 /* as the kernel sent it: 0 or -errno */
+	const char *msg; /* NULL when none; points into the message */
 	bool have_offset;
-	uint32_t offset;     /* from the start of the request's netlink header */
+	uint32_t offset; /* from the start of the request's netlink header */
 };
 int sb_nl_ack_parse(const struct nlmsghdr *nlh, struct sb_nl_ack *ack);
 
@@ -135,7 +136,6 @@ int sb_nl_ack_parse(const struct nlmsghdr *nlh, struct sb_nl_ack *ack);
  * (SB_NL_CB_STOP), an error message fails with its errno, NOOP and OVERRUN are skipped.
  * Returns SB_NL_CB_OK when more messages are to come, SB_NL_CB_STOP, or SB_NL_CB_ERROR
  * with errno set (a callback's own return value is passed on the same way). */
-int sb_nl_run(const void *buf, size_t len, uint32_t seq, uint32_t portid, sb_nl_cb cb,
-	      void *data);
+int sb_nl_run(const void *buf, size_t len, uint32_t seq, uint32_t portid, sb_nl_cb cb, void *data);
 
 #endif

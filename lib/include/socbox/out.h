@@ -18,8 +18,14 @@
 
 #include "socbox/error.h"
 
-enum sb_out_mode { SB_OUT_TABLE, SB_OUT_RAW, SB_OUT_PAIRS, SB_OUT_JSON, SB_OUT_OPENMETRICS,
-		   SB_OUT_PROMETHEUS };
+enum sb_out_mode {
+	SB_OUT_TABLE,
+	SB_OUT_RAW,
+	SB_OUT_PAIRS,
+	SB_OUT_JSON,
+	SB_OUT_OPENMETRICS,
+	SB_OUT_PROMETHEUS
+};
 
 enum sb_col_type {
 	SB_T_STR,  /* string */
@@ -36,34 +42,34 @@ enum sb_col_type {
 };
 
 enum sb_col_flags {
-	SB_COL_RIGHT = 1 << 0,  /* right-aligned in tables */
-	SB_COL_TRUNC = 1 << 1,  /* may be truncated to fit the terminal */
-	SB_COL_WRAP = 1 << 2,   /* may wrap */
-	SB_COL_HIDDEN = 1 << 3, /* not in the default column set; -o COL or -o +COL shows it */
-	SB_COL_LABEL = 1 << 4,  /* openmetrics: becomes a label of every metric of the row */
-	SB_COL_METRIC = 1 << 5, /* openmetrics: numeric column exported as a gauge; a text column
+	SB_COL_RIGHT = 1 << 0,	 /* right-aligned in tables */
+	SB_COL_TRUNC = 1 << 1,	 /* may be truncated to fit the terminal */
+	SB_COL_WRAP = 1 << 2,	 /* may wrap */
+	SB_COL_HIDDEN = 1 << 3,	 /* not in the default column set; -o COL or -o +COL shows it */
+	SB_COL_LABEL = 1 << 4,	 /* openmetrics: becomes a label of every metric of the row */
+	SB_COL_METRIC = 1 << 5,	 /* openmetrics: numeric column exported as a gauge; a text column
 				 * as a gauge of 1 with the text as a label (a state set with
 				 * sb_table_states()) */
-	SB_COL_COUNTER = 1 << 6,/* openmetrics: numeric column exported as a counter */
-	SB_COL_JSON = 1 << 7,   /* JSON: in the default set even when SB_COL_HIDDEN (a value too
+	SB_COL_COUNTER = 1 << 6, /* openmetrics: numeric column exported as a counter */
+	SB_COL_JSON = 1 << 7,	 /* JSON: in the default set even when SB_COL_HIDDEN (a value too
 				 * long or nested for a table row) */
 };
 
 struct sb_col {
-	const char *name;      /* UPPER_CASE for -o and headings; lower-cased for JSON keys */
+	const char *name; /* UPPER_CASE for -o and headings; lower-cased for JSON keys */
 	enum sb_col_type type;
-	double whint;          /* libsmartcols width hint: < 1 is a fraction of the terminal */
-	unsigned flags;        /* enum sb_col_flags */
-	const char *help;      /* one line for --list-columns and --help */
-	int precision;         /* SB_T_DBL digits after the point; 0 means 2 */
+	double whint;	  /* libsmartcols width hint: < 1 is a fraction of the terminal */
+	unsigned flags;	  /* enum sb_col_flags */
+	const char *help; /* one line for --list-columns and --help */
+	int precision;	  /* SB_T_DBL digits after the point; 0 means 2 */
 };
 
 struct sb_out_opts {
 	enum sb_out_mode mode;
 	bool noheadings;
-	bool list_columns;     /* -H: print the primary table's columns and stop */
-	const char *columns;   /* -o: "A,B" replaces the default set, "+A,B" extends it */
-	bool pretty;           /* JSON indented (default on a TTY... always on: easier to read) */
+	bool list_columns;	/* -H: print the primary table's columns and stop */
+	const char *columns;	/* -o: "A,B" replaces the default set, "+A,B" extends it */
+	bool pretty;		/* JSON indented (default on a TTY... always on: easier to read) */
 	const char *metrics_ns; /* metric families are named socbox_<metrics_ns>_...: the applet */
 };
 
@@ -99,7 +105,8 @@ size_t sb_table_rows(const struct sb_table *t);
 void sb_table_states(struct sb_table *t, int col, const char *const *values);
 /* Cells; col is the index into the column table. Unset cells print "-" / JSON null. */
 void sb_row_str(struct sb_row *r, int col, const char *s);
-void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void sb_row_u64(struct sb_row *r, int col, uint64_t v);
 void sb_row_s64(struct sb_row *r, int col, int64_t v);
 void sb_row_dbl(struct sb_row *r, int col, double v);

@@ -10,7 +10,6 @@
  * out: an absolute path without "//", "." or ".." ("/" at the least; ".." never climbs
  * above "/"). out must not overlap dir or rel. 0, or -ENAMETOOLONG (out "") when it does
  * not fit in len bytes. */
-int sb_path_join(char *restrict out, size_t len, const char *restrict dir,
-		 const char *restrict rel);
+int sb_path_join(char *restrict out, size_t len, const char *restrict dir, const char *restrict rel);
 
 #endif

@@ -20,39 +20,39 @@
 
 /* A device on the rpmsg bus (/sys/bus/rpmsg/devices/<dev>). Bus attributes are hex. */
 struct sb_rpmsg_channel {
-	char dev[128];        /* "virtio0.rpmsg-raw.1024.-1" */
-	char name[40];        /* channel (service) name */
+	char dev[128]; /* "virtio0.rpmsg-raw.1024.-1" */
+	char name[40]; /* channel (service) name */
 	uint32_t src, dst;
 	bool have_src, have_dst;
-	int announce;         /* 1 true, 0 false, -1 unknown */
-	char driver[64];      /* bound driver, "" when none */
-	char remoteproc[32];  /* "remoteproc0" when below one, else "" */
+	int announce;	     /* 1 true, 0 false, -1 unknown */
+	char driver[64];     /* bound driver, "" when none */
+	char remoteproc[32]; /* "remoteproc0" when below one, else "" */
 };
 
 /* /sys/class/rpmsg/rpmsg_ctrlN */
 struct sb_rpmsg_ctrl {
-	char name[32];        /* "rpmsg_ctrl0" */
+	char name[32]; /* "rpmsg_ctrl0" */
 	unsigned index;
-	char devnode[64];     /* "/dev/rpmsg_ctrl0" */
-	char channel[128];    /* the rpmsg bus device it belongs to */
+	char devnode[64];  /* "/dev/rpmsg_ctrl0" */
+	char channel[128]; /* the rpmsg bus device it belongs to */
 	char remoteproc[32];
 };
 
 /* /sys/class/rpmsg/rpmsgN: an endpoint device. Its src/dst are signed decimal. */
 struct sb_rpmsg_eptdev {
-	char name[32];        /* "rpmsg3" */
+	char name[32]; /* "rpmsg3" */
 	unsigned index;
 	char ept_name[40];
-	int64_t src, dst;     /* -1 is RPMSG_ADDR_ANY */
+	int64_t src, dst; /* -1 is RPMSG_ADDR_ANY */
 	bool have_src, have_dst;
 	char devnode[64];
-	char parent[128];     /* ctrl device or the channel of a default endpoint */
+	char parent[128]; /* ctrl device or the channel of a default endpoint */
 	char remoteproc[32];
 };
 
 struct sb_rpmsg_state {
-	bool bus_present;     /* /sys/bus/rpmsg exists (rpmsg core in the kernel) */
-	bool class_present;   /* /sys/class/rpmsg exists */
+	bool bus_present;   /* /sys/bus/rpmsg exists (rpmsg core in the kernel) */
+	bool class_present; /* /sys/class/rpmsg exists */
 	struct sb_rpmsg_channel *channels;
 	size_t nchannels;
 	struct sb_rpmsg_ctrl *ctrls;
@@ -91,7 +91,7 @@ struct sb_devmon;
 /* How a legacy create learns which /dev/rpmsgN it made (the ioctl does not say). */
 enum sb_rpmsg_lookup {
 	SB_RPMSG_LOOKUP_UNDECIDED,
-	SB_RPMSG_LOOKUP_SYSFS,  /* the new child of the ctrl device in sysfs; node by devtmpfs */
+	SB_RPMSG_LOOKUP_SYSFS,	/* the new child of the ctrl device in sysfs; node by devtmpfs */
 	SB_RPMSG_LOOKUP_UEVENT, /* wait for the "add" uevent (udev's, or the kernel's) */
 };
 
@@ -102,12 +102,12 @@ struct sb_rpmsg_ctl {
 	unsigned index;
 	char path[64];
 	int fd_support;
-	int fd_errno;          /* the errno the kernel gave when fd_support is 0 */
+	int fd_errno;	       /* the errno the kernel gave when fd_support is 0 */
 	struct sb_devmon *mon; /* kept open across legacy creates */
-	int timeout_ms;        /* wait for /dev/rpmsgN (default 5000) */
+	int timeout_ms;	       /* wait for /dev/rpmsgN (default 5000) */
 	const struct sb_root *root;
 	enum sb_rpmsg_lookup lookup; /* decided at the first legacy create */
-	void *children;        /* SYSFS: the ctrl device's sysfs directory, its children */
+	void *children;		     /* SYSFS: the ctrl device's sysfs directory, its children */
 };
 
 int sb_rpmsg_ctl_open(const struct sb_root *r, unsigned index, struct sb_rpmsg_ctl *ctl,
@@ -122,7 +122,7 @@ const char *sb_rpmsg_ctl_lookup_name(const struct sb_rpmsg_ctl *ctl);
 struct sb_rpmsg_ept {
 	int fd;
 	enum sb_rpmsg_method method; /* the path that ran (never AUTO) */
-	char devnode[64];            /* legacy: "/dev/rpmsg3"; fd: "" */
+	char devnode[64];	     /* legacy: "/dev/rpmsg3"; fd: "" */
 };
 
 /* Create an endpoint on ctl. flags: O_CLOEXEC and O_NONBLOCK (honoured by both paths).
@@ -130,10 +130,11 @@ struct sb_rpmsg_ept {
  * uevent; see sb_rpmsg_ctl_watch), open it. fd: CREATE_EPT_FD; -EOPNOTSUPP (exit 3) when the kernel lacks it. auto: fd,
  * falling back to legacy on EINVAL/ENOTTY. */
 int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
-			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept, struct sb_err *e);
+			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept,
+			struct sb_err *e);
 /* Legacy create without opening: the name of the new device ("rpmsg3"). */
-int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src,
-			     uint32_t dst, char *devname, size_t len, struct sb_err *e);
+int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+			     char *devname, size_t len, struct sb_err *e);
 /* After a failed open of a just-created endpoint device: open it and DESTROY it, so it is
  * not left behind. When that fails too, the hint of e (if given) names the node left
  * behind and how to remove it; returns 0 or -errno. */
@@ -172,7 +173,7 @@ struct sb_rpmsg_ping {
 	size_t size;
 	uint32_t cookie;
 	unsigned char *out, *in;
-	unsigned late;         /* echoes of earlier requests skipped while waiting */
+	unsigned late; /* echoes of earlier requests skipped while waiting */
 };
 int sb_rpmsg_ping_init(struct sb_rpmsg_ping *p, size_t size, uint32_t cookie, struct sb_err *e);
 void sb_rpmsg_ping_free(struct sb_rpmsg_ping *p);

@@ -13,16 +13,16 @@
 #include "socbox/sys.h"
 
 struct sb_rproc {
-	char id[32];         /* "remoteproc0" */
+	char id[32]; /* "remoteproc0" */
 	unsigned index;
-	char name[64];       /* "5000000.m4fss", "imx-rproc" */
-	char state[24];      /* offline, running, crashed, attached, ... */
-	char firmware[128];  /* "unknown" for attached processors */
-	char recovery[16];   /* enabled / disabled */
+	char name[64];	    /* "5000000.m4fss", "imx-rproc" */
+	char state[24];	    /* offline, running, crashed, attached, ... */
+	char firmware[128]; /* "unknown" for attached processors */
+	char recovery[16];  /* enabled / disabled */
 	char coredump[16];
-	char device[128];    /* parent device ("5000000.m4fss") */
-	unsigned ntraces;    /* debugfs trace0..N readable */
-	unsigned crashes;    /* crashes handled since boot (kernel log), when have_crashes */
+	char device[128]; /* parent device ("5000000.m4fss") */
+	unsigned ntraces; /* debugfs trace0..N readable */
+	unsigned crashes; /* crashes handled since boot (kernel log), when have_crashes */
 	bool have_crashes;
 };
 
@@ -31,12 +31,11 @@ extern const char *const sb_rproc_states[];
 
 int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e);
 /* spec: "remoteproc1", "1", or the name attribute / parent device name. -ENOENT when none. */
-int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out,
-		  struct sb_err *e);
+int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out, struct sb_err *e);
 
 enum sb_rproc_action { SB_RPROC_START, SB_RPROC_STOP, SB_RPROC_DETACH };
-int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p,
-			 enum sb_rproc_action a, struct sb_err *e);
+int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_action a,
+			 struct sb_err *e);
 int sb_rproc_firmware_write(const struct sb_root *r, const struct sb_rproc *p, const char *fw,
 			    struct sb_err *e);
 int sb_rproc_recovery_write(const struct sb_root *r, const struct sb_rproc *p, bool on,
@@ -67,10 +66,10 @@ struct sb_kmsg_follow;
  * processor, and after each cycle wait until it runs again, every rpmsg channel and control
  * device it had before the first cycle is back, and optionally a channel answers pings. */
 enum sb_rproc_phase {
-	SB_CYCLE_DOWN,    /* stop: the state write; crash: until the core handled the crash */
-	SB_CYCLE_UP,      /* start, or recovery, until the state reads running */
+	SB_CYCLE_DOWN,	  /* stop: the state write; crash: until the core handled the crash */
+	SB_CYCLE_UP,	  /* start, or recovery, until the state reads running */
 	SB_CYCLE_DEVICES, /* until the channels and control devices are back */
-	SB_CYCLE_PING,    /* the ping requests */
+	SB_CYCLE_PING,	  /* the ping requests */
 	SB_CYCLE_TOTAL,
 	SB_CYCLE_NPHASES,
 };
@@ -82,25 +81,25 @@ struct sb_rproc_cycle_opts {
 	const char *ping_channel; /* NULL: no ping */
 	unsigned ping_count;
 	size_t ping_size;
-	int timeout_ms;           /* for each wait */
+	int timeout_ms; /* for each wait */
 };
 
 struct sb_rproc_cycle {
 	const struct sb_root *root;
 	struct sb_rproc p;
 	struct sb_rproc_cycle_opts o;
-	char **channels;     /* the baseline: channel names below the processor */
+	char **channels; /* the baseline: channel names below the processor */
 	size_t nchannels;
-	size_t nctrls;       /* control devices below it */
+	size_t nctrls; /* control devices below it */
 	uint32_t ping_dst;
 	struct sb_kmsg_follow *kmsg; /* --crash: the kernel log, followed from the start */
 	uint32_t cookie;
-	unsigned done;       /* cycles completed */
+	unsigned done; /* cycles completed */
 };
 
 struct sb_rproc_cycle_result {
 	double ms[SB_CYCLE_NPHASES];
-	unsigned crash_no;   /* crash mode: the kernel's crash number */
+	unsigned crash_no; /* crash mode: the kernel's crash number */
 };
 
 /* Check the processor runs (and, for --crash, that recovery is enabled), take the

@@ -25,8 +25,8 @@ enum sb_snap_flags {
 
 struct sb_snap_path {
 	const char *path; /* absolute live path: file or directory */
-	int depth;        /* directory levels to descend (0: only the files in it) */
-	unsigned flags;   /* enum sb_snap_flags */
+	int depth;	  /* directory levels to descend (0: only the files in it) */
+	unsigned flags;	  /* enum sb_snap_flags */
 };
 
 struct sb_snap;
@@ -41,7 +41,7 @@ int sb_snap_write(struct sb_snap *s, const char *path, const void *buf, size_t l
 typedef int (*sb_snap_hook)(struct sb_snap *s);
 
 extern const struct sb_snap_path sb_snap_paths[]; /* terminated by { NULL } */
-extern const sb_snap_hook sb_snap_hooks[];        /* terminated by NULL */
+extern const sb_snap_hook sb_snap_hooks[];	  /* terminated by NULL */
 
 struct sb_snap_stats {
 	size_t files, links, dirs, skipped;

@@ -31,12 +31,14 @@ double sb_percentile_sorted(const double *v, size_t n, double pct);
  * MIN_<unit>, MEDIAN_<unit>, P99_<unit>, MAX_<unit> and MEAN_<unit>, in this order, with prec
  * digits and flags added to SB_COL_RIGHT (SB_COL_METRIC). Put them at index first of the
  * column table ("[first] = SB_STATS_COLS(...)") and fill them with sb_row_stats(). */
-#define SB_STATS_COLS(unit, prec, flags)                                                    \
-	{ "MIN_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "fastest", prec },               \
-	{ "MEDIAN_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "median", prec },             \
-	{ "P99_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "99th percentile", prec },       \
-	{ "MAX_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "slowest", prec },               \
-	{ "MEAN_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "mean", prec }
+#define SB_STATS_COLS(unit, prec, flags) \
+	{ "MIN_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "fastest", prec }, \
+		{ "MEDIAN_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "median", prec }, \
+		{ "P99_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "99th percentile", prec }, \
+		{ "MAX_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "slowest", prec }, \
+	{ \
+		"MEAN_" unit, SB_T_DBL, 0, SB_COL_RIGHT | (flags), "mean", prec \
+	}
 #define SB_STATS_NCOLS 5
 void sb_row_stats(struct sb_row *row, int first, const struct sb_stats *s);
 

@@ -50,8 +50,8 @@ ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char
 /* The same for a file that cannot change while a command runs (the kernel release, the
  * module lists): read once per root, a failure too. *text belongs to the
  * root (valid until sb_root_close, never freed by the caller). */
-ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt,
+			  ...) __attribute__((format(printf, 4, 5)));
 
 /* A file the user named on the command line (not below the root: relative paths are
  * relative to the working directory): a regular file, or a pipe (`<(...)`), read whole up

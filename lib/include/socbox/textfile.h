@@ -12,12 +12,12 @@
 
 /* An exposition being assembled from the outputs of several views. */
 struct sb_expo {
-	bool openmetrics;  /* chunks end in "# EOF", the result too */
-	char *text;        /* malloc'ed, NUL-terminated */
+	bool openmetrics; /* chunks end in "# EOF", the result too */
+	char *text;	  /* malloc'ed, NUL-terminated */
 	size_t len, cap;
-	char **families;   /* names seen (from HELP lines) */
+	char **families; /* names seen (from HELP lines) */
 	size_t nfamilies;
-	size_t dropped;    /* families left out because an earlier chunk had them */
+	size_t dropped; /* families left out because an earlier chunk had them */
 };
 
 void sb_expo_init(struct sb_expo *x, bool openmetrics);

@@ -97,13 +97,14 @@ int main(int argc, char **argv)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > WAIT_MS) {
-			fprintf(stderr, "socbox-edu-dma: the transfer did not finish in %d ms\n", WAIT_MS);
+			fprintf(stderr, "socbox-edu-dma: the transfer did not finish in %d ms\n",
+				WAIT_MS);
 			break;
 		}
 		usleep(1000);
 	}
-	printf("edu %s: DMA of %llu bytes from IOVA 0x%llx %s\n", argv[1], (unsigned long long)count,
-	       (unsigned long long)iova, rc ? "did not finish" : "done");
+	printf("edu %s: DMA of %llu bytes from IOVA 0x%llx %s\n", argv[1],
+	       (unsigned long long)count, (unsigned long long)iova, rc ? "did not finish" : "done");
 out:
 	munmap((void *)bar, 1 << 20);
 	close(res);

@@ -85,14 +85,16 @@ int main(int argc, char **argv)
 	struct dirent *de;
 
 	if (argc < 3 || argc > 4 || (loops = atoi(argv[2])) < 1 ||
-	    (argc == 4 && strcmp(argv[3], "uevent") && strcmp(argv[3], "seed") && strcmp(argv[3], "sysfs"))) {
+	    (argc == 4 && strcmp(argv[3], "uevent") && strcmp(argv[3], "seed") &&
+	     strcmp(argv[3], "sysfs"))) {
 		fprintf(stderr, "usage: %s /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs]\n", argv[0]);
 		return 2;
 	}
 	if (argc == 4 && !strcmp(argv[3], "sysfs")) {
 		char dir[300];
 
-		snprintf(dir, sizeof(dir), "/sys/class/rpmsg/%s", strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1]);
+		snprintf(dir, sizeof(dir), "/sys/class/rpmsg/%s",
+			 strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1]);
 		sysdir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (sysdir < 0) {
 			perror(dir);
@@ -101,7 +103,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[3], "seed")) {
 		if (!access("/sys/class/rpmsg/rpmsg0", F_OK)) {
-			fprintf(stderr, "seed: rpmsg0 exists already; the seed loop needs it free\n");
+			fprintf(stderr,
+				"seed: rpmsg0 exists already; the seed loop needs it free\n");
 			return 1;
 		}
 		seed = 1;
@@ -178,8 +181,10 @@ int main(int argc, char **argv)
 	if (iter) {
 		qsort(iter, (size_t)loops, sizeof(*iter), cmp_u64);
 		/* the same interpolated median as rpmsgctl's statistics */
-		printf(" median_us %.1f", (loops % 2 ? (double)iter[loops / 2]
-				       : ((double)iter[loops / 2 - 1] + (double)iter[loops / 2]) / 2) / 1000.0);
+		printf(" median_us %.1f",
+		       (loops % 2 ? (double)iter[loops / 2]
+				  : ((double)iter[loops / 2 - 1] + (double)iter[loops / 2]) / 2) /
+			       1000.0);
 	}
 	putchar('\n');
 	free(iter);

@@ -99,7 +99,8 @@ int vp_udmabuf(int argc, char **argv)
 	/* Sizes must be page multiples. */
 	buf = vp_udmabuf_create(dev, memfd, len - 1);
 	if (buf >= 0 || errno != EINVAL)
-		ok = vp_fail("UDMABUF_CREATE with an unaligned size was not rejected with EINVAL", 0);
+		ok = vp_fail("UDMABUF_CREATE with an unaligned size was not rejected with EINVAL",
+			     0);
 	if (buf >= 0)
 		close(buf);
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);

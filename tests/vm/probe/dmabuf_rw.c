@@ -100,18 +100,24 @@ int vp_dmabuf_rw(int argc, char **argv)
 	if (!vp_pattern_ok(map, VP_LEN, 21))
 		ok = vp_fail("the buffer differs from the file after READ", 0);
 	memset(data, 0, 4096);
-	ok = vp_expect(vp_rw(buf, R | D, in, 4096, 0, VP_LEN - 4096), 0, "READ|DIRECT 1 MiB - 4 KiB") && ok;
+	ok = vp_expect(vp_rw(buf, R | D, in, 4096, 0, VP_LEN - 4096), 0,
+		       "READ|DIRECT 1 MiB - 4 KiB") &&
+	     ok;
 	vp_pattern(data, VP_LEN, 21);
 	if (memcmp(map, data + 4096, VP_LEN - 4096))
-		ok = vp_fail("the buffer differs from the file after READ|DIRECT at offset 4096", 0);
+		ok = vp_fail("the buffer differs from the file after READ|DIRECT at offset 4096",
+			     0);
 	/* buffer -> file, DIRECT then buffered, read back with read(2) */
 	ok = vp_expect(vp_rw(buf, R, in, 0, 0, VP_LEN), 0, "READ again") && ok;
 	ok = vp_expect(vp_rw(buf, W | D, out, 0, 0, VP_LEN - 4096), 0, "WRITE|DIRECT") && ok;
-	ok = vp_expect(vp_rw(buf, W, out, VP_LEN - 4096, VP_LEN - 4096, 4096), 0, "WRITE the last page buffered") && ok;
+	ok = vp_expect(vp_rw(buf, W, out, VP_LEN - 4096, VP_LEN - 4096, 4096), 0,
+		       "WRITE the last page buffered") &&
+	     ok;
 	{
 		unsigned char *back = malloc(VP_LEN);
 
-		if (!back || pread(out, back, VP_LEN, 0) != VP_LEN || !vp_pattern_ok(back, VP_LEN, 21))
+		if (!back || pread(out, back, VP_LEN, 0) != VP_LEN ||
+		    !vp_pattern_ok(back, VP_LEN, 21))
 			ok = vp_fail("the file written by WRITE differs from the buffer", errno);
 		free(back);
 	}
@@ -122,33 +128,50 @@ int vp_dmabuf_rw(int argc, char **argv)
 	ok = vp_expect(vp_rw(buf, 0, in, 0, 0, 4096), EINVAL, "no operation") && ok;
 	ok = vp_expect(vp_rw(buf, 3, in, 0, 0, 4096), EINVAL, "READ|WRITE at once") && ok;
 	ok = vp_expect(vp_rw(buf, R | 0x100, in, 0, 0, 4096), EINVAL, "an unknown flag") && ok;
-	ok = vp_expect(vp_rw(buf, R, in, 0, 4096, VP_LEN), EINVAL, "a range past the buffer's end") && ok;
-	ok = vp_expect(vp_rw(buf, R, in, 0, UINT64_MAX - 1, 4096), EINVAL, "a buffer offset that wraps") && ok;
-	ok = vp_expect(vp_rw(buf, R | D, in, 512, 0, 4096), EINVAL, "DIRECT at an unaligned file offset") && ok;
-	ok = vp_expect(vp_rw(buf, R | D, in, 0, 0, 100), EINVAL, "DIRECT with an unaligned length") && ok;
+	ok = vp_expect(vp_rw(buf, R, in, 0, 4096, VP_LEN), EINVAL,
+		       "a range past the buffer's end") &&
+	     ok;
+	ok = vp_expect(vp_rw(buf, R, in, 0, UINT64_MAX - 1, 4096), EINVAL,
+		       "a buffer offset that wraps") &&
+	     ok;
+	ok = vp_expect(vp_rw(buf, R | D, in, 512, 0, 4096), EINVAL,
+		       "DIRECT at an unaligned file offset") &&
+	     ok;
+	ok = vp_expect(vp_rw(buf, R | D, in, 0, 0, 100), EINVAL,
+		       "DIRECT with an unaligned length") &&
+	     ok;
 	ok = vp_expect(vp_rw(buf, R, -1, 0, 0, 4096), EBADF, "fd -1") && ok;
 	rdonly = open(src, O_RDONLY | O_CLOEXEC);
-	ok = vp_expect(vp_rw(buf, W, rdonly, 0, 0, 4096), EBADF, "WRITE into a read-only file") && ok;
+	ok = vp_expect(vp_rw(buf, W, rdonly, 0, 0, 4096), EBADF, "WRITE into a read-only file") &&
+	     ok;
 	close(rdonly);
-	ok = vp_expect(vp_rw(buf, R, in, VP_LEN - 100, 0, 4096), ENODATA, "READ past the end of the file") && ok;
+	ok = vp_expect(vp_rw(buf, R, in, VP_LEN - 100, 0, 4096), ENODATA,
+		       "READ past the end of the file") &&
+	     ok;
 	ok = vp_expect(vp_rw(buf, R, in, 0, 0, 0), 0, "zero bytes") && ok;
 	{
 		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-		ok = vp_expect(vp_rw(buf, W | D, devnull, 0, 0, 4096), EINVAL, "DIRECT to a file without O_DIRECT") && ok;
+		ok = vp_expect(vp_rw(buf, W | D, devnull, 0, 0, 4096), EINVAL,
+			       "DIRECT to a file without O_DIRECT") &&
+		     ok;
 		close(devnull);
 	}
 
 	/* EBUSY while a driver holds the buffer, fine again after */
 	if (vp_hold("attach", buf)) {
-		ok = vp_expect(vp_rw(buf, R, in, 0, 0, 4096), EBUSY, "READ while attached to a device") && ok;
+		ok = vp_expect(vp_rw(buf, R, in, 0, 0, 4096), EBUSY,
+			       "READ while attached to a device") &&
+		     ok;
 		ok = vp_hold("attach", -1) && ok;
 		ok = vp_expect(vp_rw(buf, R, in, 0, 0, 4096), 0, "READ after the detach") && ok;
 	} else {
 		ok = false;
 	}
 	if (vp_hold("vmap", buf)) {
-		ok = vp_expect(vp_rw(buf, W, out, 0, 0, 4096), EBUSY, "WRITE while vmapped by the kernel") && ok;
+		ok = vp_expect(vp_rw(buf, W, out, 0, 0, 4096), EBUSY,
+			       "WRITE while vmapped by the kernel") &&
+		     ok;
 		ok = vp_hold("vmap", -1) && ok;
 		ok = vp_expect(vp_rw(buf, W, out, 0, 0, 4096), 0, "WRITE after the vunmap") && ok;
 	} else {
@@ -161,11 +184,14 @@ int vp_dmabuf_rw(int argc, char **argv)
 		int memfd = memfd_create("vp", MFD_ALLOW_SEALING | MFD_CLOEXEC), ubuf;
 		struct vp_udmabuf_create c = { .flags = VP_UDMABUF_FLAGS_CLOEXEC, .size = 4096 };
 
-		if (memfd >= 0 && ftruncate(memfd, 4096) == 0 && fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK) == 0) {
+		if (memfd >= 0 && ftruncate(memfd, 4096) == 0 &&
+		    fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK) == 0) {
 			c.memfd = (uint32_t)memfd;
 			ubuf = ioctl(udev, VP_UDMABUF_CREATE, &c);
 			if (ubuf >= 0) {
-				ok = vp_expect(vp_rw(ubuf, R, in, 0, 0, 4096), EOPNOTSUPP, "udmabuf (no rw_file)") && ok;
+				ok = vp_expect(vp_rw(ubuf, R, in, 0, 0, 4096), EOPNOTSUPP,
+					       "udmabuf (no rw_file)") &&
+				     ok;
 				close(ubuf);
 			} else {
 				ok = vp_fail("UDMABUF_CREATE", errno);

@@ -27,7 +27,8 @@ int vp_iommufd(int argc, char **argv)
 	if (ioctl(fd, VP_IOMMU_IOAS_ALLOC, &alloc) != 0)
 		return !vp_fail("IOMMU_IOAS_ALLOC", errno);
 	vp_note("IOMMU_IOAS_ALLOC gave ioas %u", alloc.out_ioas_id);
-	mem = mmap(NULL, 4 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mem = mmap(NULL, 4 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
 	if (mem == MAP_FAILED)
 		return !vp_fail("mmap", errno);
 	map.flags = VP_IOMMU_IOAS_MAP_READABLE | VP_IOMMU_IOAS_MAP_WRITEABLE;

@@ -24,7 +24,7 @@
 #include "rpmsg_internal.h"
 
 #define LB_MTU 496
-#define LB_FIRST_ADDR 1024 /* addresses below are reserved, as on virtio */
+#define LB_FIRST_ADDR 1024		/* addresses below are reserved, as on virtio */
 #define LB_DYN_ADDR (LB_FIRST_ADDR + 2) /* after the two channel addresses */
 
 static bool raw_channel;
@@ -126,8 +126,8 @@ static const struct rpmsg_endpoint_ops lb_ept_ops = {
 	.get_mtu = lb_get_mtu,
 };
 
-static struct rpmsg_endpoint *lb_create_ept(struct rpmsg_device *rpdev, rpmsg_rx_cb_t cb,
-					    void *priv, struct rpmsg_channel_info chinfo)
+static struct rpmsg_endpoint *lb_create_ept(
+	struct rpmsg_device *rpdev, rpmsg_rx_cb_t cb, void *priv, struct rpmsg_channel_info chinfo)
 {
 	struct rpmsg_endpoint *ept;
 	int start = LB_DYN_ADDR, end = 0, id;

@@ -47,8 +47,7 @@ struct table {
 
 char trace_buf[SRP_TRACE_LEN] __attribute__((section(".trace")));
 
-__attribute__((section(".socbox_fw"), used))
-const struct srp_ident ident = { SRP_MAGIC, FW_NAME };
+__attribute__((section(".socbox_fw"), used)) const struct srp_ident ident = { SRP_MAGIC, FW_NAME };
 
 __attribute__((section(".resource_table"), used))
 struct table resource_table = {

@@ -33,9 +33,9 @@
 #include "fw_layout.h"
 #include "remoteproc_internal.h"
 
-#define SRP_RPMSG_NS_ADDR	53
-#define SRP_RPMSG_BUF_SIZE	512
-#define SRP_HEARTBEAT_MS	500
+#define SRP_RPMSG_NS_ADDR 53
+#define SRP_RPMSG_BUF_SIZE 512
+#define SRP_HEARTBEAT_MS 500
 
 static char *firmware = "socbox-rproc-a.elf";
 module_param(firmware, charp, 0444);
@@ -83,10 +83,10 @@ struct srp {
 
 	struct work_struct vq_work;
 	bool vrings_ready;
-	bool announce;		/* this boot announces its channel */
+	bool announce; /* this boot announces its channel */
 	bool announced;
-	struct srp_vring rx;	/* vring 0: remote -> Linux */
-	struct srp_vring tx;	/* vring 1: Linux -> remote */
+	struct srp_vring rx; /* vring 0: remote -> Linux */
+	struct srp_vring tx; /* vring 1: Linux -> remote */
 };
 
 static struct platform_device *srp_pdev;
@@ -361,8 +361,7 @@ static int __init srp_init(void)
 	if (ret)
 		goto unregister;
 
-	srp_rproc = rproc_alloc(&srp_pdev->dev, "socbox-remote", &srp_ops, firmware,
-				sizeof(*srp));
+	srp_rproc = rproc_alloc(&srp_pdev->dev, "socbox-remote", &srp_ops, firmware, sizeof(*srp));
 	if (!srp_rproc) {
 		ret = -ENOMEM;
 		goto unregister;

@@ -33,8 +33,8 @@ struct sb_dma_buf_rw_file {
 };
 _Static_assert(sizeof(struct sb_dma_buf_rw_file) == 32, "dma_buf_rw_file is 32 bytes");
 
-#define SB_DMA_BUF_RW_FLAGS_READ 1u       /* file into buffer */
-#define SB_DMA_BUF_RW_FLAGS_WRITE 2u      /* buffer into file */
+#define SB_DMA_BUF_RW_FLAGS_READ 1u  /* file into buffer */
+#define SB_DMA_BUF_RW_FLAGS_WRITE 2u /* buffer into file */
 #define SB_DMA_BUF_RW_FLAGS_DIRECT (1u << 31)
 #define SB_DMA_BUF_IOCTL_RW_FILE _IOW('b', 4, struct sb_dma_buf_rw_file)
 

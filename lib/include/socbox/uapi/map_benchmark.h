@@ -19,7 +19,7 @@ struct sb_map_benchmark {
 	__u32 dma_bits;
 	__u32 dma_dir;
 	__u32 dma_trans_ns;
-	__u32 granule;   /* pages per map */
+	__u32 granule; /* pages per map */
 	__u8 expansion[76];
 };
 

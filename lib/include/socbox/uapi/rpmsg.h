@@ -22,7 +22,7 @@ struct sb_rpmsg_endpoint_fd_info {
 	uint32_t src;
 	uint32_t dst;
 	uint32_t flags; /* O_RDONLY/O_WRONLY/O_RDWR | O_NONBLOCK | O_CLOEXEC */
-	int32_t fd;     /* out */
+	int32_t fd;	/* out */
 };
 
 _Static_assert(sizeof(struct sb_rpmsg_endpoint_info) == 40, "rpmsg_endpoint_info is 40 bytes");
