@@ -9,14 +9,6 @@
 . /tests/lib.sh
 R=rpmsgctl
 T=/tmp
-endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
-	n=0
-	for d in /sys/class/rpmsg/rpmsg[0-9]*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
-
 is "$(endpoint_devices)" 0 "no endpoint device to start with"
 for n in one two three; do
 	ok "ept create $n" sh -c "$R ept create $n --method legacy -r -n -o DEVICE >$T/$n"
