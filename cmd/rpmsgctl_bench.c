@@ -271,10 +271,13 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		}
 		if (ran == -EINTR) {
 			progress(NULL, 0, 0);
-			sb_out_note(o,
-				    "stopped by %s during run %d: the runs table shows the runs completed, "
-				    "the operations table every iteration measured",
-				    sb_signal_name(sb_stop_signal), r + 1);
+			char why[SB_ERR_LINE_MAX];
+
+			sb_out_note(o, "%s",
+				    sb_stop_text(why, sizeof(why),
+						 "during run %d: the runs table shows the runs "
+						 "completed, the operations table every iteration measured",
+						 r + 1));
 			break;
 		}
 		if (ran < 0) {

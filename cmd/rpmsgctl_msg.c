@@ -131,8 +131,11 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 			/* a stop signal leaves the message half sent: that is a failure */
 			if (sb_stop_signal) {
 				sb_err_set(&e, EINTR, "message", "send", NULL);
-				sb_err_reason(&e, "stopped by %s after %zu of %zu bytes",
-					      sb_signal_name(sb_stop_signal), sent, len);
+				char why[SB_ERR_LINE_MAX];
+
+				sb_err_reason(&e, "%s",
+					      sb_stop_text(why, sizeof(why),
+							   "after %zu of %zu bytes", sent, len));
 			}
 			rc = sb_report(RPMSGCTL, &e);
 			break;
@@ -190,6 +193,7 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	unsigned char buf[65536];
+	char why[SB_ERR_LINE_MAX];
 	struct ept_session s;
 	struct sb_table *t = NULL;
 	struct sb_out *o = NULL;
@@ -258,13 +262,13 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 			break;
 		}
 	}
-	if (sb_stop_signal)
-		sb_verbose(RPMSGCTL, "stopped by %s after %d message(s)",
-			   sb_signal_name(sb_stop_signal), got);
+	if (sb_stop_signal) {
+		sb_stop_text(why, sizeof(why), "after %d message(s)", got);
+		sb_verbose(RPMSGCTL, "%s", why);
+	}
 	if (o) {
 		if (sb_stop_signal)
-			sb_out_note(o, "stopped by %s after %d message(s)",
-				    sb_signal_name(sb_stop_signal), got);
+			sb_out_note(o, "%s", why);
 		sb_out_field_u64(o, "received", (uint64_t)got);
 		if (sb_out_print(o) < 0 && !rc)
 			rc = SB_EXIT_FAIL;

@@ -79,10 +79,14 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 		sb_out_note(o,
 			    "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",
 			    size, size < 4 ? size : 4);
-	if (sb_stop_signal)
-		sb_out_note(o,
-			    "stopped by %s after %u request(s); the one in flight is not counted",
-			    sb_signal_name(sb_stop_signal), sent);
+	if (sb_stop_signal) {
+		char why[SB_ERR_LINE_MAX];
+
+		sb_out_note(o, "%s",
+			    sb_stop_text(why, sizeof(why),
+					 "after %u request(s); the one in flight is not counted",
+					 sent));
+	}
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
 	return rc;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "socbox/stop.h"
 #include "smmustat.h"
 #include "builtins.h"
 
@@ -175,6 +176,15 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 	sb_out_free(o);
 	smmu_state_free(&s);
 	return rc ? SB_EXIT_FAIL : 0;
+}
+
+void smmustat_note_cut(struct sb_out *o, double secs, double interval, const char *covers)
+{
+	char why[SB_ERR_LINE_MAX];
+
+	sb_out_note(o, "%s",
+		    sb_stop_text(why, sizeof(why), "%.2f s into a %g s interval: %s", secs,
+				 interval, covers));
 }
 
 static const struct sb_cmd smmustat_cmds[] = {

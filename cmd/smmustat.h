@@ -53,6 +53,9 @@ struct smmu_features {
 	char ecmdq[128];
 };
 void smmu_features(const struct smmu_state *s, const struct sb_iommu *m, struct smmu_features *f);
+/* The note of a sample whose interval a stop signal cut short (irq -i, pmu -i): secs into
+ * an interval of interval seconds, and what the sample then covers. */
+void smmustat_note_cut(struct sb_out *o, double secs, double interval, const char *covers);
 /* "DMA-FQ" when every group of the instance has it, else "DMA-FQ:3,identity:1"; "-" none. */
 void smmu_domain_summary(const struct sb_iommu *m, char *buf, size_t len);
 

@@ -9,6 +9,7 @@
 
 #include "socbox/iommu_irq.h"
 #include "socbox/stats.h"
+#include "socbox/stop.h"
 #include "smmustat.h"
 
 enum { I_IRQ, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU, I_CPU_COUNTS };
@@ -156,28 +157,37 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_catch_stop_signals();
 	t_prev = sb_now_ns();
-	/* a stop signal cuts the interval short: it is printed with its real length, then the
-	 * run ends with 0 */
-	for (int n = 0; (!sb_opt.count || n < sb_opt.count) && !sb_stop_signal; n++) {
+	sb_verbose(c->applet, "sampling /proc/interrupts every %g s", sb_opt.interval);
+	/* a stop signal cuts the interval short: it is printed with its real length and a
+	 * note, then the run ends with 0 */
+	for (int n = 0; !sb_opt.count || n < sb_opt.count; n++) {
 		uint64_t now;
+		double secs;
+		bool cut;
 
 		prev = cur;
-		sb_sleep(sb_opt.interval);
+		cut = sb_sleep(sb_opt.interval);
 		if (sb_irq_read(c->root, &cur, &e)) {
 			sb_irq_free(&prev);
 			sb_out_free(o);
 			return sb_report(c->applet, &e);
 		}
 		now = sb_now_ns();
-		sb_out_field_dbl(o, "interval_s", (double)(now - t_prev) / 1e9);
-		emit(c, o, &cur, &prev, (double)(now - t_prev) / 1e9);
+		secs = (double)(now - t_prev) / 1e9;
 		t_prev = now;
+		sb_out_field_dbl(o, "interval_s", secs);
+		emit(c, o, &cur, &prev, secs);
+		if (cut)
+			smmustat_note_cut(o, secs, sb_opt.interval,
+					  "its counts and rates cover that time");
 		sb_irq_free(&prev);
 		if (sb_out_print(o)) {
 			rc = SB_EXIT_FAIL;
 			break;
 		}
 		fflush(stdout);
+		if (sb_stop_signal)
+			break;
 	}
 	sb_irq_free(&cur);
 	sb_out_free(o);

@@ -167,14 +167,16 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 	o = sb_out_new(&c->out, stdout);
 	sb_catch_stop_signals();
 	t0 = sb_now_ns();
+	sb_verbose(c->applet, "counting, a sample every %g s", interval);
 	/* a stop signal cuts the sample short: it is printed with its real interval_s (as
-	 * perf stat does), then the run ends with 0 */
-	for (int s = 0; (!samples || s < samples) && !sb_stop_signal; s++) {
+	 * perf stat does) and a note, then the run ends with 0 */
+	for (int s = 0; !samples || s < samples; s++) {
 		struct sb_table *t;
 		uint64_t now;
 		double secs;
+		bool cut;
 
-		sb_sleep(interval);
+		cut = sb_sleep(interval);
 		now = sb_now_ns();
 		secs = (double)(now - t0) / 1e9;
 		t0 = now;
@@ -207,11 +209,15 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 			r->last_enabled = en;
 			r->last_running = run;
 		}
+		if (cut)
+			smmustat_note_cut(o, secs, interval, "its counts and rates cover that time");
 		if (sb_out_print(o)) {
 			rc = SB_EXIT_FAIL;
 			break;
 		}
 		fflush(stdout);
+		if (sb_stop_signal)
+			break;
 	}
 	sb_out_free(o);
 	return sb_stop_status(rc);

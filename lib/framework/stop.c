@@ -4,6 +4,8 @@
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -58,6 +60,19 @@ const char *sb_signal_name(int sig)
 	if (sig > 0 && (size_t)sig < sizeof(names) / sizeof(names[0]) && names[sig])
 		return names[sig];
 	return "a signal";
+}
+
+const char *sb_stop_text(char *buf, size_t len, const char *fmt, ...)
+{
+	int n = snprintf(buf, len, "stopped by %s ", sb_signal_name(sb_stop_signal));
+	va_list ap;
+
+	if (n < 0 || (size_t)n >= len)
+		return buf;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return buf;
 }
 
 static double now_s(void)

@@ -45,6 +45,17 @@ if python3 -c 'import json, sys; [json.loads(l)["interval_s"] for l in open(sys.
 else
 	t_fail "irq -i stopped by SIGINT left a broken line: $(cat "$T_TMP/jl.err")"
 fi
+# A signal inside a long interval: that interval is printed, cut short, with the note that
+# says so (the readiness line comes after the signals are caught).
+"$SOCBOX_BUILD_DIR/tests/vm/bin/socbox-sigdfl" "$SOCBOX" smmustat irq --all -i 60 -v -J >"$T_TMP/cut" 2>"$T_TMP/cut.err" &
+pid=$!
+if t_wait_line "$T_TMP/cut.err" 'sampling /proc/interrupts every 60 s'; then t_ok "irq -i 60 -v says it samples"; else t_fail "irq -i 60 -v: $(cat "$T_TMP/cut.err")"; fi
+kill -INT $pid
+wait $pid
+t_eq "irq -i 60 stopped by SIGINT exits 0" "$?" 0
+t_eq "it printed the interval it was in, one line" "$(wc -l <"$T_TMP/cut")" 1
+t_jq "irq: the cut interval says so, with its real length" \
+	'.interval_s < 60 and (.notes | length == 1 and (.[0] | test("^stopped by SIGINT [0-9]+\\.[0-9]{2} s into a 60 s interval: its counts and rates cover that time$")))' "$T_TMP/cut"
 "$SOCBOX" smmustat events --follow -v -J >"$T_TMP/follow" 2>"$T_TMP/follow.err" &
 pid=$!
 if t_wait_line "$T_TMP/follow.err" 'following /dev/kmsg'; then t_ok "events --follow says it follows the log"; else t_fail "events --follow: $(cat "$T_TMP/follow.err")"; fi

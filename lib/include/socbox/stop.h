@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 extern volatile sig_atomic_t sb_stop_signal;
@@ -48,7 +49,13 @@ static inline int sb_stop_status(int rc)
 	return !rc && sb_stop_signal == SIGPIPE ? 1 : rc;
 }
 
-/* "SIGINT" for SIGINT, for messages and JSON; "signal N" for others. */
+/* "SIGINT" for SIGINT, for messages and JSON; "a signal" for others. */
 const char *sb_signal_name(int sig);
+
+/* The one wording of a run that a stop signal cut short, for notes, verbose lines and error
+ * reasons: "stopped by SIGINT", a space and what fmt makes ("after 3 message(s)"). Returns
+ * buf (SB_ERR_LINE_MAX bytes hold any of them). */
+const char *sb_stop_text(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif
