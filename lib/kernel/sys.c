@@ -14,21 +14,7 @@
 #include <unistd.h>
 
 #include "socbox/sys.h"
-
-/* A file read once per root (sb_read_file_once). */
-struct sb_file_once {
-	struct sb_file_once *next;
-	char *text;
-	ssize_t rc;
-	char path[];
-};
-
-struct sb_root {
-	int fd;
-	bool live;
-	char path[PATH_MAX];
-	struct sb_file_once *once;
-};
+#include "sys_root.h"
 
 int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
 {
@@ -81,77 +67,6 @@ bool sb_root_is_live(const struct sb_root *r)
 const char *sb_root_path(const struct sb_root *r)
 {
 	return r->path;
-}
-
-/* Without openat2 (kernels before 5.6, qemu-user before 9.0): resolve path below the root
- * a component at a time the way RESOLVE_IN_ROOT does, into a path relative to the root
- * without symlinks or "..": ".." never climbs above the root, and a link is read and its
- * target put in front of what is left (an absolute one starting again at the root). */
-int sb_root_resolve(const struct sb_root *r, const char *path, char *out, size_t outlen)
-{
-	char todo[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
-	unsigned links = 0;
-	size_t olen = 0;
-
-	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
-		return -ENAMETOOLONG;
-	out[0] = '\0';
-	for (char *p = todo; *p;) {
-		char *comp = p, *slash = strchr(p, '/');
-		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
-		struct stat st;
-		ssize_t n;
-
-		p = slash ? slash + 1 : p + clen;
-		if (clen == 0 || (clen == 1 && comp[0] == '.'))
-			continue;
-		if (clen == 2 && comp[0] == '.' && comp[1] == '.') {
-			char *last = strrchr(out, '/');
-			olen = last ? (size_t)(last - out) : 0;
-			out[olen] = '\0';
-			continue;
-		}
-		if (olen + 1 + clen >= outlen)
-			return -ENAMETOOLONG;
-		if (olen)
-			out[olen++] = '/';
-		memcpy(out + olen, comp, clen);
-		olen += clen;
-		out[olen] = '\0';
-		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW))
-			return *p ? -errno
-				  : 0; /* a missing last component is the open's to report */
-		if (!S_ISLNK(st.st_mode)) {
-			/* "file/", "file/." and "file/.." are not directories, as in the kernel */
-			if (slash && !S_ISDIR(st.st_mode))
-				return -ENOTDIR;
-			continue;
-		}
-		if (++links > SB_RESOLVE_MAX_LINKS)
-			return -ELOOP;
-		n = readlinkat(r->fd, out, target, sizeof(target) - 1);
-		if (n < 0)
-			return -errno;
-		if (n == 0) /* an empty link leads nowhere, as for the kernel */
-			return -ENOENT;
-		target[n] = '\0';
-		/* the rest after the link; a "/" only where the path had one ("link/" asks
-		 * for a directory, "link" does not) */
-		if (snprintf(next, sizeof(next), "%s%s%s", target, slash ? "/" : "", p) >=
-		    (int)sizeof(next))
-			return -ENAMETOOLONG;
-		memcpy(todo, next, sizeof(todo));
-		p = todo;
-		/* The link itself is replaced by its target, from where the link was. */
-		{
-			char *last = strrchr(out, '/');
-			olen = target[0] == '/' ? 0 : last ? (size_t)(last - out) : 0;
-			out[olen] = '\0';
-		}
-	}
-	if (!olen)
-		snprintf(out, outlen, ".");
-	return 0;
 }
 
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
@@ -557,14 +472,6 @@ int sb_link_name_at(int dfd, const char *name, char *buf, size_t len)
 	return 0;
 }
 
-char *sb_rtrim(char *s)
-{
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
-}
-
 static int attr_read(const struct sb_root *r, const char *path, char *buf, size_t len)
 {
 	ssize_t n;
@@ -592,75 +499,6 @@ int sb_attr_str(const struct sb_root *r, char *buf, size_t len, const char *fmt,
 		buf[0] = '\0';
 	FORMAT_PATH(path, fmt);
 	return attr_read(r, path, buf, len);
-}
-
-int sb_parse_u64(const char *s, int base, uint64_t *v)
-{
-	char *end;
-	unsigned long long x;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s == '-' || *s == '+' || !*s)
-		return -EINVAL;
-	if (base == 0)
-		base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
-	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	if (!*s || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(s, &end, base);
-	if (errno == ERANGE)
-		return -ERANGE;
-	while (*end == ' ' || *end == '\t' || *end == '\n')
-		end++;
-	if (*end)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-int sb_parse_s64(const char *s, int base, int64_t *v)
-{
-	uint64_t u;
-	int neg = 0, rc;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s == '-') {
-		neg = 1;
-		s++;
-	} else if (*s == '+') {
-		s++;
-	}
-	rc = sb_parse_u64(s, base, &u);
-	if (rc)
-		return rc;
-	if ((!neg && u > INT64_MAX) || (neg && u > (uint64_t)INT64_MAX + 1))
-		return -ERANGE;
-	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
-	return 0;
-}
-
-int sb_parse_bool(const char *s, bool *v)
-{
-	static const char *const yes[] = { "1", "Y", "y", "yes", "true", "on", "enabled", "enable" };
-	static const char *const no[] = {
-		"0", "N", "n", "no", "false", "off", "disabled", "disable"
-	};
-
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcmp(s, yes[i])) {
-			*v = true;
-			return 0;
-		}
-		if (!strcmp(s, no[i])) {
-			*v = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 #define TYPED_READER(fn, type, parse) \

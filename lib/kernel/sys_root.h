@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a struct sb_root holds: for lib/kernel/sys*.c only. */
+#ifndef SOCBOX_SYS_ROOT_H
+#define SOCBOX_SYS_ROOT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* A file read once per root (sb_read_file_once). */
+struct sb_file_once {
+	struct sb_file_once *next;
+	char *text;
+	ssize_t rc;
+	char path[];
+};
+
+struct sb_root {
+	int fd;
+	bool live;
+	char path[PATH_MAX];
+	struct sb_file_once *once;
+};
+
+#endif
