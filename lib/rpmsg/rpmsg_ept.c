@@ -2,23 +2,20 @@
 /* rpmsg char/ctrl uAPI: endpoints (legacy device node or fd ioctl), devices, flow control and
  * messages. Every ioctl goes through rpmsg_ioctl() so errors carry the ioctl's name. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "socbox/config.h"
-#include "socbox/limits.h"
 #include "socbox/rpmsg.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 #include "socbox/udev.h"
+#include "rpmsg_lookup.h"
 
 #define CTRL_HINT "load rpmsg_ctrl (CONFIG_RPMSG_CTRL, kernel 5.18+) and check 'rpmsgctl list'"
 #define CHAR_HINT "load rpmsg_char (CONFIG_RPMSG_CHAR)"
@@ -77,14 +74,12 @@ int sb_rpmsg_ctl_open(const struct sb_root *r, unsigned index, struct sb_rpmsg_c
 	return 0;
 }
 
-static void children_free(struct sb_rpmsg_ctl *ctl);
-
 void sb_rpmsg_ctl_close(struct sb_rpmsg_ctl *ctl)
 {
 	if (ctl->mon)
 		sb_devmon_close(ctl->mon);
 	ctl->mon = NULL;
-	children_free(ctl);
+	rpmsg_lookup_free(ctl);
 	if (ctl->fd >= 0)
 		close(ctl->fd);
 	ctl->fd = -1;
@@ -107,188 +102,6 @@ static void keep_only_add_events(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog));
 }
 
-/*
- * Which /dev/rpmsgN did RPMSG_CREATE_EPT_IOCTL make? The ioctl does not say. Within it
- * (rpmsg_ctrl.c, 5.18 to 7.x) the kernel, holding the ctrl device's ctrl_lock, adds the
- * endpoint device as a child of the ctrl device (class "rpmsg", parent in the same class,
- * so sysfs has it as .../rpmsg_ctrlN/rpmsgM without a glue directory), and device_add()
- * makes its devtmpfs node and waits for it before the "add" uevent goes out. So when the
- * ioctl returns, the device is among the children of /sys/class/rpmsg/rpmsg_ctrlN and, on a
- * devtmpfs /dev, its node exists: one listing of the children after the ioctl names it,
- * where waiting for the uevent makes the kernel build and broadcast one for every
- * endpoint device added and removed (a fifth to a third of a create/open/destroy/close
- * iteration on the test bed).
- *
- * Children are told apart by their kernfs inode number, new for every device the kernel
- * adds (kernfs hands them out cyclically; a 64-bit kernel never gives one out again, a
- * 32-bit one after 2^31 more sysfs nodes), so a name given out again (the smallest free
- * number is reused) still shows as new. The children known are those of the previous
- * listing: when the lookup is chosen, then after each create.
- * The uevent wait stays for what the listing cannot see: a /dev that is not devtmpfs
- * (nodes made by mdev or by hand appear only after the uevent), sysfs not mounted, and a
- * process that is not root while udevd runs (devtmpfs makes the node root-only; only
- * udev's event says its rules have set the group and mode).
- *
- * The race: endpoints other processes created on the same ctrl device since our previous
- * listing show as new too. Of several new children the one whose name, src and dst are
- * ours is taken, and when more than one is, the newest (kernfs inode numbers grow).
- * Two processes creating identical endpoints at the same moment can so pick the same
- * device (the second open fails with EBUSY), as they can with the uevent wait, which
- * cannot tell them apart either; the fd ioctl, where the kernel has it, has no such race.
- */
-struct ept_child {
-	uint64_t ino;
-	unsigned id;
-};
-
-struct ept_children {
-	int dirfd;	 /* /sys/class/rpmsg/rpmsg_ctrlN, kept open */
-	uint64_t *known; /* inode numbers of the children at the last listing, sorted */
-	size_t nknown, known_cap;
-	struct ept_child *fresh; /* children of this listing not in known[] */
-	size_t nfresh, fresh_cap;
-	uint64_t *now; /* this listing's inode numbers, becomes known[] */
-	size_t nnow, now_cap;
-};
-
-static void children_free(struct sb_rpmsg_ctl *ctl)
-{
-	struct ept_children *ch = ctl->children;
-
-	if (!ch)
-		return;
-	if (ch->dirfd >= 0)
-		close(ch->dirfd);
-	free(ch->known);
-	free(ch->fresh);
-	free(ch->now);
-	free(ch);
-	ctl->children = NULL;
-}
-
-static int grow(void *arrp, size_t *cap, size_t elem)
-{
-	size_t n = *cap ? *cap * 2 : 16;
-	void *p;
-
-	if (n > SB_DIR_MAX_ENTRIES)
-		return -EFBIG;
-	p = realloc(*(void **)arrp, n * elem);
-	if (!p)
-		return -ENOMEM;
-	*(void **)arrp = p;
-	*cap = n;
-	return 0;
-}
-
-static int cmp_ino(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* List the endpoint children: fresh[] gets those not in known[], then known[] becomes
- * this listing. */
-static int list_children(struct ept_children *ch)
-{
-	char buf[8192] __attribute__((aligned(8)));
-	ssize_t n;
-	unsigned id;
-	int rc;
-
-	if (lseek(ch->dirfd, 0, SEEK_SET) < 0)
-		return -errno;
-	ch->nfresh = 0;
-	ch->nnow = 0;
-	while ((n = getdents64(ch->dirfd, buf, sizeof(buf))) > 0) {
-		/* getdents64 itself: a third of readdir()'s calls on a small directory */
-		for (ssize_t off = 0; off < n;) {
-			const struct dirent64 *d = (const void *)(buf + off);
-
-			off += d->d_reclen;
-			if ((d->d_type != DT_DIR && d->d_type != DT_UNKNOWN) ||
-			    sb_rpmsg_index(d->d_name, "rpmsg", &id))
-				continue;
-			if (ch->nnow == ch->now_cap &&
-			    (rc = grow(&ch->now, &ch->now_cap, sizeof(*ch->now))))
-				return rc;
-			ch->now[ch->nnow++] = d->d_ino;
-			if (bsearch(&d->d_ino, ch->known, ch->nknown, sizeof(*ch->known), cmp_ino))
-				continue;
-			if (ch->nfresh == ch->fresh_cap &&
-			    (rc = grow(&ch->fresh, &ch->fresh_cap, sizeof(*ch->fresh))))
-				return rc;
-			ch->fresh[ch->nfresh++] = (struct ept_child){ .ino = d->d_ino, .id = id };
-		}
-	}
-	if (n < 0)
-		return -errno;
-	qsort(ch->now, ch->nnow, sizeof(*ch->now), cmp_ino);
-	{
-		uint64_t *t = ch->known;
-		size_t tc = ch->known_cap;
-
-		ch->known = ch->now;
-		ch->known_cap = ch->now_cap;
-		ch->nknown = ch->nnow;
-		ch->now = t;
-		ch->now_cap = tc;
-	}
-	return 0;
-}
-
-static bool is_devtmpfs_dev(const struct sb_root *r)
-{
-	char *text = NULL, *save = NULL;
-	bool devtmpfs = false;
-
-	if (sb_read_file(r, &text, SB_READ_PROC_MAX, "/proc/self/mountinfo") < 0)
-		return false;
-	/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] - FSTYPE SOURCE SUPEROPTS"; the last
-	 * mount on /dev is the one on top */
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char mnt[16], *sep = strstr(line, " - ");
-
-		if (sep && sscanf(line, "%*s %*s %*s %*s %15s", mnt) == 1 && !strcmp(mnt, "/dev"))
-			devtmpfs = !strncmp(sep + 3, "devtmpfs ", 9);
-	}
-	free(text);
-	return devtmpfs;
-}
-
-/* With udevd running, a process that is not root may need udev's rules (group, mode) on
- * the node before it can open it. */
-static bool needs_udev_rules(void)
-{
-#if SOCBOX_WITH_UDEV
-	return geteuid() != 0 && access("/run/udev/control", F_OK) == 0;
-#else
-	return false;
-#endif
-}
-
-static int children_open(struct sb_rpmsg_ctl *ctl)
-{
-	struct ept_children *ch;
-	int fd;
-
-	if (!ctl->root || !is_devtmpfs_dev(ctl->root) || needs_udev_rules())
-		return -EOPNOTSUPP;
-	fd = sb_open(ctl->root, O_RDONLY | O_DIRECTORY, "/sys/class/rpmsg/rpmsg_ctrl%u",
-		     ctl->index);
-	if (fd < 0)
-		return fd;
-	ch = calloc(1, sizeof(*ch));
-	if (!ch) {
-		close(fd);
-		return -ENOMEM;
-	}
-	ch->dirfd = fd;
-	ctl->children = ch;
-	return 0;
-}
-
 int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
 {
 	int rc;
@@ -296,11 +109,10 @@ int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
 	if (ctl->lookup != SB_RPMSG_LOOKUP_UNDECIDED)
 		return 0;
 	/* the first listing, before any create */
-	if (children_open(ctl) == 0 && list_children(ctl->children) == 0) {
+	if (rpmsg_lookup_start(ctl) == 0) {
 		ctl->lookup = SB_RPMSG_LOOKUP_SYSFS;
 		return 0;
 	}
-	children_free(ctl);
 	rc = sb_devmon_open(&ctl->mon, "rpmsg", e);
 	if (rc < 0)
 		return rc;
@@ -316,50 +128,6 @@ const char *sb_rpmsg_ctl_lookup_name(const struct sb_rpmsg_ctl *ctl)
 	       : ctl->lookup == SB_RPMSG_LOOKUP_UEVENT
 		       ? "uevent"
 		       : "";
-}
-
-static bool attrs_are(const struct sb_rpmsg_ctl *ctl, unsigned id, const char *name, uint32_t src,
-		      uint32_t dst)
-{
-	char n[64];
-	int64_t s, d;
-
-	/* the endpoint device prints its addresses in signed decimal */
-	return sb_attr_str(ctl->root, n, sizeof(n), "/sys/class/rpmsg/rpmsg%u/name", id) >= 0 &&
-	       !strcmp(n, name) &&
-	       sb_attr_s64(ctl->root, &s, "/sys/class/rpmsg/rpmsg%u/src", id) >= 0 &&
-	       (uint32_t)s == src &&
-	       sb_attr_s64(ctl->root, &d, "/sys/class/rpmsg/rpmsg%u/dst", id) >= 0 &&
-	       (uint32_t)d == dst;
-}
-
-/* After the ioctl: the new child that is ours (see above). */
-static int pick_fresh(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_info *info,
-		      char *devname, size_t len, struct sb_err *e)
-{
-	struct ept_children *ch = ctl->children;
-	int rc = list_children(ch), pick = -1;
-
-	if (rc < 0)
-		return sb_err_set(e, -rc, ctl->path,
-				  "list the endpoint devices after RPMSG_CREATE_EPT_IOCTL", NULL);
-	for (size_t i = 0; ch->nfresh > 1 && i < ch->nfresh; i++)
-		if (attrs_are(ctl, ch->fresh[i].id, info->name, info->src, info->dst) &&
-		    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
-			pick = (int)i;
-	if (ch->nfresh == 1)
-		pick = 0;
-	if (pick < 0) {
-		sb_err_set(e, ENOENT, ctl->path, "find the new /dev/rpmsgN",
-			   "another process may have destroyed it at once; 'rpmsgctl list' shows the endpoints");
-		sb_err_reason(
-			e,
-			"RPMSG_CREATE_EPT_IOCTL succeeded, but %zu new endpoint devices below /sys/class/rpmsg/rpmsg_ctrl%u are %s",
-			ch->nfresh, ctl->index, ch->nfresh ? "not it" : "there");
-		return -ENOENT;
-	}
-	snprintf(devname, len, "rpmsg%u", ch->fresh[pick].id);
-	return 0;
 }
 
 /* Is this uevent the "add" of an endpoint device created under our control device? Its
@@ -401,7 +169,7 @@ int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_
 		return -err;
 	}
 	if (ctl->lookup == SB_RPMSG_LOOKUP_SYSFS)
-		return pick_fresh(ctl, &info, devname, len, e);
+		return rpmsg_lookup_pick(ctl, &info, devname, len, e);
 	deadline = sb_now_ns() + (uint64_t)ctl->timeout_ms * 1000000ull;
 	for (;;) {
 		struct sb_devevent ev;

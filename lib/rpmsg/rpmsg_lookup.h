@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sysfs lookup of legacy endpoint devices (rpmsg_lookup.c): for lib/rpmsg only. */
+#ifndef SOCBOX_RPMSG_LOOKUP_H
+#define SOCBOX_RPMSG_LOOKUP_H
+
+#include <stddef.h>
+
+#include "socbox/error.h"
+#include "socbox/rpmsg.h"
+#include "socbox/uapi/rpmsg.h"
+
+/* Choose the lookup for ctl: 0 when it can work here (devtmpfs /dev, sysfs, no udev rules
+ * to wait for) and the children before any create are listed; -errno otherwise, nothing
+ * kept. */
+int rpmsg_lookup_start(struct sb_rpmsg_ctl *ctl);
+/* After RPMSG_CREATE_EPT_IOCTL with info: the new endpoint device's name ("rpmsgN"). */
+int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_info *info,
+		      char *devname, size_t len, struct sb_err *e);
+void rpmsg_lookup_free(struct sb_rpmsg_ctl *ctl);
+
+#endif
