@@ -15,24 +15,9 @@
 
 #include "socbox/dmabuf_copy.h"
 #include "socbox/uapi/dma-buf.h"
+#include "dmabuf_xfer.h"
 
-#define PIECE (8u << 20) /* bytes per syscall: big enough to be fast, small enough to stop */
-
-struct xfer {
-	enum sb_copy_dir dir;
-	int fd;
-	const char *path;
-	uint64_t file_off;
-	struct sb_dmabuf *b;
-	uint64_t buf_off;
-	uint64_t len;
-	volatile sig_atomic_t *stop;
-	struct sb_copy_result *res;
-	struct sb_err *e;
-	bool allow_fallback;
-};
-
-static int unsupported(struct sb_err *e, enum sb_copy_method m, int err, const char *why)
+int xfer_unsupported(struct sb_err *e, enum sb_copy_method m, int err, const char *why)
 {
 	char object[64];
 
@@ -42,15 +27,15 @@ static int unsupported(struct sb_err *e, enum sb_copy_method m, int err, const c
 	return -EOPNOTSUPP;
 }
 
-static int kernel_lacks(struct sb_err *e, enum sb_copy_method m, int err, const char *hint)
+int xfer_kernel_lacks(struct sb_err *e, enum sb_copy_method m, int err, const char *hint)
 {
-	unsupported(e, m, err, "use");
+	xfer_unsupported(e, m, err, "use");
 	sb_err_reason(e, "unsupported by this kernel (%s)", strerror(err));
 	sb_err_hint(e, "%s", hint);
 	return -EOPNOTSUPP;
 }
 
-static int stopped(struct xfer *x)
+int xfer_stopped(struct xfer *x)
 {
 	if (x->stop && *x->stop) {
 		sb_err_set(x->e, EINTR, "copy", "interrupted", NULL);
@@ -60,7 +45,7 @@ static int stopped(struct xfer *x)
 	return 0;
 }
 
-static int short_source(struct xfer *x, uint64_t done)
+int xfer_short_source(struct xfer *x, uint64_t done)
 {
 	sb_err_set(x->e, ENODATA, x->path ? x->path : "input", "read", NULL);
 	sb_err_reason(x->e,
@@ -71,7 +56,7 @@ static int short_source(struct xfer *x, uint64_t done)
 	return -ENODATA;
 }
 
-static int io_error(struct xfer *x, int err, const char *what)
+int xfer_io_error(struct xfer *x, int err, const char *what)
 {
 	sb_err_set(x->e, err, x->path ? x->path : "file", what,
 		   err == ENOSPC   ? "the file system is full"
@@ -90,7 +75,7 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 	while (done < len) {
 		size_t want = len - done < PIECE ? (size_t)(len - done) : PIECE;
 		ssize_t n;
-		int rc = stopped(x);
+		int rc = xfer_stopped(x);
 
 		if (rc)
 			return rc;
@@ -103,10 +88,11 @@ static int xfer_buffered(struct xfer *x, int fd, char *mem, uint64_t off, uint64
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return io_error(x, errno, x->dir == SB_COPY_TO_BUF ? "read" : "write");
+			return xfer_io_error(x, errno, x->dir == SB_COPY_TO_BUF ? "read" : "write");
 		if (n == 0)
-			return x->dir == SB_COPY_TO_BUF ? short_source(x, off + done - x->file_off)
-							: io_error(x, ENOSPC, "write");
+			return x->dir == SB_COPY_TO_BUF
+				       ? xfer_short_source(x, off + done - x->file_off)
+				       : xfer_io_error(x, ENOSPC, "write");
 		done += (uint64_t)n;
 	}
 	return 0;
@@ -135,7 +121,7 @@ static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, ui
 		while (put < want && !rc) {
 			ssize_t n;
 
-			if ((rc = stopped(x)))
+			if ((rc = xfer_stopped(x)))
 				break;
 			n = seekable ? pwrite(fd, bounce + put, want - put,
 					      (off_t)(off + done + put))
@@ -143,7 +129,7 @@ static int xfer_hashed(struct xfer *x, int fd, const char *mem, uint64_t off, ui
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0)
-				rc = io_error(x, n < 0 ? errno : ENOSPC, "write");
+				rc = xfer_io_error(x, n < 0 ? errno : ENOSPC, "write");
 			else
 				put += (size_t)n;
 		}
@@ -201,8 +187,8 @@ static int run_direct(struct xfer *x)
 	int dfd, rc;
 
 	if (!x->path)
-		return unsupported(x->e, SB_COPY_DIRECT, EOPNOTSUPP,
-				   "O_DIRECT needs a regular file, not a pipe");
+		return xfer_unsupported(x->e, SB_COPY_DIRECT, EOPNOTSUPP,
+					"O_DIRECT needs a regular file, not a pipe");
 	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0) {
 		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
 			 "the file system does not support O_DIRECT");
@@ -229,7 +215,7 @@ static int run_direct(struct xfer *x)
 					      : PIECE;
 			ssize_t n;
 
-			if ((rc = stopped(x))) {
+			if ((rc = xfer_stopped(x))) {
 				close(dfd);
 				return rc;
 			}
@@ -250,17 +236,17 @@ static int run_direct(struct xfer *x)
 				return -EAGAIN;
 			}
 			if (n < 0) {
-				rc = io_error(x, errno,
-					      x->dir == SB_COPY_TO_BUF ? "O_DIRECT read"
-								       : "O_DIRECT write");
+				rc = xfer_io_error(x, errno,
+						   x->dir == SB_COPY_TO_BUF ? "O_DIRECT read"
+									    : "O_DIRECT write");
 				close(dfd);
 				return rc;
 			}
 			if (n == 0 || (uint64_t)n % off_align) {
 				close(dfd);
 				if (x->dir == SB_COPY_TO_BUF)
-					return short_source(x, done + (uint64_t)n);
-				return io_error(x, ENOSPC, "O_DIRECT write");
+					return xfer_short_source(x, done + (uint64_t)n);
+				return xfer_io_error(x, ENOSPC, "O_DIRECT write");
 			}
 			done += (uint64_t)n;
 		}
@@ -286,14 +272,14 @@ static int run_sendfile(struct xfer *x)
 	uint64_t done = 0;
 
 	if (x->b->memfd < 0)
-		return unsupported(x->e, SB_COPY_SENDFILE, EOPNOTSUPP,
-				   "sendfile needs a udmabuf (its memfd)");
+		return xfer_unsupported(x->e, SB_COPY_SENDFILE, EOPNOTSUPP,
+					"sendfile needs a udmabuf (its memfd)");
 	if (lseek(out, out_off, SEEK_SET) < 0)
-		return io_error(x, errno, "seek");
+		return xfer_io_error(x, errno, "seek");
 	while (done < x->len) {
 		size_t want = x->len - done < PIECE ? (size_t)(x->len - done) : PIECE;
 		ssize_t n;
-		int rc = stopped(x);
+		int rc = xfer_stopped(x);
 
 		if (rc)
 			return rc;
@@ -301,13 +287,14 @@ static int run_sendfile(struct xfer *x)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS))
-			return kernel_lacks(x->e, SB_COPY_SENDFILE, errno,
-					    "sendfile into/out of a memfd needs Linux 2.6.33 or later");
+			return xfer_kernel_lacks(
+				x->e, SB_COPY_SENDFILE, errno,
+				"sendfile into/out of a memfd needs Linux 2.6.33 or later");
 		if (n < 0)
-			return io_error(x, errno, "sendfile");
+			return xfer_io_error(x, errno, "sendfile");
 		if (n == 0)
-			return x->dir == SB_COPY_TO_BUF ? short_source(x, done)
-							: io_error(x, ENOSPC, "sendfile");
+			return x->dir == SB_COPY_TO_BUF ? xfer_short_source(x, done)
+							: xfer_io_error(x, ENOSPC, "sendfile");
 		done += (uint64_t)n;
 	}
 	x->res->bytes += x->len;
@@ -325,10 +312,10 @@ static int run_splice(struct xfer *x)
 	long pipe_size;
 
 	if (x->b->memfd < 0)
-		return unsupported(x->e, SB_COPY_SPLICE, EOPNOTSUPP,
-				   "splice needs a udmabuf (its memfd)");
+		return xfer_unsupported(x->e, SB_COPY_SPLICE, EOPNOTSUPP,
+					"splice needs a udmabuf (its memfd)");
 	if (pipe2(p, O_CLOEXEC))
-		return io_error(x, errno, "create pipe");
+		return xfer_io_error(x, errno, "create pipe");
 	pipe_size = fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	if (pipe_size <= 0)
 		pipe_size = fcntl(p[1], F_GETPIPE_SZ);
@@ -339,22 +326,22 @@ static int run_splice(struct xfer *x)
 								  : (size_t)pipe_size;
 		ssize_t n, m;
 
-		if ((rc = stopped(x)))
+		if ((rc = xfer_stopped(x)))
 			break;
 		n = splice(in, &in_off, p[1], NULL, want, SPLICE_F_MOVE);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS)) {
-			rc = kernel_lacks(x->e, SB_COPY_SPLICE, errno,
-					  "splice needs both files to support it");
+			rc = xfer_kernel_lacks(x->e, SB_COPY_SPLICE, errno,
+					       "splice needs both files to support it");
 			break;
 		}
 		if (n < 0) {
-			rc = io_error(x, errno, "splice into pipe");
+			rc = xfer_io_error(x, errno, "splice into pipe");
 			break;
 		}
 		if (n == 0) {
-			rc = short_source(x, done);
+			rc = xfer_short_source(x, done);
 			break;
 		}
 		while (n > 0) {
@@ -362,7 +349,7 @@ static int run_splice(struct xfer *x)
 			if (m < 0 && errno == EINTR)
 				continue;
 			if (m <= 0) {
-				rc = io_error(x, m < 0 ? errno : ENOSPC, "splice out of pipe");
+				rc = xfer_io_error(x, m < 0 ? errno : ENOSPC, "splice out of pipe");
 				break;
 			}
 			n -= m;
@@ -374,163 +361,6 @@ static int run_splice(struct xfer *x)
 	if (!rc)
 		x->res->bytes += x->len;
 	return rc;
-}
-
-static bool kernel_refuses(int err)
-{
-	return err == ENOTTY || err == EINVAL || err == EXDEV || err == EOPNOTSUPP || err == ENOSYS;
-}
-
-/* One DMA_BUF_IOCTL_RW_FILE call for [off, off+len) of the transfer, in PIECE steps so a
- * stop request is seen; flags adds DIRECT. */
-static int rw_file_ioctl(struct xfer *x, enum sb_copy_method m, uint32_t flags, uint64_t off,
-			 uint64_t len)
-{
-	struct sb_dma_buf_rw_file rw = { 0 };
-	uint64_t done = 0;
-	int rc;
-
-	rw.fd = x->fd;
-	rw.flags = flags |
-		   (x->dir == SB_COPY_TO_BUF ? SB_DMA_BUF_RW_FLAGS_READ : SB_DMA_BUF_RW_FLAGS_WRITE);
-	while (done < len) {
-		rw.file_offset = x->file_off + off + done;
-		rw.buf_offset = x->buf_off + off + done;
-		rw.buf_len = len - done < PIECE ? len - done : PIECE;
-		if ((rc = stopped(x)))
-			return rc;
-		if (ioctl(x->b->fd, SB_DMA_BUF_IOCTL_RW_FILE, &rw) == 0) {
-			done += rw.buf_len;
-			continue;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == ENODATA && x->dir == SB_COPY_TO_BUF)
-			return short_source(x, off + done);
-		if (errno == EBUSY) {
-			unsupported(x->e, m, EBUSY, "use");
-			sb_err_reason(
-				x->e,
-				"the buffer is attached to a device or mapped by the kernel (EBUSY)");
-			sb_err_hint(x->e, "use --method read while a driver holds it");
-			sb_err_exit(x->e, SB_EXIT_FAIL);
-			return -EBUSY;
-		}
-		if (done == 0 && off == 0 && errno == EOPNOTSUPP) {
-			unsupported(x->e, m, EOPNOTSUPP, "use");
-			sb_err_reason(x->e,
-				      "the %s exporter does not implement DMA_BUF_IOCTL_RW_FILE",
-				      x->b->exporter);
-			sb_err_hint(x->e,
-				    "only the system heap implements it; use --method read or direct");
-			return -EOPNOTSUPP;
-		}
-		if (done == 0 && off == 0 && kernel_refuses(errno))
-			return kernel_lacks(
-				x->e, m, errno,
-				"DMA_BUF_IOCTL_RW_FILE was proposed in 2025 and is not in mainline; use udmabuf with direct");
-		return io_error(x, errno, "DMA_BUF_IOCTL_RW_FILE");
-	}
-	return 0;
-}
-
-static int run_rw_file(struct xfer *x)
-{
-	int rc;
-
-	if (!x->path)
-		return unsupported(x->e, SB_COPY_RW_FILE, EOPNOTSUPP,
-				   "DMA_BUF_IOCTL_RW_FILE needs a regular file");
-	rc = rw_file_ioctl(x, SB_COPY_RW_FILE, 0, 0, x->len);
-	if (!rc)
-		x->res->bytes += x->len;
-	return rc;
-}
-
-/* The page-aligned part with the DIRECT flag (the kernel wants file offset, buffer offset
- * and length page-aligned, and at least the file system's O_DIRECT alignment), the tail
- * buffered through the same ioctl. Without O_DIRECT in the file system, all of it goes
- * buffered as rw-file, and res says so. */
-static int run_rw_file_direct(struct xfer *x)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), align;
-	uint32_t off_align, mem_align;
-	struct sb_dio_split split;
-	const char *why = NULL;
-	int rc;
-
-	if (!x->path)
-		return unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP,
-				   "DMA_BUF_IOCTL_RW_FILE needs a regular file");
-	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0)
-		why = "the file system does not support O_DIRECT";
-	align = off_align > page ? off_align : page;
-	split = sb_copy_dio_split(x->file_off, x->len, align);
-	if (!why && x->buf_off % page)
-		why = "buffer offset is not page-aligned";
-	if (!why && split.direct_len) {
-		rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, SB_DMA_BUF_RW_FLAGS_DIRECT, 0,
-				   split.direct_len);
-		/* EINVAL on the first call: no O_DIRECT for this file (ENOTTY: no ioctl at all) */
-		if (rc == -EOPNOTSUPP && x->e->errnum == EINVAL)
-			why = "the kernel refused the DIRECT flag for this file (EINVAL)";
-		else if (rc)
-			return rc;
-	}
-	if (why) {
-		if (!x->allow_fallback) {
-			unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP, "use");
-			sb_err_reason(x->e, "%s", why);
-			return -EOPNOTSUPP;
-		}
-		sb_err_clear(x->e);
-		x->res->fallback_from = SB_COPY_RW_FILE_DIRECT;
-		x->res->ran = SB_COPY_RW_FILE;
-		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason), "%s", why);
-		return run_rw_file(x);
-	}
-	if (split.tail_len &&
-	    (rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, 0, split.direct_len, split.tail_len)))
-		return rc;
-	x->res->direct_bytes += split.direct_len;
-	x->res->bytes += x->len;
-	return 0;
-}
-
-static int run_copy_range(struct xfer *x)
-{
-	int in = x->dir == SB_COPY_TO_BUF ? x->fd : x->b->fd;
-	int out = x->dir == SB_COPY_TO_BUF ? x->b->fd : x->fd;
-	loff_t in_off = (loff_t)(x->dir == SB_COPY_TO_BUF ? x->file_off : x->buf_off);
-	loff_t out_off = (loff_t)(x->dir == SB_COPY_TO_BUF ? x->buf_off : x->file_off);
-	uint64_t done = 0;
-
-	if (!x->path)
-		return unsupported(x->e, SB_COPY_COPY_RANGE, EOPNOTSUPP,
-				   "copy_file_range needs a regular file");
-	while (done < x->len) {
-		ssize_t n;
-		int rc = stopped(x);
-
-		if (rc)
-			return rc;
-		n = copy_file_range(in, &in_off, out, &out_off,
-				    (size_t)(x->len - done < PIECE ? x->len - done : PIECE), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && done == 0 && (kernel_refuses(errno) || errno == EBADF))
-			return kernel_lacks(
-				x->e, SB_COPY_COPY_RANGE, errno,
-				"copy_file_range with a dma-buf was proposed in 2025 and is not in mainline");
-		if (n < 0)
-			return io_error(x, errno, "copy_file_range");
-		if (n == 0)
-			return x->dir == SB_COPY_TO_BUF ? short_source(x, done)
-							: io_error(x, ENOSPC, "copy_file_range");
-		done += (uint64_t)n;
-	}
-	x->res->bytes += x->len;
-	return 0;
 }
 
 static bool cpu_touches_buffer(enum sb_copy_method m)
@@ -550,15 +380,15 @@ static int run_method(enum sb_copy_method m, struct xfer *x)
 	case SB_COPY_SPLICE:
 		return run_splice(x);
 	case SB_COPY_RW_FILE:
-		return run_rw_file(x);
+		return xfer_run_rw_file(x);
 	case SB_COPY_RW_FILE_DIRECT:
-		return run_rw_file_direct(x);
+		return xfer_run_rw_file_direct(x);
 	case SB_COPY_COPY_RANGE:
-		return run_copy_range(x);
+		return xfer_run_copy_range(x);
 	default:
 		break;
 	}
-	return unsupported(x->e, m, EINVAL, "choose a concrete method");
+	return xfer_unsupported(x->e, m, EINVAL, "choose a concrete method");
 }
 
 int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char *path,
@@ -587,7 +417,7 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 	rc = run_method(m, &x);
 	if (rc == -EAGAIN) {
 		if (!allow_fallback) {
-			unsupported(e, m, EOPNOTSUPP, "use");
+			xfer_unsupported(e, m, EOPNOTSUPP, "use");
 			sb_err_reason(e, "%s", res->fallback_reason);
 			sb_err_hint(
 				e,
