@@ -62,22 +62,6 @@ static void set(struct sb_event *ev, const struct sb_kmsg_line *l, enum sb_ev_su
 	snprintf(ev->object, sizeof(ev->object), "%s", object);
 }
 
-/* "DRIVER DEVICE: rest" as dev_printk() writes it: device into dev, returns rest. */
-static const char *dev_prefix(const char *t, const char *driver, char *dev, size_t len)
-{
-	size_t dl = strlen(driver);
-	const char *colon;
-
-	if (strncmp(t, driver, dl) || t[dl] != ' ')
-		return NULL;
-	t += dl + 1;
-	colon = strstr(t, ": ");
-	if (!colon || memchr(t, ' ', (size_t)(colon - t)))
-		return NULL;
-	snprintf(dev, len, "%.*s", (int)(colon - t), t);
-	return colon + 2;
-}
-
 /* rest starts with prefix: the text after it, else NULL. */
 static const char *after(const char *rest, const char *prefix)
 {
@@ -100,7 +84,7 @@ static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 		{ "recovering ", "recovery" },		      /* rproc_trigger_recovery */
 	};
 	char dev[64];
-	const char *rest = dev_prefix(l->text, "remoteproc", dev, sizeof(dev)), *p;
+	const char *rest = sb_kmsg_dev_msg(l->text, "remoteproc", dev, sizeof(dev)), *p;
 	unsigned crash;
 
 	if (!rest)
@@ -162,7 +146,7 @@ static bool parse_rpmsg(const struct sb_kmsg_line *l, struct sb_event *ev)
 		char driver[32];
 
 		snprintf(driver, sizeof(driver), "%.*s", (int)(sp - t), t);
-		rest = dev_prefix(t, driver, dev, sizeof(dev));
+		rest = sb_kmsg_dev_msg(t, driver, dev, sizeof(dev));
 	}
 	if (!rest)
 		return false;

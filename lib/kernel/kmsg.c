@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/klog.h>
 #include <unistd.h>
@@ -382,4 +383,19 @@ int sb_kmsg_follow_next(struct sb_kmsg_follow *f, struct sb_kmsg_line *out, int 
 		if (rc < 0)
 			return rc;
 	}
+}
+
+const char *sb_kmsg_dev_msg(const char *text, const char *driver, char *dev, size_t len)
+{
+	size_t dl = strlen(driver);
+	const char *colon;
+
+	if (strncmp(text, driver, dl) || text[dl] != ' ')
+		return NULL;
+	text += dl + 1;
+	colon = strstr(text, ": ");
+	if (!colon || memchr(text, ' ', (size_t)(colon - text)))
+		return NULL;
+	snprintf(dev, len, "%.*s", (int)(colon - text), text);
+	return colon + 2;
 }

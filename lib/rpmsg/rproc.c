@@ -289,15 +289,10 @@ int sb_rproc_crash(const struct sb_root *r, const struct sb_rproc *p, enum sb_rp
 
 const char *sb_rproc_log_msg(const char *text, const char *id)
 {
-	static const char drv[] = "remoteproc ";
-	size_t n = strlen(id);
+	char dev[64];
+	const char *msg = sb_kmsg_dev_msg(text, "remoteproc", dev, sizeof(dev));
 
-	if (strncmp(text, drv, sizeof(drv) - 1))
-		return NULL;
-	text += sizeof(drv) - 1;
-	if (!n || strncmp(text, id, n) || text[n] != ':' || text[n + 1] != ' ')
-		return NULL;
-	return text + n + 2;
+	return msg && !strcmp(dev, id) ? msg : NULL;
 }
 
 bool sb_rproc_crash_msg(const char *msg, unsigned *n, const char **name)

@@ -45,6 +45,9 @@ int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e);
 int sb_kmsg_read_raw(const struct sb_root *r, char **buf, size_t *len, const char **source,
 		     struct sb_err *e);
 void sb_kmsg_free(struct sb_kmsg *k);
+/* A line as dev_printk() writes it, "DRIVER DEVICE: MSG": DEVICE into dev (len bytes) and
+ * MSG returned when text starts with driver, else NULL. */
+const char *sb_kmsg_dev_msg(const char *text, const char *driver, char *dev, size_t len);
 
 /* Follow new records of the live log: open positioned at the end, then wait up to
  * timeout_ms (< 0: forever) for the next line; 0 on a line, -ETIMEDOUT, -EINTR. A record
