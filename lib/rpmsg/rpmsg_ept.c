@@ -173,13 +173,9 @@ int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_
 	deadline = sb_now_ns() + (uint64_t)ctl->timeout_ms * 1000000ull;
 	for (;;) {
 		struct sb_devevent ev;
-		uint64_t now = sb_now_ns();
+		int wait = sb_poll_timeout(deadline, -1);
 
-		if (now >= deadline)
-			rc = -ETIMEDOUT;
-		else
-			rc = sb_devmon_next(ctl->mon, &ev,
-					    (int)((deadline - now + 999999) / 1000000));
+		rc = wait ? sb_devmon_next(ctl->mon, &ev, wait) : -ETIMEDOUT;
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0) {
@@ -448,14 +444,8 @@ ssize_t sb_rpmsg_recv(int fd, void *buf, size_t len, int timeout_ms, struct sb_e
 	ssize_t n;
 
 	for (;;) {
-		int wait = -1, rc;
+		int rc = sb_poll(&p, 1, sb_poll_timeout(deadline, -1));
 
-		if (timeout_ms >= 0) {
-			uint64_t now = sb_now_ns();
-
-			wait = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
-		}
-		rc = sb_poll(&p, 1, wait);
 		if (rc == -EINTR)
 			return interrupted(e, "receive");
 		if (rc < 0)
