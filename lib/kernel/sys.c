@@ -19,21 +19,24 @@
 int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
 {
 	struct sb_root *r;
+	char *canon;
 
 	*out = NULL;
 	if (!sysroot || !*sysroot)
 		sysroot = getenv("SOCBOX_SYSROOT");
 	if (!sysroot || !*sysroot)
 		sysroot = "/";
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return sb_err_set(e, ENOMEM, sysroot, "open sysroot", NULL);
-	if (!realpath(sysroot, r->path)) {
-		int err = errno;
-		free(r);
-		return sb_err_set(e, err, sysroot, "open sysroot",
+	canon = realpath(sysroot, NULL);
+	if (!canon)
+		return sb_err_set(e, errno, sysroot, "open sysroot",
 				  "a directory written by 'socbox snapshot'");
+	r = calloc(1, sizeof(*r) + strlen(canon) + 1);
+	if (!r) {
+		free(canon);
+		return sb_err_set(e, ENOMEM, sysroot, "open sysroot", NULL);
 	}
+	memcpy(r->path, canon, strlen(canon) + 1);
+	free(canon);
 	r->live = strcmp(r->path, "/") == 0;
 	r->fd = open(r->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0) {
@@ -72,13 +75,44 @@ const char *sb_root_path(const struct sb_root *r)
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
 #define SB_OPENAT2_RETRIES 64
 
+/* Kernels before 5.6 (no openat2): our own walk, then a check of where the open landed, since
+ * a link swapped in after the walk could still lead out. Out of line: its two PATH_MAX
+ * buffers would otherwise deepen the stack of every open, and each new stack page is a page
+ * fault. */
+static int __attribute__((noinline))
+root_openat_walk(const struct sb_root *r, const char *path, int flags)
+{
+	char resolved[PATH_MAX], proc[64], real[PATH_MAX];
+	size_t plen = strlen(r->path);
+	ssize_t n;
+	int fd, rc = sb_root_resolve(r, path, resolved, sizeof(resolved));
+
+	if (rc) {
+		errno = -rc;
+		return -1;
+	}
+	fd = openat(r->fd, resolved, flags | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (plen == 1)
+		plen = 0; /* the root is "/": everything is inside */
+	if (n < 0 || (real[n] = '\0', strncmp(real, r->path, plen) != 0) ||
+	    (real[plen] != '/' && real[plen] != '\0')) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
+}
+
 static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	static int have_openat2 = 1;
-	char resolved[PATH_MAX];
-	int fd, rc;
+	int fd;
 
 	while (*path == '/')
 		path++;
@@ -96,31 +130,7 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 			return fd;
 		have_openat2 = 0;
 	}
-	rc = sb_root_resolve(r, path, resolved, sizeof(resolved));
-	if (rc) {
-		errno = -rc;
-		return -1;
-	}
-	/* A link swapped in after the walk could still lead out: check where the open
-	 * landed. */
-	fd = openat(r->fd, resolved, flags | O_CLOEXEC);
-	if (fd >= 0) {
-		char proc[64], real[PATH_MAX];
-		ssize_t n;
-		size_t plen = strlen(r->path);
-
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-		n = readlink(proc, real, sizeof(real) - 1);
-		if (plen == 1)
-			plen = 0; /* the root is "/": everything is inside */
-		if (n < 0 || (real[n] = '\0', strncmp(real, r->path, plen) != 0) ||
-		    (real[plen] != '/' && real[plen] != '\0')) {
-			close(fd);
-			errno = EXDEV;
-			return -1;
-		}
-	}
-	return fd;
+	return root_openat_walk(r, path, flags);
 }
 
 /* What a snapshot holds is text: a FIFO would block open() or read() forever, and a device
@@ -129,11 +139,12 @@ static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
  * descriptor, which opens nothing, before the file is opened for reading. That open is
  * non-blocking and must reach the same inode, so a file swapped in between cannot block
  * either. On the live system the kernel's own files are read as they are. */
-static int root_openat(const struct sb_root *r, const char *path, int flags)
+static int root_openat_stat(const struct sb_root *r, const char *path, int flags, struct stat *st)
 {
-	struct stat st, st2;
+	struct stat look;
 	int fd;
 
+	st->st_mode = 0;
 	if (r->live)
 		return open(path, flags | O_CLOEXEC);
 	if ((flags & (O_PATH | O_DIRECTORY)) || (flags & O_ACCMODE) != O_RDONLY)
@@ -141,19 +152,38 @@ static int root_openat(const struct sb_root *r, const char *path, int flags)
 	fd = root_openat_raw(r, path, O_PATH);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st))
-		st.st_mode = 0;
+	if (fstat(fd, &look))
+		look.st_mode = 0;
 	close(fd);
-	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+	if (!S_ISREG(look.st_mode) && !S_ISDIR(look.st_mode)) {
 		errno = SB_ENOTREG;
 		return -1;
 	}
 	fd = root_openat_raw(r, path, flags | O_NONBLOCK | O_NOCTTY);
-	if (fd >= 0 && (fstat(fd, &st2) || st2.st_ino != st.st_ino || st2.st_dev != st.st_dev)) {
+	if (fd >= 0 && (fstat(fd, st) || st->st_ino != look.st_ino || st->st_dev != look.st_dev)) {
 		close(fd);
 		errno = SB_ENOTREG;
 		return -1;
 	}
+	return fd;
+}
+
+static int root_openat(const struct sb_root *r, const char *path, int flags)
+{
+	struct stat st;
+
+	return root_openat_stat(r, path, flags, &st);
+}
+
+/* Open a file below the root for reading; *size is where reading may stop without one more
+ * read to see EOF: a snapshot's regular file has its true size. The kernel's own files say
+ * 4096 (sysfs) or 0 (procfs) whatever they hold, so the live system's are read to EOF (-1). */
+static int root_open_text(const struct sb_root *r, const char *path, off_t *size)
+{
+	struct stat st;
+	int fd = root_openat_stat(r, path, O_RDONLY, &st);
+
+	*size = fd >= 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 	return fd;
 }
 
@@ -237,11 +267,14 @@ bool sb_is_dir(const struct sb_root *r, const char *fmt, ...)
 	return rc == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Read from fd until EOF into buf (at most len bytes); -EFBIG when more remains. */
-static ssize_t read_all(int fd, char *buf, size_t len)
+/* Read from fd until EOF, or until size bytes when size >= 0 (root_open_text), into buf (at
+ * most len bytes); -EFBIG when more remains. */
+static ssize_t read_all(int fd, char *buf, size_t len, off_t size)
 {
 	size_t off = 0;
 
+	if (size > 0 && (uint64_t)size > len)
+		return -EFBIG;
 	for (;;) {
 		ssize_t n = read(fd, buf + off, len - off);
 		if (n < 0) {
@@ -252,6 +285,8 @@ static ssize_t read_all(int fd, char *buf, size_t len)
 		if (n == 0)
 			return (ssize_t)off;
 		off += (size_t)n;
+		if (size > 0 && off == (size_t)size)
+			return (ssize_t)off;
 		if (off == len) {
 			char extra;
 			n = read(fd, &extra, 1);
@@ -264,8 +299,9 @@ static ssize_t read_all(int fd, char *buf, size_t len)
 	}
 }
 
-/* Read fd to EOF (at most max bytes) into a NUL-terminated malloc'ed buffer; closes fd. */
-static ssize_t read_fd(int fd, char **out, size_t max)
+/* Read fd to EOF, or to size bytes when size > 0 (root_open_text), at most max bytes, into a
+ * NUL-terminated malloc'ed buffer; closes fd. */
+static ssize_t read_fd(int fd, char **out, size_t max, off_t size)
 {
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
@@ -277,7 +313,7 @@ static ssize_t read_fd(int fd, char **out, size_t max)
 
 		if (n == cap) {
 			/* one byte beyond max tells "larger than allowed" from "exactly max" */
-			size_t ncap = cap ? cap * 2 : 4096;
+			size_t ncap = cap ? cap * 2 : size > 0 ? (size_t)size : 4096;
 			char *nb;
 
 			if (cap > max) {
@@ -304,6 +340,8 @@ static ssize_t read_fd(int fd, char **out, size_t max)
 		if (got == 0)
 			break;
 		n += (size_t)got;
+		if (size > 0 && n == (size_t)size)
+			break;
 	}
 	close(fd);
 	if (!err && n > max)
@@ -319,19 +357,19 @@ static ssize_t read_fd(int fd, char **out, size_t max)
 
 static ssize_t read_path(const struct sb_root *r, const char *path, char **out, size_t max)
 {
-	int fd = root_openat(r, path, O_RDONLY);
-	struct stat st;
+	off_t size;
+	int fd = root_open_text(r, path, &size);
 
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
 	/* A regular file of a snapshot tells its size: one over the limit (a 2 GiB sparse file)
 	 * is refused unread. sysfs and procfs files say 4096 or 0 and are read to the limit. */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+	if (size > 0 && (uint64_t)size > max) {
 		close(fd);
 		return -EFBIG;
 	}
-	return read_fd(fd, out, max);
+	return read_fd(fd, out, max, size);
 }
 
 ssize_t sb_read_user_file(const char *path, char **buf, size_t max)
@@ -361,7 +399,7 @@ ssize_t sb_read_user_file(const char *path, char **buf, size_t max)
 		close(fd);
 		return -err;
 	}
-	return read_fd(fd, buf, max);
+	return read_fd(fd, buf, max, -1);
 }
 
 ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
@@ -475,14 +513,15 @@ int sb_link_name_at(int dfd, const char *name, char *buf, size_t len)
 static int attr_read(const struct sb_root *r, const char *path, char *buf, size_t len)
 {
 	ssize_t n;
+	off_t size;
 	int fd;
 
 	if (len == 0)
 		return -EINVAL;
-	fd = root_openat(r, path, O_RDONLY);
+	fd = root_open_text(r, path, &size);
 	if (fd < 0)
 		return -errno;
-	n = read_all(fd, buf, len - 1);
+	n = read_all(fd, buf, len - 1, size);
 	close(fd);
 	if (n < 0)
 		return (int)n;

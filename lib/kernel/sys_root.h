@@ -18,8 +18,8 @@ struct sb_file_once {
 struct sb_root {
 	int fd;
 	bool live;
-	char path[PATH_MAX];
 	struct sb_file_once *once;
+	char path[]; /* canonical, as realpath(3) gives it */
 };
 
 #endif
