@@ -7,11 +7,13 @@
 #include <strings.h>
 
 #include "smmustat.h"
+#include "socbox/cmdline.h"
 
 int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override)
 {
 	struct sb_err e;
 	bool ecmdq = false;
+	char *cmdline;
 
 	memset(s, 0, sizeof(*s));
 	sb_err_clear(&e);
@@ -34,7 +36,9 @@ int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_ov
 		s->release[0] = '\0';
 	s->version_code = sb_kernel_version_code(c->root);
 	s->table = sb_smmu_feat_table(s->release, s->version_code, ecmdq, table_override);
-	sb_iommu_policy(c->root, s->have_log ? &s->log : NULL, s->groups, s->ngroups, &s->policy);
+	cmdline = sb_cmdline_read(c->root);
+	sb_iommu_policy(cmdline, s->have_log ? &s->log : NULL, s->groups, s->ngroups, &s->policy);
+	free(cmdline);
 	return 0;
 }
 

@@ -9,14 +9,15 @@
 #include "doctor_probe.h"
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
+#include "socbox/sys.h"
 
 /* The command-line parameters that set the IOMMU's behaviour, as facts "cmdline_<name>". */
-static void boot_params(const struct sb_root *r, struct sb_doctor_sub *s)
+static void boot_params(const char *cmdline, struct sb_doctor_sub *s)
 {
 	static const char *const params[] = {
 		"iommu.strict", "iommu.passthrough", "iommu", "intel_iommu", "amd_iommu"
 	};
-	char *cmdline = sb_cmdline_read(r), val[64], key[48];
+	char val[64], key[48];
 
 	for (size_t i = 0; cmdline && i < sizeof(params) / sizeof(params[0]); i++) {
 		if (!sb_cmdline_param(cmdline, params[i], val, sizeof(val)))
@@ -27,7 +28,6 @@ static void boot_params(const struct sb_root *r, struct sb_doctor_sub *s)
 				*k = '_';
 		doctor_str(s, key, val, false);
 	}
-	free(cmdline);
 }
 
 /* "groups_DMA_FQ" was the first spelling (kept: the schema only grows); "groups_dma_fq"
@@ -47,24 +47,26 @@ static void group_type_facts(struct sb_doctor_sub *s, const char *type, size_t c
 		doctor_num(s, key, (int64_t)count, false);
 }
 
+/* A summary reads the least it can: instance names from the class directory, only the type
+ * of each group, and the kernel log only when the command line does not decide the policy. */
 void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 {
 	const char *const *types = sb_iommu_group_types;
-	struct sb_iommu *inst = NULL;
+	struct sb_dirlist inst = { 0 };
 	struct sb_iommu_group *g = NULL;
 	struct sb_iommu_policy pol;
 	struct sb_kmsg log = { 0 };
 	bool have_log;
 	size_t ninst = 0, ng = 0, count[6] = { 0 }, off = 0, best = 0;
-	char names[128] = "";
+	char names[128] = "", mode[16], *cmdline;
 
-	if (sb_iommu_list(r, &inst, &ninst, NULL))
-		ninst = 0;
-	if (sb_iommu_groups(r, &g, &ng, NULL))
+	if (sb_dir_list(r, &inst, "/sys/class/iommu") == 0)
+		ninst = inst.n;
+	if (sb_iommu_groups_brief(r, &g, &ng, NULL))
 		ng = 0;
 	for (size_t i = 0; i < ninst && off < sizeof(names); i++)
 		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "",
-					inst[i].name);
+					inst.names[i]);
 	for (size_t k = 0; k < ng; k++)
 		count[sb_iommu_type_index(g[k].type)]++;
 	doctor_num(s, "instances", (int64_t)ninst, false);
@@ -79,10 +81,14 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 	}
 	if (ng)
 		doctor_str(s, "default_domain_type", types[best], false);
-	boot_params(r, s);
+	cmdline = sb_cmdline_read(r);
+	if (cmdline)
+		boot_params(cmdline, s);
 	/* the same answer as smmustat's: the command line, the kernel log, the group types */
-	have_log = ng && sb_kmsg_read(r, &log, NULL) == 0;
-	sb_iommu_policy(r, have_log ? &log : NULL, g, ng, &pol);
+	have_log = ng && !(cmdline && sb_iommu_cmdline_policy(cmdline, mode, sizeof(mode))) &&
+		   sb_kmsg_read(r, &log, NULL) == 0;
+	sb_iommu_policy(cmdline, have_log ? &log : NULL, g, ng, &pol);
+	free(cmdline);
 	if (have_log)
 		sb_kmsg_free(&log);
 	if (pol.mode[0]) {
@@ -116,6 +122,6 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 			"no IOMMU: enable it in firmware (VT-d / AMD-Vi) or the device tree, build "
 			"CONFIG_ARM_SMMU_V3, CONFIG_INTEL_IOMMU or CONFIG_AMD_IOMMU, and on x86 boot with intel_iommu=on");
 	}
-	free(inst);
+	sb_dirlist_free(&inst);
 	sb_iommu_groups_free(g, ng);
 }

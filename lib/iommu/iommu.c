@@ -180,13 +180,15 @@ int sb_iommu_parse_resv(const char *text, struct sb_iommu_resv **out, size_t *n,
 	return 0;
 }
 
-static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
+static int read_group(const struct sb_root *r, struct sb_iommu_group *g, bool detail)
 {
 	struct sb_dirlist dl;
 	char *text = NULL;
 
 	if (sb_attr_str(r, g->type, sizeof(g->type), "/sys/kernel/iommu_groups/%u/type", g->id) < 0)
 		snprintf(g->type, sizeof(g->type), "unknown");
+	if (!detail)
+		return 0;
 	if (sb_attr_str(r, g->name, sizeof(g->name), "/sys/kernel/iommu_groups/%u/name", g->id) < 0)
 		g->name[0] = '\0';
 	if (sb_read_file(r, &text, SB_READ_TEXT_MAX, "/sys/kernel/iommu_groups/%u/reserved_regions",
@@ -227,8 +229,8 @@ static int read_group(const struct sb_root *r, struct sb_iommu_group *g)
 	return 0;
 }
 
-int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
-		    struct sb_err *e)
+static int read_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
+		       struct sb_err *e, bool detail)
 {
 	struct sb_dirlist dl;
 	size_t used = 0;
@@ -255,7 +257,7 @@ int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t
 		if (sb_parse_u64(dl.names[i], 10, &id) || id > UINT32_MAX)
 			continue;
 		(*out)[used].id = (unsigned)id;
-		rc = read_group(r, &(*out)[used]);
+		rc = read_group(r, &(*out)[used], detail);
 		used++;
 		if (rc) {
 			sb_dirlist_free(&dl);
@@ -267,6 +269,18 @@ int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t
 	*n = used;
 	sb_dirlist_free(&dl);
 	return 0;
+}
+
+int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
+		    struct sb_err *e)
+{
+	return read_groups(r, out, n, e, true);
+}
+
+int sb_iommu_groups_brief(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
+			  struct sb_err *e)
+{
+	return read_groups(r, out, n, e, false);
 }
 
 void sb_iommu_groups_free(struct sb_iommu_group *g, size_t n)
@@ -359,10 +373,9 @@ bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len)
 	return set;
 }
 
-void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
-		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p)
+void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struct sb_iommu_group *g,
+		     size_t ng, struct sb_iommu_policy *p)
 {
-	char *cmdline = sb_cmdline_read(r);
 	unsigned counts[6] = { 0 };
 
 	memset(p, 0, sizeof(*p));
@@ -386,7 +399,6 @@ void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
 	}
 	if (cmdline && *cmdline && sb_iommu_cmdline_policy(cmdline, p->mode, sizeof(p->mode)))
 		snprintf(p->source, sizeof(p->source), "cmdline");
-	free(cmdline);
 	if (p->mode[0])
 		return;
 	for (size_t k = 0; k < ng; k++)

@@ -207,8 +207,8 @@ int sb_rpmsg_scan(const struct sb_root *r, struct sb_rpmsg_state *st, struct sb_
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	st->bus_present = sb_is_dir(r, "/sys/bus/rpmsg");
 	rc = sb_dir_list(r, &l, "/sys/bus/rpmsg/devices");
+	st->bus_present = rc >= 0 || sb_is_dir(r, "/sys/bus/rpmsg");
 	if (rc < 0 && rc != -ENOENT)
 		return sb_err_set(e, -rc, "/sys/bus/rpmsg/devices", "list rpmsg channels", NULL);
 	if (rc >= 0 && l.n) {

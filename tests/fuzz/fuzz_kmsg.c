@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	free(probes);
-	sb_iommu_policy(fuzz_root(), &log, NULL, 0, &pol);
+	sb_iommu_policy(NULL, &log, NULL, 0, &pol);
 	FUZZ_ASSERT(memchr(pol.mode, 0, sizeof(pol.mode)) &&
 		    memchr(pol.domain_default, 0, sizeof(pol.domain_default)));
 	sb_kmsg_free(&log);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/cmdline.h"
 #include "socbox/iommu.h"
 #include "testutil.h"
 
@@ -108,6 +109,33 @@ START_TEST(groups_and_counts)
 }
 END_TEST
 
+/* The brief read (doctor's) has the same groups and types, and nothing it did not read. */
+START_TEST(groups_brief_has_ids_and_types_only)
+{
+	char *d = smmu_tree();
+	struct sb_root *r;
+	struct sb_iommu_group *g, *b;
+	struct sb_err e;
+	size_t ng, nb;
+
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_root_open(&r, d, &e), 0);
+	ck_assert_int_eq(sb_iommu_groups(r, &g, &ng, &e), 0);
+	ck_assert_int_eq(sb_iommu_groups_brief(r, &b, &nb, &e), 0);
+	ck_assert_uint_eq(nb, ng);
+	for (size_t k = 0; k < nb; k++) {
+		ck_assert_uint_eq(b[k].id, g[k].id);
+		ck_assert_str_eq(b[k].type, g[k].type);
+		ck_assert_uint_eq(b[k].ndevs + b[k].nresv, 0);
+	}
+	ck_assert_uint_gt(g[0].ndevs + g[0].nresv, 0);
+	sb_iommu_groups_free(g, ng);
+	sb_iommu_groups_free(b, nb);
+	sb_root_close(r);
+	tu_tree_free(d);
+}
+END_TEST
+
 START_TEST(no_iommu_is_empty)
 {
 	char *d = tu_tree_new();
@@ -172,23 +200,30 @@ START_TEST(policy_sources)
 		"iommu: Default domain type: Translated\niommu: DMA domain TLB invalidation policy: strict mode\n";
 	struct sb_kmsg log;
 	struct sb_err e;
+	char *cmdline;
 
 	sb_err_clear(&e);
 	ck_assert_int_eq(sb_root_open(&r, d, &e), 0);
-	sb_iommu_policy(r, NULL, g, 2, &p);
+	sb_iommu_policy(NULL, NULL, g, 2, &p);
 	ck_assert_str_eq(p.mode, "lazy");
 	ck_assert_str_eq(p.source, "groups");
 	ck_assert_int_eq(sb_kmsg_parse(strdup(logtext), &log), 0);
-	sb_iommu_policy(r, &log, g, 2, &p);
+	sb_iommu_policy(NULL, &log, g, 2, &p);
 	ck_assert_str_eq(p.mode, "strict");
 	ck_assert_str_eq(p.source, "log");
 	ck_assert_str_eq(p.domain_default, "Translated");
 	tu_write(d, "proc/cmdline", "root=/dev/vda iommu.strict=1 iommu.strict=0\n", -1);
-	sb_iommu_policy(r, &log, g, 2, &p);
+	cmdline = sb_cmdline_read(r);
+	ck_assert_ptr_nonnull(cmdline);
+	sb_iommu_policy(cmdline, &log, g, 2, &p);
+	free(cmdline);
 	ck_assert_str_eq(p.mode, "lazy"); /* the last occurrence wins */
 	ck_assert_str_eq(p.source, "cmdline");
 	tu_write(d, "proc/cmdline", "iommu.passthrough=1\n", -1);
-	sb_iommu_policy(r, &log, g, 2, &p);
+	cmdline = sb_cmdline_read(r);
+	ck_assert_ptr_nonnull(cmdline);
+	sb_iommu_policy(cmdline, &log, g, 2, &p);
+	free(cmdline);
 	ck_assert_str_eq(p.mode, "passthrough");
 	sb_kmsg_free(&log);
 	sb_root_close(r);
@@ -203,6 +238,7 @@ int main(void)
 
 	tcase_add_test(tc, instances);
 	tcase_add_test(tc, groups_and_counts);
+	tcase_add_test(tc, groups_brief_has_ids_and_types_only);
 	tcase_add_test(tc, no_iommu_is_empty);
 	tcase_add_test(tc, reserved_regions_parser);
 	tcase_add_test(tc, kinds);

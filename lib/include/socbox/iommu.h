@@ -74,6 +74,10 @@ struct sb_iommu_group {
 int sb_iommu_list(const struct sb_root *r, struct sb_iommu **out, size_t *n, struct sb_err *e);
 int sb_iommu_groups(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
 		    struct sb_err *e);
+/* Only the id and type of every group (no name, devices or reserved regions): what a
+ * summary needs, a few reads per group instead of a dozen. */
+int sb_iommu_groups_brief(const struct sb_root *r, struct sb_iommu_group **out, size_t *n,
+			  struct sb_err *e);
 void sb_iommu_groups_free(struct sb_iommu_group *g, size_t n);
 /* Count groups per instance into list[].ngroups / ntypes[]. */
 void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iommu_group *g,
@@ -103,7 +107,8 @@ struct sb_iommu_policy {
 /* The policy the kernel command line sets into mode ("strict", "lazy", "passthrough");
  * false when it sets none. */
 bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len);
-void sb_iommu_policy(const struct sb_root *r, const struct sb_kmsg *log,
+/* cmdline is the root's /proc/cmdline (sb_cmdline_read) or NULL when it has none. */
+void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log,
 		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p);
 
 #endif
