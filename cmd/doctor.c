@@ -84,14 +84,19 @@ static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 	sb_row_str(r, COL_STATUS, sb_health_name(s->status));
 	sb_row_str(r, COL_SUMMARY, s->summary);
 	sb_row_bool(r, COL_LIVE_ONLY, s->live_only);
-	sb_row_obj(r, COL_FACTS);
+	if (sb_table_shows(t, COL_FACTS))
+		sb_row_obj(r, COL_FACTS);
 	/* live facts: null when the subsystem could not be looked at (a sysroot without what
 	 * it needs); a snapshot with a netdev capture gives the live facts the board gave */
-	if (!s->live_only)
+	if (!s->live_only && sb_table_shows(t, COL_LIVE))
 		sb_row_obj(r, COL_LIVE);
-	for (int k = 0; k < s->nfacts; k++)
-		fact_member(r, s->facts[k].live ? COL_LIVE : COL_FACTS, &s->facts[k]);
-	for (int k = 0; k < s->nhints; k++)
+	for (int k = 0; k < s->nfacts; k++) {
+		int col = s->facts[k].live ? COL_LIVE : COL_FACTS;
+
+		if (sb_table_shows(t, col))
+			fact_member(r, col, &s->facts[k]);
+	}
+	for (int k = 0; k < s->nhints && sb_table_shows(t, COL_HINTS); k++)
 		sb_row_strv_add(r, COL_HINTS, s->hints[k]);
 }
 

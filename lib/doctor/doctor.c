@@ -30,7 +30,7 @@ static struct sb_fact *fact(struct sb_doctor_sub *s, const char *key, enum sb_fa
 	struct sb_fact *f;
 
 	if (s->nfacts == s->capfacts) {
-		int cap = s->capfacts ? s->capfacts * 2 : 16;
+		int cap = s->capfacts ? s->capfacts * 2 : 8;
 		struct sb_fact *nf = realloc(s->facts, (size_t)cap * sizeof(*nf));
 
 		if (!nf)
@@ -70,7 +70,9 @@ void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...)
 	if (s->nhints >= SB_DOCTOR_MAX_HINTS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(s->hints[s->nhints++], sizeof(s->hints[0]), fmt, ap);
+	if (vasprintf(&s->hints[s->nhints], fmt, ap) < 0)
+		abort(); /* out of memory: the OOM rule of the output layer (HACKING.md) */
+	s->nhints++;
 	va_end(ap);
 }
 
@@ -112,9 +114,18 @@ void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep)
 	doctor_probe_netdev(r, &rep->subs[SB_DOCTOR_NETDEV]);
 }
 
+void sb_doctor_sub_free(struct sb_doctor_sub *s)
+{
+	free(s->facts);
+	for (int k = 0; k < s->nhints; k++)
+		free(s->hints[k]);
+	s->facts = NULL;
+	s->nfacts = s->capfacts = s->nhints = 0;
+}
+
 void sb_doctor_report_free(struct sb_doctor_report *rep)
 {
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++)
-		free(rep->subs[i].facts);
+		sb_doctor_sub_free(&rep->subs[i]);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -206,11 +206,22 @@ struct sb_table *sb_out_table(struct sb_out *o, const char *key, const char *tit
 	if (select_columns(primary ? o->opts.columns : NULL, cols, ncols, json, t->sel, &t->nsel,
 			   NULL))
 		select_columns(NULL, cols, ncols, json, t->sel, &t->nsel, NULL);
+	t->all_cols = sb_out_mode_is_metrics(o->opts.mode);
 	o->tables = realloc(o->tables, (o->ntables + 1) * sizeof(*o->tables));
 	if (!o->tables)
 		abort();
 	o->tables[o->ntables++] = t;
 	return t;
+}
+
+bool sb_table_shows(const struct sb_table *t, int col)
+{
+	if (t->all_cols)
+		return true;
+	for (size_t s = 0; s < t->nsel; s++)
+		if (t->sel[s] == col)
+			return true;
+	return false;
 }
 
 struct sb_row *sb_table_row(struct sb_table *t)

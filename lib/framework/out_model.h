@@ -38,6 +38,7 @@ struct sb_table {
 	size_t ncols;
 	int *sel; /* selected column indexes, in output order */
 	size_t nsel;
+	bool all_cols; /* every column is rendered whatever the selection (metrics) */
 	struct sb_row **rows;
 	size_t nrows, caprows;
 	struct { /* sb_table_states(): static storage, nothing to free */

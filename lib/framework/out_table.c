@@ -242,17 +242,35 @@ static void fit_width(const struct sb_table *tb, char **text, size_t *width, siz
 	}
 }
 
-static void put_padded(FILE *fp, const char *s, size_t bytes, size_t width, bool right, bool last)
+/* A line of the table goes straight to the stream; its blanks are held back until something
+ * follows them, so no line ends in spaces (and no buffer is needed for the line). */
+struct line_out {
+	FILE *fp;
+	size_t blanks;
+};
+
+static void line_text(struct line_out *l, const char *s, size_t bytes)
+{
+	size_t keep = rtrim_len(s, bytes);
+
+	if (keep) {
+		for (; l->blanks; l->blanks--)
+			fputc(' ', l->fp);
+		fwrite(s, 1, keep, l->fp);
+	}
+	l->blanks += bytes - keep;
+}
+
+static void put_padded(struct line_out *l, const char *s, size_t bytes, size_t width, bool right,
+		       bool last)
 {
 	size_t w = text_width(s, bytes);
 
-	if (right)
-		for (; w < width; w++)
-			fputc(' ', fp);
-	fwrite(s, 1, bytes, fp);
-	if (!right && !last)
-		for (; w < width; w++)
-			fputc(' ', fp);
+	if (right && w < width)
+		l->blanks += width - w;
+	line_text(l, s, bytes);
+	if (!right && !last && w < width)
+		l->blanks += width - w;
 }
 
 /* One row of the aligned table, wrapped into as many lines as its widest cell needs. */
@@ -264,36 +282,29 @@ static void put_row(FILE *fp, const struct sb_table *tb, char **cells, const siz
 	for (size_t s = 0; s < tb->nsel; s++)
 		pos[s] = cells[s];
 	while (more) {
-		char *line = NULL;
-		size_t len = 0;
-		FILE *lf = open_memstream(&line, &len);
+		struct line_out l = { fp, 0 };
 
-		if (!lf)
-			return;
 		more = false;
 		for (size_t s = 0; s < tb->nsel; s++) {
 			const struct sb_col *col = &tb->cols[tb->sel[s]];
 			size_t n = strlen(pos[s]), skip = 0;
 
 			if (s)
-				fputc(' ', lf);
+				l.blanks++;
 			if (text_width(pos[s], n) > width[s]) {
 				if (col->flags & SB_COL_WRAP)
 					n = wrap_line(pos[s], width[s], &skip);
 				else
 					n = prefix_bytes(pos[s], width[s]);
 			}
-			put_padded(lf, pos[s], n, width[s], col->flags & SB_COL_RIGHT,
+			put_padded(&l, pos[s], n, width[s], col->flags & SB_COL_RIGHT,
 				   s + 1 == tb->nsel);
 			pos[s] = (col->flags & SB_COL_WRAP) ? pos[s] + n + skip
 							    : pos[s] + strlen(pos[s]);
 			if (*pos[s])
 				more = true;
 		}
-		fclose(lf);
-		fwrite(line, 1, rtrim_len(line, len), fp);
 		fputc('\n', fp);
-		free(line);
 	}
 }
 

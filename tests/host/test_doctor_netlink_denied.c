@@ -96,7 +96,7 @@ START_TEST(qemu_user_errno_is_said_as_it_is)
 	ck_assert_int_eq(s.nhints, 1);
 	ck_assert_ptr_nonnull(strstr(s.hints[0], "qemu-user"));
 	ck_assert(!has_fact(&s, "family")); /* unknown, not "false" */
-	free(s.facts);
+	sb_doctor_sub_free(&s);
 }
 END_TEST
 
@@ -113,7 +113,7 @@ START_TEST(a_refusing_filter_is_said_as_it_is)
 	ck_assert_int_eq(s.nhints, 1);
 	ck_assert_ptr_nonnull(strstr(s.hints[0], "seccomp"));
 	ck_assert(!has_fact(&s, "family"));
-	free(s.facts);
+	sb_doctor_sub_free(&s);
 }
 END_TEST
 

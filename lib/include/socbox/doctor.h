@@ -33,7 +33,7 @@ struct sb_doctor_sub {
 	char summary[256];
 	struct sb_fact *facts; /* as many as the probe finds */
 	int nfacts, capfacts;
-	char hints[SB_DOCTOR_MAX_HINTS][256];
+	char *hints[SB_DOCTOR_MAX_HINTS]; /* malloc'ed */
 	int nhints;
 };
 
@@ -46,6 +46,7 @@ struct sb_doctor_report {
 
 void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep);
 void sb_doctor_report_free(struct sb_doctor_report *rep);
+void sb_doctor_sub_free(struct sb_doctor_sub *s);
 const char *sb_health_name(enum sb_health h);
 /* The names of enum sb_health in order, NULL-terminated. */
 extern const char *const sb_health_names[];

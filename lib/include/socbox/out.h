@@ -98,6 +98,9 @@ int sb_out_list_columns(const struct sb_out_opts *opts, FILE *fp, const struct s
 struct sb_table *sb_out_table(struct sb_out *o, const char *key, const char *title,
 			      const struct sb_col *cols, size_t ncols, bool primary);
 struct sb_row *sb_table_row(struct sb_table *t);
+/* Whether the view prints column col (the -o set or the default one; metrics: every column),
+ * so a cell nobody will see need not be built. */
+bool sb_table_shows(const struct sb_table *t, int col);
 size_t sb_table_rows(const struct sb_table *t);
 /* Every value a SB_COL_METRIC text column can take (NULL-terminated, static storage): the
  * metric becomes a state set, one sample per value, 1 for the row's value and 0 for the
