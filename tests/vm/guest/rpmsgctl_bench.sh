@@ -5,7 +5,9 @@
 # same ioctls (socbox-rpmsg-loop, tests/vm/helpers/rpmsg_loop.c): the seed thread's loop
 # (opens /dev/rpmsg0 without asking), the plain loop (learns the node once from sysfs), the
 # plain loop listing the control device's sysfs directory after every create (rpmsgctl's
-# lookup) and the plain loop listening on the uevent socket (its former lookup). ROUNDS rounds, the order rotating, so load
+# lookup), the plain loop asking sysfs only about the node it expects (fstatat + fstat, the
+# cheapest check of a guess) and the plain loop listening on the uevent socket (its former
+# lookup). ROUNDS rounds, the order rotating, so load
 # from outside hits every variant alike. Per round the ratio rpmsgctl/reference, of the
 # totals and of the median iteration (which other guests on a shared host disturb least);
 # printed as min/median/max over the rounds. Timing is printed, never asserted.
@@ -13,7 +15,7 @@
 . /tests/lib.sh
 LOOPS=${RPMSG_BENCH_LOOPS:-1000}
 ROUNDS=${RPMSG_BENCH_ROUNDS:-9}
-VARIANTS="seed plain lsys uev tool"
+VARIANTS="seed plain lsys lstat uev tool"
 
 ok "socbox-rpmsg-loop helper is in the guest" test -x /usr/bin/socbox-rpmsg-loop
 for v in $VARIANTS; do : >"/tmp/${v}_total"; : >"/tmp/${v}_iter"; done
@@ -37,6 +39,7 @@ run_variant() {
 	seed) loop_round seed seed ;;
 	plain) loop_round plain ;;
 	lsys) loop_round lsys sysfs ;;
+	lstat) loop_round lstat stat ;;
 	uev) loop_round uev uevent ;;
 	tool) tool_round ;;
 	esac
@@ -48,7 +51,7 @@ while [ $i -lt "$ROUNDS" ]; do
 	# shellcheck disable=SC2086 # word splitting of the list is meant
 	set -- $VARIANTS
 	k=0
-	while [ $k -lt $((i % 5)) ]; do
+	while [ $k -lt $((i % 6)) ]; do
 		first=$1
 		shift
 		set -- "$@" "$first"
@@ -73,6 +76,8 @@ diag "bench: ratio rpmsgctl/plain+uevent total:  $(spread tool_total uev_total)"
 diag "bench: ratio rpmsgctl/plain+sysfs total:   $(spread tool_total lsys_total)"
 diag "bench: ratio plain+sysfs/seed iteration:   $(spread lsys_iter seed_iter)"
 diag "bench: ratio plain+uevent/seed iteration:  $(spread uev_iter seed_iter)"
+diag "bench: ratio plain+stat/seed iteration:    $(spread lstat_iter seed_iter)"
+diag "bench: ratio plain+stat/seed total:        $(spread lstat_total seed_total)"
 ok "bench table" sh -c "rpmsgctl bench --loops $LOOPS --runs 3 >/tmp/bench.txt 2>&1"
 sed 's/^/# /' /tmp/bench.txt
 done_testing

@@ -10,8 +10,10 @@
  * which node the ioctl made (so nothing else may hold an endpoint device), retrying while
  * the node is missing. With "sysfs" it lists the control device's sysfs directory after
  * every create (lseek + getdents64 until the end), as rpmsgctl does to find the new
- * device: the cost of that lookup, without the tool.
- *   socbox-rpmsg-loop /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs] */
+ * device: the cost of that lookup, without the tool. With "stat" it checks only the node it
+ * expects, fstatat() of that child and fstat() of the directory (its link count counts the
+ * children), the cheapest sysfs question there is: what a lookup by guessing would cost.
+ *   socbox-rpmsg-loop /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs|stat] */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include <linux/netlink.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,18 +82,20 @@ int main(int argc, char **argv)
 {
 	struct ept_info info = { .name = "epx", .src = 0xffffffff, .dst = 0xffffffff };
 	char before[256][256], node[272] = "";
-	int ctrl, loops, nbefore = 0, uev = -1, seed = 0, sysdir = -1;
+	int ctrl, loops, nbefore = 0, uev = -1, seed = 0, sysdir = -1, stat_mode;
 	uint64_t start, end, *iter;
 	DIR *d;
 	struct dirent *de;
 
 	if (argc < 3 || argc > 4 || (loops = atoi(argv[2])) < 1 ||
 	    (argc == 4 && strcmp(argv[3], "uevent") && strcmp(argv[3], "seed") &&
-	     strcmp(argv[3], "sysfs"))) {
-		fprintf(stderr, "usage: %s /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs]\n", argv[0]);
+	     strcmp(argv[3], "sysfs") && strcmp(argv[3], "stat"))) {
+		fprintf(stderr, "usage: %s /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs|stat]\n",
+			argv[0]);
 		return 2;
 	}
-	if (argc == 4 && !strcmp(argv[3], "sysfs")) {
+	stat_mode = argc == 4 && !strcmp(argv[3], "stat");
+	if (argc == 4 && (!strcmp(argv[3], "sysfs") || stat_mode)) {
 		char dir[300];
 
 		snprintf(dir, sizeof(dir), "/sys/class/rpmsg/%s",
@@ -109,7 +114,7 @@ int main(int argc, char **argv)
 		}
 		seed = 1;
 		snprintf(node, sizeof(node), "/dev/rpmsg0");
-	} else if (argc == 4) {
+	} else if (argc == 4 && !stat_mode) {
 		struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
 
 		uev = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
@@ -139,7 +144,15 @@ int main(int argc, char **argv)
 			perror("RPMSG_CREATE_EPT_IOCTL");
 			return 1;
 		}
-		if (sysdir >= 0) {
+		if (sysdir >= 0 && stat_mode && node[0]) {
+			struct stat st;
+
+			if (fstatat(sysdir, strrchr(node, '/') + 1, &st, AT_SYMLINK_NOFOLLOW) ||
+			    fstat(sysdir, &st)) {
+				perror("fstatat");
+				return 1;
+			}
+		} else if (sysdir >= 0) {
 			char buf[8192];
 			long n, entries = 0;
 
