@@ -124,6 +124,8 @@ int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
 
 const char *sb_rpmsg_ctl_lookup_name(const struct sb_rpmsg_ctl *ctl)
 {
+	if (ctl->lookup == SB_RPMSG_LOOKUP_SYSFS && rpmsg_lookup_watches(ctl))
+		return "inotify";
 	return ctl->lookup == SB_RPMSG_LOOKUP_SYSFS ? "sysfs"
 	       : ctl->lookup == SB_RPMSG_LOOKUP_UEVENT
 		       ? "uevent"

@@ -3,6 +3,7 @@
 #ifndef SOCBOX_RPMSG_LOOKUP_H
 #define SOCBOX_RPMSG_LOOKUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "socbox/error.h"
@@ -17,5 +18,7 @@ int rpmsg_lookup_start(struct sb_rpmsg_ctl *ctl);
 int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_info *info,
 		      char *devname, size_t len, struct sb_err *e);
 void rpmsg_lookup_free(struct sb_rpmsg_ctl *ctl);
+/* Whether picks ask the inotify queue on /dev first (the listing when it cannot say). */
+bool rpmsg_lookup_watches(const struct sb_rpmsg_ctl *ctl);
 
 #endif

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
-# How a legacy create finds the /dev/rpmsgN it made: through sysfs (devtmpfs /dev, root)
-# with other endpoint devices around, with a number the kernel gives out again, with two
-# programs creating endpoints on one control device at once; and through the uevent wait
-# where sysfs is not mounted.
+# How a legacy create finds the /dev/rpmsgN it made: through inotify on /dev and sysfs
+# (devtmpfs /dev, root) with other endpoint devices around, with a number the kernel gives
+# out again, with two programs creating endpoints on one control device at once (inotify
+# then sees other nodes too and sysfs decides); through sysfs alone where inotify cannot be
+# had; and through the uevent wait where sysfs is not mounted.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 R=rpmsgctl
@@ -23,7 +24,17 @@ is "$(cat $T/four)" "$two" "four has the number two had"
 is "$(cat "/sys/class/rpmsg/$(cat $T/four)/name")" four "and it is four's device"
 
 ok "bench with three endpoint devices around" sh -c "$R bench --method legacy --loops 50 -J >$T/bench.json"
-like "$(tr -d ' \n' <$T/bench.json)" '"uevent_source":"none","node_lookup":"sysfs"' "bench learns the device from sysfs"
+like "$(tr -d ' \n' <$T/bench.json)" '"uevent_source":"none","node_lookup":"inotify"' "bench learns the device from inotify"
+
+# no inotify instance to be had: the listing alone
+old=$(cat /proc/sys/fs/inotify/max_user_instances)
+echo 0 >/proc/sys/fs/inotify/max_user_instances
+$R bench --method legacy --loops 50 -J >$T/noino.json 2>$T/noino.err
+rc=$?
+echo "$old" >/proc/sys/fs/inotify/max_user_instances
+is "$rc" 0 "bench without inotify"
+sed 's/^/# /' $T/noino.err
+like "$(tr -d ' \n' <$T/noino.json)" '"uevent_source":"none","node_lookup":"sysfs"' "it lists the control device's children instead"
 
 # two programs creating endpoints on rpmsg_ctrl0 at the same time: each must open its own
 # device (taking the other's would make the other's open fail with EBUSY)

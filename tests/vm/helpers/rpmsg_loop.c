@@ -13,7 +13,9 @@
  * device: the cost of that lookup, without the tool. With "stat" it checks only the node it
  * expects, fstatat() of that child and fstat() of the directory (its link count counts the
  * children), the cheapest sysfs question there is: what a lookup by guessing would cost.
- *   socbox-rpmsg-loop /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs|stat] */
+ * With "inotify" it reads an inotify watch on /dev (IN_CREATE) after every create and wants
+ * exactly one new rpmsgN there, as rpmsgctl does first where the kernel has inotify.
+ *   socbox-rpmsg-loop /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs|stat|inotify] */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 #include <sys/ioctl.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -82,19 +85,26 @@ int main(int argc, char **argv)
 {
 	struct ept_info info = { .name = "epx", .src = 0xffffffff, .dst = 0xffffffff };
 	char before[256][256], node[272] = "";
-	int ctrl, loops, nbefore = 0, uev = -1, seed = 0, sysdir = -1, stat_mode;
+	int ctrl, loops, nbefore = 0, uev = -1, seed = 0, sysdir = -1, stat_mode, ino = -1;
 	uint64_t start, end, *iter;
 	DIR *d;
 	struct dirent *de;
 
 	if (argc < 3 || argc > 4 || (loops = atoi(argv[2])) < 1 ||
 	    (argc == 4 && strcmp(argv[3], "uevent") && strcmp(argv[3], "seed") &&
-	     strcmp(argv[3], "sysfs") && strcmp(argv[3], "stat"))) {
+	     strcmp(argv[3], "sysfs") && strcmp(argv[3], "stat") && strcmp(argv[3], "inotify"))) {
 		fprintf(stderr, "usage: %s /dev/rpmsg_ctrlN LOOPS [uevent|seed|sysfs|stat]\n",
 			argv[0]);
 		return 2;
 	}
 	stat_mode = argc == 4 && !strcmp(argv[3], "stat");
+	if (argc == 4 && !strcmp(argv[3], "inotify")) {
+		ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		if (ino < 0 || inotify_add_watch(ino, "/dev", IN_CREATE) < 0) {
+			perror("inotify");
+			return 1;
+		}
+	}
 	if (argc == 4 && (!strcmp(argv[3], "sysfs") || stat_mode)) {
 		char dir[300];
 
@@ -114,7 +124,7 @@ int main(int argc, char **argv)
 		}
 		seed = 1;
 		snprintf(node, sizeof(node), "/dev/rpmsg0");
-	} else if (argc == 4 && !stat_mode) {
+	} else if (argc == 4 && !stat_mode && ino < 0) {
 		struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
 
 		uev = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
@@ -144,7 +154,21 @@ int main(int argc, char **argv)
 			perror("RPMSG_CREATE_EPT_IOCTL");
 			return 1;
 		}
-		if (sysdir >= 0 && stat_mode && node[0]) {
+		if (ino >= 0) {
+			char ev[4096] __attribute__((aligned(8)));
+			ssize_t n = read(ino, ev, sizeof(ev)), got = 0;
+
+			for (ssize_t off = 0; n > 0 && off < n;) {
+				const struct inotify_event *ie = (const void *)(ev + off);
+
+				got += ie->len && !strncmp(ie->name, "rpmsg", 5);
+				off += (ssize_t)sizeof(*ie) + ie->len;
+			}
+			if (got != 1) {
+				fprintf(stderr, "inotify: %zd rpmsg nodes made\n", got);
+				return 1;
+			}
+		} else if (sysdir >= 0 && stat_mode && node[0]) {
 			struct stat st;
 
 			if (fstatat(sysdir, strrchr(node, '/') + 1, &st, AT_SYMLINK_NOFOLLOW) ||
