@@ -108,7 +108,7 @@ struct sb_iommu_policy {
  * false when it sets none. */
 bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len);
 /* cmdline is the root's /proc/cmdline (sb_cmdline_read) or NULL when it has none. */
-void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log,
-		     const struct sb_iommu_group *g, size_t ng, struct sb_iommu_policy *p);
+void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struct sb_iommu_group *g,
+		     size_t ng, struct sb_iommu_policy *p);
 
 #endif
