@@ -297,6 +297,13 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		sb_row_str(row, R_FD_PATH, fd_ok ? "ok" : do_fd ? "unsupported" : "not run");
 	}
 	progress(NULL, 0, 0);
+	if (do_legacy) {
+		uint64_t by_inotify, by_listing;
+
+		sb_rpmsg_ctl_lookup_counts(&ctl, &by_inotify, &by_listing);
+		sb_out_field_u64(o, "lookups_by_inotify", by_inotify);
+		sb_out_field_u64(o, "lookups_by_listing", by_listing);
+	}
 	ops = sb_out_table(o, "operations", "Per operation", op_cols, N(op_cols), false);
 	if (do_legacy)
 		op_rows(ops, "legacy", &leg, true);

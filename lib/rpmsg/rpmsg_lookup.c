@@ -63,8 +63,9 @@ struct ept_child {
 };
 
 struct ept_children {
-	int dirfd;	 /* /sys/class/rpmsg/rpmsg_ctrlN, kept open */
-	int inofd;	 /* inotify on /dev (IN_CREATE), -1 without */
+	int dirfd;			 /* /sys/class/rpmsg/rpmsg_ctrlN, kept open */
+	int inofd;			 /* inotify on /dev (IN_CREATE), -1 without */
+	uint64_t by_inotify, by_listing; /* picks made each way */
 	uint64_t *known; /* inode numbers of the children at the last listing, sorted */
 	size_t nknown, known_cap;
 	struct ept_child *fresh; /* children of this listing not in known[] */
@@ -218,6 +219,15 @@ static int children_open(struct sb_rpmsg_ctl *ctl)
 	return 0;
 }
 
+void sb_rpmsg_ctl_lookup_counts(const struct sb_rpmsg_ctl *ctl, uint64_t *by_inotify,
+				uint64_t *by_listing)
+{
+	const struct ept_children *ch = ctl->children;
+
+	*by_inotify = ch ? ch->by_inotify : 0;
+	*by_listing = ch ? ch->by_listing : 0;
+}
+
 bool rpmsg_lookup_watches(const struct sb_rpmsg_ctl *ctl)
 {
 	const struct ept_children *ch = ctl->children;
@@ -279,8 +289,10 @@ int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 
 	if (ch->inofd >= 0 && one_new_node(ch->inofd, &id) == 0) {
 		snprintf(devname, len, "rpmsg%u", id);
+		ch->by_inotify++;
 		return 0;
 	}
+	ch->by_listing++;
 	rc = list_children(ch);
 	if (rc < 0)
 		return sb_err_set(e, -rc, ctl->path,

@@ -116,8 +116,12 @@ void sb_rpmsg_ctl_close(struct sb_rpmsg_ctl *ctl);
 /* Decide how legacy creates learn their device, and start listening for uevents now when
  * that is the way (legacy creates do it on first use). */
 int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e);
-/* "sysfs" or "uevent" once decided, "" before. */
+/* "inotify", "sysfs" or "uevent" once decided, "" before. */
 const char *sb_rpmsg_ctl_lookup_name(const struct sb_rpmsg_ctl *ctl);
+/* How many legacy creates learnt their device from the inotify queue and how many by
+ * listing the ctrl device's children (both 0 with the uevent wait). */
+void sb_rpmsg_ctl_lookup_counts(const struct sb_rpmsg_ctl *ctl, uint64_t *by_inotify,
+				uint64_t *by_listing);
 
 struct sb_rpmsg_ept {
 	int fd;

@@ -25,6 +25,7 @@ is "$(cat "/sys/class/rpmsg/$(cat $T/four)/name")" four "and it is four's device
 
 ok "bench with three endpoint devices around" sh -c "$R bench --method legacy --loops 50 -J >$T/bench.json"
 like "$(tr -d ' \n' <$T/bench.json)" '"uevent_source":"none","node_lookup":"inotify"' "bench learns the device from inotify"
+like "$(tr -d ' \n' <$T/bench.json)" '"lookups_by_inotify":50,"lookups_by_listing":0' "every create alone: the inotify queue names the node"
 
 # no inotify instance to be had: the listing alone
 old=$(cat /proc/sys/fs/inotify/max_user_instances)
@@ -35,6 +36,7 @@ echo "$old" >/proc/sys/fs/inotify/max_user_instances
 is "$rc" 0 "bench without inotify"
 sed 's/^/# /' $T/noino.err
 like "$(tr -d ' \n' <$T/noino.json)" '"uevent_source":"none","node_lookup":"sysfs"' "it lists the control device's children instead"
+like "$(tr -d ' \n' <$T/noino.json)" '"lookups_by_inotify":0,"lookups_by_listing":50' "every create by the listing"
 
 # two programs creating endpoints on rpmsg_ctrl0 at the same time: each must open its own
 # device (taking the other's would make the other's open fail with EBUSY)
@@ -48,6 +50,11 @@ wait $pb
 rb=$?
 sed 's/^/# /' $T/alpha.err $T/beta.err
 is "$ra $rb" "0 0" "two benches creating endpoints on one control device at once both succeed"
+listed() { tr -d ' \n' <"$1" | sed -n 's/.*"lookups_by_listing":\([0-9]*\).*/\1/p'; }
+la=$(listed $T/alpha.json)
+lb=$(listed $T/beta.json)
+diag "creates the listing decided while the other bench ran: alpha $la, beta $lb (of 300 each)"
+ok "seeing the other's nodes in the inotify queue, they fell back to the listing" test "$((la + lb))" -gt 0
 
 # without sysfs the listing is impossible: the uevent wait takes over
 unshare -m sh -c "umount -l /sys && $R bench --method legacy --loops 20 -J" >$T/nosys.json 2>$T/nosys.err
