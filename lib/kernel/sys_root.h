@@ -22,4 +22,9 @@ struct sb_root {
 	char path[]; /* canonical, as realpath(3) gives it */
 };
 
+/* sys_root.c: open a path below the root (see there for what a sysroot may not open), and
+ * open one for reading with the size at which reading may stop. */
+int root_openat(const struct sb_root *r, const char *path, int flags);
+int root_open_text(const struct sb_root *r, const char *path, off_t *size);
+
 #endif
