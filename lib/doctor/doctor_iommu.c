@@ -56,9 +56,8 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 	struct sb_iommu_group *g = NULL;
 	struct sb_iommu_policy pol;
 	struct sb_kmsg log = { 0 };
-	bool have_log;
 	size_t ninst = 0, ng = 0, count[6] = { 0 }, off = 0, best = 0;
-	char names[128] = "", mode[16], *cmdline;
+	char names[128] = "", *cmdline;
 
 	if (sb_dir_list(r, &inst, "/sys/class/iommu") == 0)
 		ninst = inst.n;
@@ -84,13 +83,14 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 	cmdline = sb_cmdline_read(r);
 	if (cmdline)
 		boot_params(cmdline, s);
-	/* the same answer as smmustat's: the command line, the kernel log, the group types */
-	have_log = ng && !(cmdline && sb_iommu_cmdline_policy(cmdline, mode, sizeof(mode))) &&
-		   sb_kmsg_read(r, &log, NULL) == 0;
-	sb_iommu_policy(cmdline, have_log ? &log : NULL, g, ng, &pol);
-	free(cmdline);
-	if (have_log)
+	/* the same answer as smmustat's: the command line, the kernel log, the group types;
+	 * the log is read only when the command line leaves the answer open */
+	sb_iommu_policy(cmdline, NULL, g, ng, &pol);
+	if (ng && strcmp(pol.source, "cmdline") && sb_kmsg_read(r, &log, NULL) == 0) {
+		sb_iommu_policy(cmdline, &log, g, ng, &pol);
 		sb_kmsg_free(&log);
+	}
+	free(cmdline);
 	if (pol.mode[0]) {
 		doctor_str(s, "invalidation", pol.mode, false);
 		doctor_str(s, "invalidation_source", pol.source, false);
