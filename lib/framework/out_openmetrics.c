@@ -15,7 +15,8 @@
  *  - a text SB_COL_METRIC column is a gauge of 1 with the text as a label named after the
  *    column; with sb_table_states() a state set (every value, 1 for the current one);
  *  - numeric and boolean top-level fields are gauges socbox_<ns>_<key>;
- *  - a gauge drops a _count suffix (the sample name of summaries and histograms);
+ *  - a gauge drops a _count suffix (the sample name of summaries and histograms), and a
+ *    gauge column COUNT is named after its table, as a counter is;
  *  - units in base units, as suffixes: column suffixes _S, _MS, _US and _NS become _seconds
  *    (values scaled), _PER_S _per_second, _GBPS _bits_per_second; OpenMetrics gets a UNIT
  *    line for _seconds and _bytes;
@@ -128,7 +129,10 @@ static void family_name(struct family *f, const struct sb_out *o, const char *pa
 		else if (ends_with(last, "_total"))
 			last[strlen(last) - 6] = '\0';
 	}
-	/* _count, _sum and _bucket are the samples of summaries and histograms */
+	/* _count, _sum and _bucket are the samples of summaries and histograms; a gauge COUNT
+	 * is named after its table, as a counter is (cause COUNT -> socbox_doctor_cause) */
+	if (!counter && !strcmp(last, "count"))
+		last[0] = '\0';
 	if (!counter && ends_with(last[0] ? last : f->name, "_count"))
 		(last[0] ? last : f->name)[strlen(last[0] ? last : f->name) - 6] = '\0';
 	for (size_t i = 0; i < sizeof(unit_rules) / sizeof(unit_rules[0]); i++) {
