@@ -16,7 +16,7 @@ static const struct sb_col doctor_cols[] = {
 	[COL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL,
 			    "rpmsg, dmabuf, iommu or netdev", 0 },
 	[COL_STATUS] = { "STATUS", SB_T_STR, 0, SB_COL_METRIC,
-			 "ok, partial, missing or unknown (needs the live kernel)", 0 },
+			 "ok, degraded, failed, missing, absent (no such hardware) or unknown", 0 },
 	[COL_SUMMARY] = { "SUMMARY", SB_T_STR, 0.6, SB_COL_WRAP, "what was found", 0 },
 	[COL_LIVE_ONLY] = { "LIVE_ONLY", SB_T_BOOL, 0, SB_COL_HIDDEN | SB_COL_JSON,
 			    "the subsystem can only be looked at on the running kernel", 0 },
@@ -36,6 +36,77 @@ static const struct sb_col fact_cols[] = {
 	[FCOL_VALUE] = { "VALUE", SB_T_STR, 0, 0, "value", 0 },
 	[FCOL_LIVE] = { "LIVE", SB_T_BOOL, 0, 0, "needs the running kernel", 0 },
 };
+
+/* The causes doctor names, most decisive first. In text a row is the code, the diagnosis
+ * (which names the object) and the fix; JSON has every column. */
+enum {
+	CCOL_CODE,
+	CCOL_SUBSYSTEM,
+	CCOL_SEVERITY,
+	CCOL_OBJECT,
+	CCOL_DIAGNOSIS,
+	CCOL_EVIDENCE,
+	CCOL_FIX
+};
+static const struct sb_col cause_cols[] = {
+	[CCOL_CODE] = { "CODE", SB_T_STR, 0, SB_COL_LABEL,
+			"stable code of the cause ('socbox doctor --explain CODE')", 0 },
+	[CCOL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL | SB_COL_HIDDEN | SB_COL_JSON,
+			     "the subsystem it breaks", 0 },
+	[CCOL_SEVERITY] = { "SEVERITY", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON,
+			    "failed, missing, degraded or notice (changes no status)", 0 },
+	[CCOL_OBJECT] = { "OBJECT", SB_T_STR, 0, SB_COL_LABEL | SB_COL_HIDDEN | SB_COL_JSON,
+			  "the device, remote processor, area or pool", 0 },
+	[CCOL_DIAGNOSIS] = { "DIAGNOSIS", SB_T_STR, 0.5, SB_COL_WRAP,
+			     "what is wrong, naming the object", 0 },
+	[CCOL_EVIDENCE] = { "EVIDENCE", SB_T_STR, 0.3, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
+			    "the file and value or the kernel log line that shows it", 0 },
+	[CCOL_FIX] = { "FIX", SB_T_STR, 0.3, SB_COL_WRAP, "what to do on this board", 0 },
+};
+
+/* metrics: socbox_doctor_cause{code,subsystem,object} 1 for every cause present */
+enum { MCC_CODE, MCC_SUBSYSTEM, MCC_OBJECT, MCC_COUNT };
+static const struct sb_col cause_metric_cols[] = {
+	[MCC_CODE] = { "CODE", SB_T_STR, 0, SB_COL_LABEL, "stable code of the cause", 0 },
+	[MCC_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, SB_COL_LABEL, "the subsystem it breaks", 0 },
+	[MCC_OBJECT] = { "OBJECT", SB_T_STR, 0, SB_COL_LABEL, "the object it names", 0 },
+	[MCC_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_METRIC,
+			"a cause socbox doctor names (1 while present)", 0 },
+};
+
+static const char *severity_name(const struct sb_cause_def *d)
+{
+	return d->effect == SB_HEALTH_OK ? "notice" : sb_health_name(d->effect);
+}
+
+static void causes_table(struct sb_out *o, const struct sb_doctor_report *rep)
+{
+	bool metrics = sb_out_mode_is_metrics(sb_out_mode(o));
+	struct sb_table *t =
+		metrics ? sb_out_table(o, "cause", NULL, cause_metric_cols,
+				       NCOLS(cause_metric_cols), false)
+			: sb_out_table(o, "causes", "Causes", cause_cols, NCOLS(cause_cols), false);
+
+	for (size_t i = 0; i < rep->ncauses; i++) {
+		const struct sb_cause *c = &rep->causes[i];
+		struct sb_row *r = sb_table_row(t);
+
+		if (metrics) {
+			sb_row_str(r, MCC_CODE, c->def->code);
+			sb_row_str(r, MCC_SUBSYSTEM, rep->subs[c->sub].name);
+			sb_row_str(r, MCC_OBJECT, c->object);
+			sb_row_u64(r, MCC_COUNT, 1);
+			continue;
+		}
+		sb_row_str(r, CCOL_CODE, c->def->code);
+		sb_row_str(r, CCOL_SUBSYSTEM, rep->subs[c->sub].name);
+		sb_row_str(r, CCOL_SEVERITY, severity_name(c->def));
+		sb_row_str(r, CCOL_OBJECT, c->object);
+		sb_row_str(r, CCOL_DIAGNOSIS, c->diagnosis);
+		sb_row_str(r, CCOL_EVIDENCE, c->evidence);
+		sb_row_str(r, CCOL_FIX, c->fix);
+	}
+}
 
 /* The facts that are numbers (booleans as 1/0), as metrics. */
 enum { MCOL_SUBSYSTEM, MCOL_KEY, MCOL_VALUE };
@@ -138,13 +209,22 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 	sb_out_field_str(o, "kernel", rep->kernel);
 	/* null (text: "-") on the live system */
 	sb_out_field_str(o, "sysroot", sb_root_is_live(c->root) ? NULL : sb_root_path(c->root));
+	sb_out_field_str(o, "arch", rep->arch);
+	sb_out_field_str(o, "firmware", rep->fwdesc);
+	sb_out_field_str(o, "board", rep->board[0] ? rep->board : NULL);
+	/* causes first: on a broken board they are what the person at the console needs. An
+	 * -o list that replaces the columns asks for the subsystems table alone (scripts that
+	 * read "SUBSYSTEM STATUS" rows keep getting only those). */
+	if ((rep->ncauses || c->out.mode != SB_OUT_TABLE) &&
+	    !(c->out.columns && c->out.columns[0] != '+'))
+		causes_table(o, rep);
 	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, NCOLS(doctor_cols), true);
 	sb_table_states(t, COL_STATUS, sb_health_names);
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
 
 		subsystem_row(t, s);
-		if (c->out.mode == SB_OUT_TABLE)
+		if (c->out.mode == SB_OUT_TABLE && !sb_opt.quiet)
 			for (int k = 0; k < s->nhints; k++)
 				sb_out_note(o, "%s: %s", s->name, s->hints[k]);
 	}
@@ -158,7 +238,14 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 	return rc ? SB_EXIT_FAIL : 0;
 }
 
-/* --require rpmsg,dmabuf: exit 1 naming each required subsystem that is not ok. */
+/* A cause that fails --require: every one but the notices. */
+static bool fails_require(const struct sb_cause *c)
+{
+	return c->def->effect != SB_HEALTH_OK;
+}
+
+/* --require rpmsg,dmabuf: exit 1 naming each required subsystem that is not ok or has a
+ * cause. */
 static int check_required(const struct sb_ctx *c, const char *list,
 			  const struct sb_doctor_report *rep)
 {
@@ -169,10 +256,25 @@ static int check_required(const struct sb_ctx *c, const char *list,
 		return SB_EXIT_FAIL;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		int i = sb_doctor_index(name);
-		if (i < 0 || rep->subs[i].status == SB_HEALTH_OK)
+		const struct sb_cause *first = NULL;
+		size_t ncauses = 0;
+
+		if (i < 0)
 			continue;
-		sb_eprintf("%s: %s: required subsystem is %s: %s", c->applet, name,
-			   sb_health_name(rep->subs[i].status), rep->subs[i].summary);
+		for (size_t k = 0; k < rep->ncauses; k++)
+			if (rep->causes[k].sub == i && fails_require(&rep->causes[k])) {
+				first = first ? first : &rep->causes[k];
+				ncauses++;
+			}
+		if (rep->subs[i].status == SB_HEALTH_OK && !ncauses)
+			continue;
+		if (first)
+			sb_eprintf("%s: %s: required subsystem is %s: %s %s%s", c->applet, name,
+				   sb_health_name(rep->subs[i].status), first->def->code,
+				   first->object, ncauses > 1 ? " (and more causes)" : "");
+		else
+			sb_eprintf("%s: %s: required subsystem is %s: %s", c->applet, name,
+				   sb_health_name(rep->subs[i].status), rep->subs[i].summary);
 		rc = SB_EXIT_FAIL;
 	}
 	free(copy);
@@ -201,29 +303,138 @@ static int validate_required(const struct sb_ctx *c, const char *list)
 	return rc;
 }
 
+/* --explain CODE: the catalogue's entry. */
+enum { ECOL_FIELD, ECOL_VALUE };
+static const struct sb_col explain_cols[] = {
+	[ECOL_FIELD] = { "FIELD", SB_T_STR, 0, 0, "code, subsystem, status, cause, evidence, fix",
+			 0 },
+	[ECOL_VALUE] = { "VALUE", SB_T_STR, 0.8, SB_COL_WRAP, "the catalogue's text", 0 },
+};
+
+static int explain(const struct sb_ctx *c, const char *code)
+{
+	const struct sb_cause_def *d = sb_cause_find(code);
+	const char *fields[][2] = {
+		{ "code", NULL },  { "subsystem", NULL }, { "status", NULL },
+		{ "cause", NULL }, { "evidence", NULL },  { "fix", NULL },
+	};
+	struct sb_out *o;
+	int rc;
+
+	if (!d) {
+		const char *near = NULL;
+
+		for (const struct sb_cause_def *k = sb_cause_catalogue; k->code && !near; k++)
+			if (strstr(k->code, code) ||
+			    !strncmp(k->code, code, strcspn(code, ".") + 1))
+				near = k->code;
+		sb_eprintf("%s: %s: no such cause%s%s%s", c->applet, code,
+			   near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+		return SB_EXIT_USAGE;
+	}
+	fields[0][1] = d->code;
+	fields[1][1] = d->subsystem ? d->subsystem : "the subsystem of the device it names";
+	fields[2][1] = d->effect == SB_HEALTH_OK ? "notice (changes no status)"
+						 : sb_health_name(d->effect);
+	fields[3][1] = d->title;
+	fields[4][1] = d->evidence;
+	fields[5][1] = d->fix;
+	o = sb_out_new(&c->out, stdout);
+	if (!o)
+		return SB_EXIT_FAIL;
+	if (c->out.mode == SB_OUT_TABLE) {
+		struct sb_table *t = sb_out_table(o, "entry", NULL, explain_cols,
+						  NCOLS(explain_cols), false);
+
+		for (size_t i = 0; i < NCOLS(fields); i++) {
+			struct sb_row *r = sb_table_row(t);
+
+			sb_row_str(r, ECOL_FIELD, fields[i][0]);
+			sb_row_str(r, ECOL_VALUE, fields[i][1]);
+		}
+	} else {
+		for (size_t i = 0; i < NCOLS(fields); i++)
+			sb_out_field_str(o, fields[i][0], fields[i][1]);
+	}
+	rc = sb_out_print(o);
+	sb_out_free(o);
+	return rc ? SB_EXIT_FAIL : 0;
+}
+
+/* --list-causes: the catalogue, one code a row. */
+enum { LCOL_CODE, LCOL_SUBSYSTEM, LCOL_STATUS, LCOL_CAUSE };
+static const struct sb_col catalogue_cols[] = {
+	[LCOL_CODE] = { "CODE", SB_T_STR, 0, 0, "stable code of the cause", 0 },
+	[LCOL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, 0,
+			     "the subsystem it breaks; '-': the one of the device it names", 0 },
+	[LCOL_STATUS] = { "STATUS", SB_T_STR, 0, 0,
+			  "the status it gives its subsystem (notice: none)", 0 },
+	[LCOL_CAUSE] = { "CAUSE", SB_T_STR, 0.5, SB_COL_WRAP, "what it means", 0 },
+};
+
+static int list_causes(const struct sb_ctx *c)
+{
+	struct sb_out *o = sb_out_new(&c->out, stdout);
+	struct sb_table *t;
+	int rc;
+
+	if (!o)
+		return SB_EXIT_FAIL;
+	t = sb_out_table(o, "causes", NULL, catalogue_cols, NCOLS(catalogue_cols), false);
+	for (const struct sb_cause_def *d = sb_cause_catalogue; d->code; d++) {
+		struct sb_row *r = sb_table_row(t);
+
+		sb_row_str(r, LCOL_CODE, d->code);
+		sb_row_str(r, LCOL_SUBSYSTEM, d->subsystem ? d->subsystem : "-");
+		sb_row_str(r, LCOL_STATUS, severity_name(d));
+		sb_row_str(r, LCOL_CAUSE, d->title);
+	}
+	rc = sb_out_print(o);
+	sb_out_free(o);
+	return rc ? SB_EXIT_FAIL : 0;
+}
+
 static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *require;
+	static char *require, *explain_code, *buffer_size;
+	static int list;
 	struct poptOption opts[] = {
 		{ "require", '\0', POPT_ARG_STRING, &require, 0,
-		  "exit 1 unless these subsystems are ok (rpmsg,dmabuf,iommu,netdev)", "LIST" },
+		  "exit 1 unless these subsystems are ok and have no cause (rpmsg,dmabuf,iommu,netdev)",
+		  "LIST" },
+		{ "explain", '\0', POPT_ARG_STRING, &explain_code, 0,
+		  "print the catalogue's entry for a cause code and exit", "CODE" },
+		{ "list-causes", '\0', POPT_ARG_NONE, &list, 0,
+		  "list every cause doctor can name and exit", NULL },
+		{ "buffer-size", '\0', POPT_ARG_STRING, &buffer_size, 0,
+		  "the largest dma-buf the application allocates (K, M, G): a limit below it is a cause",
+		  "SIZE" },
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
 	};
+	struct sb_doctor_opts dopts = { 0 };
 	struct sb_doctor_report rep;
 	int rc;
 
-	require = NULL;
+	require = explain_code = buffer_size = NULL;
+	list = 0;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, NCOLS(doctor_cols));
 	if (rc)
 		return rc;
+	if (explain_code)
+		return explain(c, explain_code);
+	if (list)
+		return list_causes(c);
+	if (buffer_size && (sb_parse_size(buffer_size, &dopts.buffer_size) || !dopts.buffer_size))
+		return sb_usage_error(c, "--buffer-size: '%s' is not a size (4096, 64K, 8M, 1G)",
+				      buffer_size);
 	if (require) {
 		rc = validate_required(c, require);
 		if (rc)
 			return rc;
 	}
-	sb_doctor_run(c->root, &rep);
+	sb_doctor_run(c->root, &dopts, &rep);
 	rc = print_report(c, &rep);
 	if (!rc && require)
 		rc = check_required(c, require, &rep);

@@ -9,7 +9,9 @@
 #include "doctor_probe.h"
 #include "socbox/doctor.h"
 
-const char *const sb_health_names[] = { "ok", "partial", "missing", "unknown", NULL };
+const char *const sb_health_names[] = {
+	"ok", "degraded", "failed", "missing", "absent", "unknown", NULL
+};
 
 const char *sb_health_name(enum sb_health h)
 {
@@ -99,8 +101,55 @@ void doctor_module(const struct sb_root *r, struct sb_doctor_sub *s, const char 
 		doctor_hint(s, "%s", hint);
 }
 
-void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep)
+/* How bad a status is, for a cause raising its subsystem's: absent and unknown are
+ * replaced by any cause, a notice (ok) changes nothing. */
+static int severity(enum sb_health h)
 {
+	switch (h) {
+	case SB_HEALTH_DEGRADED:
+		return 1;
+	case SB_HEALTH_MISSING:
+		return 2;
+	case SB_HEALTH_FAILED:
+		return 3;
+	default:
+		return 0;
+	}
+}
+
+static int cause_cmp(const void *a, const void *b)
+{
+	const struct sb_cause *x = a, *y = b;
+	int d = severity(y->def->effect) - severity(x->def->effect);
+
+	if (d)
+		return d;
+	if (x->def != y->def)
+		return x->def < y->def ? -1 : 1;
+	return strcmp(x->object, y->object);
+}
+
+void doctor_causes_rank(struct sb_doctor_report *rep)
+{
+	if (rep->ncauses)
+		qsort(rep->causes, rep->ncauses, sizeof(*rep->causes), cause_cmp);
+	for (size_t i = 0; i < rep->ncauses; i++) {
+		struct sb_doctor_sub *s = &rep->subs[rep->causes[i].sub];
+		enum sb_health e = rep->causes[i].def->effect;
+
+		if (e == SB_HEALTH_OK)
+			continue;
+		if (s->status == SB_HEALTH_ABSENT || s->status == SB_HEALTH_UNKNOWN ||
+		    severity(e) > severity(s->status))
+			s->status = e;
+	}
+}
+
+void sb_doctor_run(const struct sb_root *r, const struct sb_doctor_opts *opts,
+		   struct sb_doctor_report *rep)
+{
+	struct doctor_board b;
+
 	memset(rep, 0, sizeof(*rep));
 	if (sb_kernel_release(r, rep->kernel, sizeof(rep->kernel)) < 0)
 		snprintf(rep->kernel, sizeof(rep->kernel), "unknown");
@@ -108,10 +157,23 @@ void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep)
 	rep->subs[SB_DOCTOR_DMABUF].name = "dmabuf";
 	rep->subs[SB_DOCTOR_IOMMU].name = "iommu";
 	rep->subs[SB_DOCTOR_NETDEV].name = "netdev";
-	doctor_probe_rpmsg(r, &rep->subs[SB_DOCTOR_RPMSG]);
-	doctor_probe_dmabuf(r, &rep->subs[SB_DOCTOR_DMABUF]);
-	doctor_probe_iommu(r, &rep->subs[SB_DOCTOR_IOMMU]);
-	doctor_probe_netdev(r, &rep->subs[SB_DOCTOR_NETDEV]);
+	doctor_board_load(&b, r, opts, rep);
+	snprintf(rep->arch, sizeof(rep->arch), "%s", sb_arch_name(b.plat.arch));
+	snprintf(rep->fwdesc, sizeof(rep->fwdesc), "%s", sb_fwdesc_name(b.plat.fw));
+	snprintf(rep->board, sizeof(rep->board), "%s",
+		 b.plat.model[0] ? b.plat.model : b.plat.compatible);
+	/* devices that did not come up first: the subsystems' detectors skip what they name */
+	doctor_causes_probe(&b);
+	doctor_probe_rpmsg(&b, &rep->subs[SB_DOCTOR_RPMSG]);
+	doctor_probe_dmabuf(&b, &rep->subs[SB_DOCTOR_DMABUF]);
+	doctor_probe_iommu(&b, &rep->subs[SB_DOCTOR_IOMMU]);
+	doctor_probe_netdev(&b, &rep->subs[SB_DOCTOR_NETDEV]);
+	doctor_causes_rpmsg(&b);
+	doctor_causes_dmabuf(&b);
+	doctor_causes_iommu(&b);
+	doctor_causes_netdev(&b);
+	doctor_causes_rank(rep);
+	doctor_board_free(&b);
 }
 
 void sb_doctor_sub_free(struct sb_doctor_sub *s)
@@ -127,5 +189,6 @@ void sb_doctor_report_free(struct sb_doctor_report *rep)
 {
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++)
 		sb_doctor_sub_free(&rep->subs[i]);
+	free(rep->causes);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -8,8 +8,10 @@
 #include "socbox/dmabufinfo.h"
 
 /* Live only: the device node's mode and whether this user may open it to allocate. */
+/* Live only: the device node's mode and whether this user may open it to allocate (a node
+ * that cannot be opened is the cause dmabuf.heap-denied). */
 static void node_access(struct sb_doctor_sub *s, const struct sb_dmabuf_allocator *al,
-			const char *key, int *denied)
+			const char *key)
 {
 	char desc[64];
 
@@ -21,24 +23,17 @@ static void node_access(struct sb_doctor_sub *s, const struct sb_dmabuf_allocato
 	} else {
 		snprintf(desc, sizeof(desc), "%04o uid %u gid %u%s", al->mode, al->uid, al->gid,
 			 al->can_open ? "" : " (no access)");
-		if (!al->can_open) {
-			(*denied)++;
-			doctor_hint(s,
-				    "%s is not accessible to this user: run as root or add a udev rule "
-				    "(e.g. GROUP=\"video\", MODE=\"0660\")",
-				    al->node);
-		}
 	}
 	doctor_str(s, key, desc, true);
 }
 
-void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
+void doctor_probe_dmabuf(struct doctor_board *b, struct sb_doctor_sub *s)
 {
+	const struct sb_root *r = b->root;
 	struct sb_dmabuf_allocators a;
 	bool udmabuf;
 	char names[128] = "", key[64];
 	struct sb_udmabuf_limits limits;
-	int denied = 0;
 	size_t off = 0, nheaps;
 
 	sb_dmabuf_allocators(r, false, &a);
@@ -51,26 +46,26 @@ void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s)
 	doctor_str(s, "heap_names", names, false);
 	for (size_t i = 0; i < nheaps; i++) {
 		snprintf(key, sizeof(key), "access_%.56s", a.v[i].name);
-		node_access(s, &a.v[i], key, &denied);
+		node_access(s, &a.v[i], key);
 	}
 	doctor_bool(s, "udmabuf", udmabuf, false);
 	if (udmabuf) {
 		if (sb_udmabuf_limits(r, &limits) == 0)
 			doctor_num(s, "udmabuf_size_limit_mb",
 				   (int64_t)(limits.size_limit_bytes >> 20), false);
-		node_access(s, &a.v[nheaps], "access_udmabuf", &denied);
+		node_access(s, &a.v[nheaps], "access_udmabuf");
 	}
 
-	if (!nheaps)
-		doctor_hint(s,
-			    "no dma-heap: enable CONFIG_DMABUF_HEAPS and CONFIG_DMABUF_HEAPS_SYSTEM "
-			    "(CONFIG_DMABUF_HEAPS_CMA for contiguous memory)");
-	if (!udmabuf)
-		doctor_module(r, s, "udmabuf", "module_udmabuf", "CONFIG_UDMABUF");
+	if (!udmabuf) { /* the cause dmabuf.no-udmabuf says what to do */
+		enum sb_mod_state st;
+
+		sb_kmod_state(r, "udmabuf", &st);
+		doctor_str(s, "module_udmabuf", sb_kmod_state_name(st), false);
+	}
 	if (nheaps && udmabuf) {
 		s->status = SB_HEALTH_OK;
 	} else if (nheaps || udmabuf) {
-		s->status = SB_HEALTH_PARTIAL;
+		s->status = SB_HEALTH_DEGRADED;
 	} else {
 		s->status = SB_HEALTH_MISSING;
 	}

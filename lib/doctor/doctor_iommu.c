@@ -49,15 +49,16 @@ static void group_type_facts(struct sb_doctor_sub *s, const char *type, size_t c
 
 /* A summary reads the least it can: instance names from the class directory, only the type
  * of each group, and the kernel log only when the command line does not decide the policy. */
-void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
+void doctor_probe_iommu(struct doctor_board *b, struct sb_doctor_sub *s)
 {
+	const struct sb_root *r = b->root;
 	const char *const *types = sb_iommu_group_types;
 	struct sb_dirlist inst = { 0 };
 	struct sb_iommu_group *g = NULL;
 	struct sb_iommu_policy pol;
-	struct sb_kmsg log = { 0 };
 	size_t ninst = 0, ng = 0, count[6] = { 0 }, off = 0, best = 0;
-	char names[128] = "", *cmdline;
+	char names[128] = "";
+	const char *cmdline = b->cmdline, *what;
 
 	if (sb_dir_list(r, &inst, "/sys/class/iommu") == 0)
 		ninst = inst.n;
@@ -80,17 +81,13 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 	}
 	if (ng)
 		doctor_str(s, "default_domain_type", types[best], false);
-	cmdline = sb_cmdline_read(r);
 	if (cmdline)
 		boot_params(cmdline, s);
 	/* the same answer as smmustat's: the command line, the kernel log, the group types;
 	 * the log is read only when the command line leaves the answer open */
 	sb_iommu_policy(cmdline, NULL, g, ng, &pol);
-	if (ng && strcmp(pol.source, "cmdline") && sb_kmsg_read(r, &log, NULL) == 0) {
-		sb_iommu_policy(cmdline, &log, g, ng, &pol);
-		sb_kmsg_free(&log);
-	}
-	free(cmdline);
+	if (ng && strcmp(pol.source, "cmdline"))
+		sb_iommu_policy(cmdline, &b->log, g, ng, &pol);
 	if (pol.mode[0]) {
 		doctor_str(s, "invalidation", pol.mode, false);
 		doctor_str(s, "invalidation_source", pol.source, false);
@@ -107,20 +104,25 @@ void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s)
 								: "",
 			       pol.mode[0] ? ")" : "");
 	} else if (ninst || ng) {
-		s->status = SB_HEALTH_PARTIAL;
+		s->status = SB_HEALTH_DEGRADED;
 		doctor_summary(s, "%zu instance%s, %zu group%s", ninst, ninst == 1 ? "" : "s", ng,
 			       ng == 1 ? "" : "s");
 		if (!ng)
 			doctor_hint(s,
 				    "IOMMU present but no device is attached to it: check the iommus/iommu-map "
 				    "properties in the device tree or the DMAR/IORT tables");
-	} else {
+	} else if (doctor_iommu_described(b, &what)) {
+		/* the causes say why: its probe, its driver, its table */
 		s->status = SB_HEALTH_MISSING;
-		doctor_summary(s, "no IOMMU instance");
-		doctor_hint(
-			s,
-			"no IOMMU: enable it in firmware (VT-d / AMD-Vi) or the device tree, build "
-			"CONFIG_ARM_SMMU_V3, CONFIG_INTEL_IOMMU or CONFIG_AMD_IOMMU, and on x86 boot with intel_iommu=on");
+		doctor_summary(s, "no IOMMU instance, although %s describes one", what);
+	} else {
+		s->status = SB_HEALTH_ABSENT;
+		doctor_summary(s, "no IOMMU on this board (%s)",
+			       b->plat.fw == SB_FW_DT ? "the device tree describes none"
+			       : sb_arch_is_x86(b->plat.arch)
+				       ? "no DMAR or IVRS table: VT-d or "
+					 "AMD-Vi off in the firmware?"
+				       : "the firmware describes none");
 	}
 	sb_dirlist_free(&inst);
 	sb_iommu_groups_free(g, ng);

@@ -10,16 +10,20 @@
 
 /* The facts, status and summary of a collected state: the same on the live kernel and on a
  * snapshot with a netdev capture (the facts keep their live flag either way). */
-static void summarize(struct sb_doctor_sub *s, const struct sb_nd_state *st)
+static void summarize(struct doctor_board *b, struct sb_doctor_sub *s, const struct sb_nd_state *st)
 {
 	size_t bound = 0, leaked = 0;
+	uint64_t age;
 
 	doctor_bool(s, "family", true, true);
 	doctor_num(s, "family_version", st->family_version, true);
 	for (size_t i = 0; i < st->nqueues; i++)
 		bound += st->queues[i].dmabuf != 0;
 	for (size_t i = 0; i < st->npools; i++)
-		leaked += sb_nd_pool_leaked(&st->pools[i], st->boottime_s, NULL);
+		if (sb_nd_pool_leaked(&st->pools[i], st->boottime_s, &age)) {
+			leaked++;
+			doctor_cause_pool(b, &st->pools[i], age);
+		}
 	doctor_num(s, "devices", (int64_t)st->ndevs, true);
 	if (st->have & SB_ND_QUEUES) {
 		doctor_num(s, "queues", (int64_t)st->nqueues, true);
@@ -31,11 +35,7 @@ static void summarize(struct sb_doctor_sub *s, const struct sb_nd_state *st)
 		doctor_num(s, "page_pools", (int64_t)st->npools, true);
 		doctor_num(s, "page_pools_leaked", (int64_t)leaked, true);
 	}
-	if (leaked)
-		doctor_hint(s,
-			    "%zu page pool%s detached but still holding memory: devmemstat bindings",
-			    leaked, leaked == 1 ? "" : "s");
-	s->status = (st->have & SB_ND_QUEUES) ? SB_HEALTH_OK : SB_HEALTH_PARTIAL;
+	s->status = (st->have & SB_ND_QUEUES) ? SB_HEALTH_OK : SB_HEALTH_DEGRADED;
 	doctor_summary(
 		s,
 		"netdev family v%u: %zu device%s, %zu queue%s, %zu bound to a dma-buf, %zu page pool%s",
@@ -43,8 +43,10 @@ static void summarize(struct sb_doctor_sub *s, const struct sb_nd_state *st)
 		st->nqueues == 1 ? "" : "s", bound, st->npools, st->npools == 1 ? "" : "s");
 }
 
-void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
+void doctor_probe_netdev(struct doctor_board *b, struct sb_doctor_sub *s)
 {
+	const struct sb_root *r = b->root;
+	struct sb_cause *c;
 	const unsigned parts = SB_ND_DEVS | SB_ND_QUEUES | SB_ND_POOLS;
 	struct sb_nd_state st;
 	struct sb_genl g;
@@ -63,7 +65,7 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 				doctor_hint(s, "%s: %s", SB_ND_SNAP_PARTS, e.hint);
 			return;
 		}
-		summarize(s, &st);
+		summarize(b, s, &st);
 		sb_nd_state_free(&st);
 		return;
 	}
@@ -72,9 +74,12 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		s->status = SB_HEALTH_MISSING;
 		doctor_bool(s, "family", false, true);
 		doctor_summary(s, "no 'netdev' generic netlink family");
-		doctor_hint(
-			s,
-			"the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)");
+		c = doctor_cause(b, "netdev.no-family", SB_DOCTOR_NETDEV, "netdev");
+		if (c) {
+			cause_diag(c, "kernel %s has no netdev generic netlink family",
+				   b->rep->kernel);
+			cause_evidence(c, "CTRL_CMD_GETFAMILY netdev: ENOENT");
+		}
 		return;
 	}
 	if (rc) { /* the kernel was not asked: whether it has the family is unknown */
@@ -91,7 +96,7 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 	if (rc) {
 		doctor_bool(s, "family", true, true);
 		doctor_num(s, "family_version", g.version, true);
-		s->status = SB_HEALTH_PARTIAL;
+		s->status = SB_HEALTH_DEGRADED;
 		doctor_summary(s, "netdev family v%u, but dumping it failed: %s", g.version,
 			       e.reason[0] ? e.reason : sb_strerror(e.errnum));
 		if (e.hint[0])
@@ -99,6 +104,6 @@ void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s)
 		sb_nd_state_free(&st);
 		return;
 	}
-	summarize(s, &st);
+	summarize(b, s, &st);
 	sb_nd_state_free(&st);
 }

@@ -5,6 +5,82 @@
 
 #include "socbox/doctor.h"
 #include "socbox/kmod.h"
+#include "socbox/kmsg.h"
+#include "socbox/platform.h"
+#include "socbox/rpmsg.h"
+#include "socbox/rproc.h"
+
+/* What a device the firmware describes is for, by its compatible or its name. */
+struct doctor_role {
+	const char *match;  /* a compatible; with a leading '*', a part of the compatible or name */
+	int sub;	    /* SB_DOCTOR_RPMSG... */
+	const char *what;   /* "remote processor", "mailbox", "SMMUv3", "Ethernet controller" */
+	const char *config; /* "CONFIG_TI_K3_M4_REMOTEPROC", NULL when the SoC decides */
+	const char *module; /* its module, NULL when none */
+};
+const struct doctor_role *doctor_role_of(const char *compatible, const char *name);
+
+/* A platform device (one the device tree or ACPI describes). */
+struct doctor_pdev {
+	char name[96];
+	char compatible[96]; /* the first one of its modalias, "" */
+	bool bound;	     /* has a driver */
+	bool iommus;	     /* its device-tree node has an iommus property */
+	bool grouped;	     /* it is in an IOMMU group */
+	const struct doctor_role *role;
+};
+
+/* A line of /sys/kernel/debug/devices_deferred. */
+struct doctor_deferred {
+	char dev[96];
+	char reason[256];
+};
+
+/* Everything the detectors read, read once. */
+struct doctor_board {
+	const struct sb_root *root;
+	const struct sb_doctor_opts *opts;
+	struct sb_doctor_report *rep;
+	struct sb_platform plat;
+	char *cmdline;
+	struct sb_kmsg log; /* empty when unreadable */
+	struct doctor_deferred *deferred;
+	size_t ndeferred;
+	struct doctor_pdev *pdevs;
+	size_t npdevs;
+	struct sb_rproc *procs; /* remote processors */
+	size_t nprocs;
+	struct sb_rpmsg_state rpmsg;
+	char rpmsg_err[SB_ERR_LINE_MAX]; /* why they could not be read, "" */
+	size_t capcauses;
+};
+
+void doctor_board_load(struct doctor_board *b, const struct sb_root *r,
+		       const struct sb_doctor_opts *opts, struct sb_doctor_report *rep);
+void doctor_board_free(struct doctor_board *b);
+/* The platform device named name, NULL when none. */
+const struct doctor_pdev *doctor_pdev_find(const struct doctor_board *b, const char *name);
+/* A kernel log line as dev_printk() writes it, "DRIVER DEVICE: MSG", whatever the driver:
+ * MSG, with DEVICE in dev; NULL when the line has not that shape. */
+const char *doctor_log_dev(const char *text, char *dev, size_t len);
+
+/* Name a cause: NULL when the same code already names the same object. */
+struct sb_cause *doctor_cause(struct doctor_board *b, const char *code, int sub, const char *object);
+void cause_diag(struct sb_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cause_evidence(struct sb_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cause_fix(struct sb_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The detectors, one per area; each reads the board and names what it finds. */
+void doctor_causes_probe(struct doctor_board *b);
+void doctor_causes_rpmsg(struct doctor_board *b);
+void doctor_causes_dmabuf(struct doctor_board *b);
+void doctor_causes_iommu(struct doctor_board *b);
+void doctor_causes_netdev(struct doctor_board *b);
+struct sb_nd_pool;
+/* A pool detached from its netdev that still holds pages (netdev family). */
+void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint64_t age_s);
+/* Rank the causes and raise each subsystem's status to what its causes say. */
+void doctor_causes_rank(struct sb_doctor_report *rep);
 
 void doctor_num(struct sb_doctor_sub *s, const char *key, int64_t v, bool live);
 void doctor_bool(struct sb_doctor_sub *s, const char *key, bool v, bool live);
@@ -16,9 +92,12 @@ void doctor_summary(struct sb_doctor_sub *s, const char *fmt, ...)
 void doctor_module(const struct sb_root *r, struct sb_doctor_sub *s, const char *module,
 		   const char *key, const char *config);
 
-void doctor_probe_rpmsg(const struct sb_root *r, struct sb_doctor_sub *s);
-void doctor_probe_dmabuf(const struct sb_root *r, struct sb_doctor_sub *s);
-void doctor_probe_iommu(const struct sb_root *r, struct sb_doctor_sub *s);
-void doctor_probe_netdev(const struct sb_root *r, struct sb_doctor_sub *s);
+/* The probes: facts, summary and the status of what is there. */
+void doctor_probe_rpmsg(struct doctor_board *b, struct sb_doctor_sub *s);
+void doctor_probe_dmabuf(struct doctor_board *b, struct sb_doctor_sub *s);
+void doctor_probe_iommu(struct doctor_board *b, struct sb_doctor_sub *s);
+void doctor_probe_netdev(struct doctor_board *b, struct sb_doctor_sub *s);
+/* Whether the firmware describes an IOMMU; *what names the node or table. */
+bool doctor_iommu_described(const struct doctor_board *b, const char **what);
 
 #endif

@@ -23,6 +23,18 @@ const struct sb_snap_path sb_snap_paths[] = {
 	{ "/proc/sys/kernel/osrelease", 0, 0 },
 	{ "/proc/version", 0, 0 },
 	{ "/proc/cmdline", 0, 0 },
+	/* doctor: the architecture and the firmware description (socbox/platform.h) */
+	{ "/proc/sys/kernel/arch", 0, 0 },
+	{ "/sys/firmware/devicetree/base/compatible", 0, 0 },
+	{ "/sys/firmware/devicetree/base/model", 0, 0 },
+	{ "/sys/firmware/acpi/tables/IORT", 0, 0 },
+	{ "/sys/firmware/acpi/tables/DMAR", 0, 0 },
+	{ "/sys/firmware/acpi/tables/IVRS", 0, 0 },
+	/* doctor's causes: deferred probe, CMA areas, the firmware search path (the platform
+	 * devices: snap_platform_devices) */
+	{ "/sys/kernel/debug/devices_deferred", 0, 0 },
+	{ "/sys/kernel/mm/cma", 1, 0 },
+	{ "/sys/module/firmware_class/parameters/path", 0, 0 },
 	/* doctor: rpmsg */
 	{ "/sys/class/remoteproc", 1, SB_SNAP_FOLLOW },
 	{ "/sys/bus/rpmsg/devices", 1, SB_SNAP_FOLLOW },
@@ -80,6 +92,48 @@ static int snap_module_lists(struct sb_snap *s)
 	sb_snap_file(s, path);
 	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
 	return sb_snap_file(s, path);
+}
+
+/* doctor's causes: of every platform device what tells its role and state: its modalias,
+ * and the links to its driver, its IOMMU group and its device-tree node (with the node's
+ * iommus property). */
+static int snap_platform_devices(struct sb_snap *s)
+{
+	static const char dir[] = "/sys/bus/platform/devices";
+	static const char *const links[] = { "driver", "iommu_group", "of_node" };
+	struct sb_root *live;
+	struct sb_dirlist dl;
+	int rc = 0;
+
+	if (sb_root_open(&live, "/", NULL))
+		return 0;
+	if (sb_dir_list(live, &dl, "%s", dir) < 0) {
+		sb_root_close(live);
+		return 0;
+	}
+	for (size_t i = 0; i < dl.n && !rc; i++) {
+		char path[PATH_MAX + 32], real[PATH_MAX], node[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, dl.names[i]);
+		if (!realpath(path, real))
+			continue;
+		rc = sb_snap_file(s, path); /* the bus link to the device */
+		snprintf(path, sizeof(path), "%s/modalias", real);
+		if (!rc)
+			rc = sb_snap_file(s, path);
+		for (size_t k = 0; k < sizeof(links) / sizeof(links[0]) && !rc; k++) {
+			snprintf(path, sizeof(path), "%s/%s", real, links[k]);
+			rc = sb_snap_file(s, path);
+		}
+		snprintf(path, sizeof(path), "%s/of_node", real);
+		if (!rc && realpath(path, node)) {
+			snprintf(path, sizeof(path), "%s/iommus", node);
+			rc = sb_snap_file(s, path);
+		}
+	}
+	sb_dirlist_free(&dl);
+	sb_root_close(live);
+	return rc;
 }
 
 /* dmabufcp ls: of each process only what shows dma-bufs: comm, the fdinfo of its dma-buf
@@ -246,11 +300,6 @@ static int snap_pmcg(struct sb_snap *s)
 }
 
 const sb_snap_hook sb_snap_hooks[] = {
-	snap_module_lists,
-	snap_dmabuf_holders,
-	snap_kernel_log,
-	snap_pmcg,
-	snap_stream_ids,
-	snap_netdev,
-	NULL,
+	snap_module_lists, snap_platform_devices, snap_dmabuf_holders, snap_kernel_log,
+	snap_pmcg,	   snap_stream_ids,	  snap_netdev,	       NULL,
 };

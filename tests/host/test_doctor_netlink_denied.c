@@ -59,6 +59,8 @@ static void refuse_netlink(int err)
 
 static void probe(struct sb_doctor_sub *s)
 {
+	struct sb_doctor_report rep = { 0 };
+	struct doctor_board b = { .rep = &rep };
 	struct sb_root *r;
 	struct sb_err e;
 
@@ -66,7 +68,9 @@ static void probe(struct sb_doctor_sub *s)
 	ck_assert(sb_root_is_live(r));
 	memset(s, 0, sizeof(*s));
 	s->name = "netdev";
-	doctor_probe_netdev(r, s);
+	b.root = r;
+	doctor_probe_netdev(&b, s);
+	free(rep.causes);
 	sb_root_close(r);
 }
 

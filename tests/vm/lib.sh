@@ -79,6 +79,16 @@ like() {
 	fi
 }
 
+unlike() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		_tap_result 1 "$3"
+		diag "got:  '$1'"
+		diag "want no match for: $2"
+	else
+		_tap_result 0 "$3"
+	fi
+}
+
 wait_for() {
 	_w=0
 	until "$@"; do

@@ -12,7 +12,18 @@
 
 #include "socbox/sys.h"
 
-enum sb_health { SB_HEALTH_OK, SB_HEALTH_PARTIAL, SB_HEALTH_MISSING, SB_HEALTH_UNKNOWN };
+/* The status words a fleet alerts on. ok: works; degraded: works, but something failed (a
+ * crashed core, CMA allocations that failed, IOMMU faults); failed: what the board describes
+ * did not come up; missing: should be there and is not; absent: this board has no such
+ * hardware (no IOMMU on an AM62x), not an alert; unknown: cannot be told from here. */
+enum sb_health {
+	SB_HEALTH_OK,
+	SB_HEALTH_DEGRADED,
+	SB_HEALTH_FAILED,
+	SB_HEALTH_MISSING,
+	SB_HEALTH_ABSENT,
+	SB_HEALTH_UNKNOWN,
+};
 
 enum sb_fact_type { SB_FACT_STR, SB_FACT_NUM, SB_FACT_BOOL };
 
@@ -39,12 +50,47 @@ struct sb_doctor_sub {
 
 enum { SB_DOCTOR_RPMSG, SB_DOCTOR_DMABUF, SB_DOCTOR_IOMMU, SB_DOCTOR_NETDEV, SB_DOCTOR_NSUBS };
 
-struct sb_doctor_report {
-	char kernel[128];
-	struct sb_doctor_sub subs[SB_DOCTOR_NSUBS];
+/* One entry of the catalogue of causes (lib/doctor/causes.c): what doctor can name. */
+struct sb_cause_def {
+	const char *code;      /* stable: "rpmsg.firmware-missing" */
+	const char *subsystem; /* "rpmsg", "dmabuf", "iommu", "netdev"; NULL: the device's own */
+	enum sb_health effect; /* the status it gives its subsystem; OK: a notice only */
+	const char *title;     /* one line */
+	const char *evidence;  /* what is read, with the kernel's format string and source */
+	const char *fix;       /* what to do, in general; a found cause says it for the board */
 };
 
-void sb_doctor_run(const struct sb_root *r, struct sb_doctor_report *rep);
+/* The catalogue, in rank order (the most decisive cause first), NULL-terminated by code. */
+extern const struct sb_cause_def sb_cause_catalogue[];
+const struct sb_cause_def *sb_cause_find(const char *code);
+
+/* A cause found on this root. */
+struct sb_cause {
+	const struct sb_cause_def *def;
+	int sub;	     /* SB_DOCTOR_RPMSG... */
+	char object[128];    /* the device, remote processor, CMA area, pool... */
+	char diagnosis[256]; /* one line naming the object */
+	char evidence[320];  /* the line or file and value that shows it */
+	char fix[320];	     /* for this board */
+};
+
+struct sb_doctor_report {
+	char kernel[128];
+	char arch[16];	 /* sb_arch_name() */
+	char fwdesc[16]; /* sb_fwdesc_name() */
+	char board[96];	 /* device tree model or compatible, "" */
+	struct sb_doctor_sub subs[SB_DOCTOR_NSUBS];
+	struct sb_cause *causes; /* ranked */
+	size_t ncauses;
+};
+
+/* Options of a run: what the user said the board must do. */
+struct sb_doctor_opts {
+	uint64_t buffer_size; /* the largest buffer the application allocates; 0: not said */
+};
+
+void sb_doctor_run(const struct sb_root *r, const struct sb_doctor_opts *opts,
+		   struct sb_doctor_report *rep);
 void sb_doctor_report_free(struct sb_doctor_report *rep);
 void sb_doctor_sub_free(struct sb_doctor_sub *s);
 const char *sb_health_name(enum sb_health h);

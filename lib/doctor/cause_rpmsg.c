@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Why a remote processor or its rpmsg channels are not there: its firmware, its boot, its
+ * crashes, its mailbox, its name-service announcement, the drivers user space needs. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor_probe.h"
+#include "socbox/cmdline.h"
+#include "socbox/limits.h"
+
+static bool is_up(const struct sb_rproc *p)
+{
+	return !strcmp(p->state, "running") || !strcmp(p->state, "attached");
+}
+
+static const struct sb_rproc *rproc_by_id(const struct doctor_board *b, const char *id)
+{
+	for (size_t i = 0; i < b->nprocs; i++)
+		if (!strcmp(b->procs[i].id, id))
+			return &b->procs[i];
+	return NULL;
+}
+
+static const struct sb_rproc *rproc_by_device(const struct doctor_board *b, const char *dev)
+{
+	for (size_t i = 0; i < b->nprocs; i++)
+		if (!strcmp(b->procs[i].device, dev))
+			return &b->procs[i];
+	return NULL;
+}
+
+/* Where the loader looks first (drivers/base/firmware_loader/main.c fw_path[]): the
+ * firmware_class.path parameter when set, else /lib/firmware (the catalogue lists the
+ * rest of the path). */
+static void search_dir(const struct doctor_board *b, char *out, size_t len)
+{
+	char custom[256] = "";
+
+	if (!b->cmdline ||
+	    !sb_cmdline_param(b->cmdline, "firmware_class.path", custom, sizeof(custom)))
+		sb_attr_str(b->root, custom, sizeof(custom),
+			    "/sys/module/firmware_class/parameters/path");
+	snprintf(out, len, "%s", custom[0] ? custom : "/lib/firmware");
+}
+
+static bool has_cause_for(const struct doctor_board *b, const char *object)
+{
+	for (size_t i = 0; i < b->rep->ncauses; i++)
+		if (!strcmp(b->rep->causes[i].object, object))
+			return true;
+	return false;
+}
+
+/* One log line of the remoteproc core about a processor that is not up now. */
+static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const char *msg,
+		      const char *line)
+{
+	/* remoteproc_elf_loader.c rproc_elf_sanity_check(), rproc_elf_load_segments(),
+	 * remoteproc_core.c rproc_start() */
+	static const char *const rejected[] = {
+		"Image is too small",
+		"Image is corrupted (bad magic)",
+		"Unsupported class",
+		"elf64 header is too small",
+		"Unsupported firmware endianness",
+		"No loadable segments",
+		"Firmware size is too small",
+		"bad phdr",
+		"truncated fw",
+		"Failed to load program segments",
+		NULL,
+	};
+	/* remoteproc_core.c rproc_fw_boot(), rproc_start(), rproc_handle_carveout(),
+	 * rproc_alloc_registered_carveouts(); remoteproc_elf_loader.c find_table();
+	 * remoteproc_sysfs.c state_store() */
+	static const char *const failed[] = {
+		"Failed to process resources",
+		"can't start rproc",
+		"can't prepare rproc",
+		"Boot failed",
+		"Unable to allocate carveout",
+		"Failed to allocate associated carveouts",
+		"failed to allocate dma memory",
+		"rsc table is truncated",
+		"carveout rsc",
+		"Registered carveout doesn't fit",
+		"resource table truncated",
+		"header-less resource table",
+		"unsupported fw ver",
+		"resource table incomplete",
+		"iommu_map failed",
+		"failed to prepare subdevices",
+		"failed to probe subdevices",
+		NULL,
+	};
+	char fw[128], path[256];
+	struct sb_cause *c;
+	int err;
+
+	/* drivers/base/firmware_loader/main.c _request_firmware(); Debian's kernels say
+	 * "firmware: failed to load %s (%d)" before it */
+	if (sscanf(msg, "Direct firmware load for %127s failed with error %d", fw, &err) == 2 ||
+	    sscanf(msg, "firmware: failed to load %127s (%d)", fw, &err) == 2) {
+		c = doctor_cause(b, "rpmsg.firmware-missing", SB_DOCTOR_RPMSG, p->id);
+		if (!c)
+			return;
+		search_dir(b, path, sizeof(path));
+		cause_diag(c, "%s (%s): firmware %s not found (error %d)", p->id, p->name, fw, err);
+		cause_evidence(c, "kernel log: %s", line);
+		cause_fix(c, "install %s in %s, then rpmsgctl rproc start %s", fw, path, p->id);
+		return;
+	}
+	for (int i = 0; rejected[i]; i++)
+		if (strstr(msg, rejected[i]) &&
+		    (c = doctor_cause(b, "rpmsg.firmware-rejected", SB_DOCTOR_RPMSG, p->id))) {
+			cause_diag(c, "%s (%s): firmware %s rejected: %s", p->id, p->name,
+				   p->firmware, msg);
+			cause_evidence(c, "kernel log: %s", line);
+		}
+	/* a firmware that is missing or rejected is why the boot failed: say that once */
+	if (has_cause_for(b, p->id))
+		return;
+	for (int i = 0; failed[i]; i++)
+		if (strstr(msg, failed[i]) &&
+		    (c = doctor_cause(b, "rpmsg.boot-failed", SB_DOCTOR_RPMSG, p->id))) {
+			cause_diag(c, "%s (%s) failed to boot %s: %s", p->id, p->name, p->firmware,
+				   msg);
+			cause_evidence(c, "kernel log: %s", line);
+		}
+}
+
+static void mailbox_line(struct doctor_board *b, const char *text)
+{
+	/* mailbox.c mbox_send_message(); imx_rproc.c and stm32_rproc.c "%s: failed (%d,
+	 * err:%d)" from their _kick(); ti_k3_common.c k3_rproc_kick() */
+	static const char *const keys[] = {
+		"Try increasing MBOX_TX_QUEUE_LEN", "_rproc_kick: failed (",
+		"failed to send mailbox message", NULL
+	};
+	char dev[96];
+	struct sb_cause *c;
+
+	for (int i = 0; keys[i]; i++) {
+		if (!strstr(text, keys[i]))
+			continue;
+		if (!doctor_log_dev(text, dev, sizeof(dev)))
+			snprintf(dev, sizeof(dev), "mailbox");
+		c = doctor_cause(b, "rpmsg.mailbox", SB_DOCTOR_RPMSG, dev);
+		if (!c)
+			return;
+		cause_diag(c, "%s: mailbox messages to the remote fail", dev);
+		cause_evidence(c, "kernel log: %s", text);
+		return;
+	}
+}
+
+/* TI K3 drivers do not report a crash to the core (ti_k3_common.c k3_rproc_mbox_callback():
+ * dev_err "K3 rproc %s crashed" on the platform device): the state stays "running" and
+ * nothing recovers it. A crash counts until the core says the processor is up again. */
+static void k3_crashes(struct doctor_board *b)
+{
+	for (size_t i = 0; i < b->nprocs; i++) {
+		const struct sb_rproc *p = &b->procs[i];
+		const char *crash = NULL;
+		struct sb_cause *c;
+		char up[160], dead[160], id[32];
+
+		snprintf(dead, sizeof(dead), "K3 rproc %s crashed", p->name);
+		snprintf(up, sizeof(up), "remote processor %s is now up", p->name);
+		for (size_t k = 0; k < b->log.n; k++) {
+			const char *text = b->log.lines[k].text, *msg;
+
+			if (strstr(text, dead))
+				crash = text;
+			else if (crash &&
+				 (msg = sb_kmsg_dev_msg(text, "remoteproc", id, sizeof(id))) &&
+				 !strcmp(id, p->id) && !strcmp(msg, up))
+				crash = NULL;
+		}
+		if (!crash || !(c = doctor_cause(b, "rpmsg.crashed", SB_DOCTOR_RPMSG, p->id)))
+			continue;
+		cause_diag(c,
+			   "%s (%s) crashed; its driver does not recover it (state still says %s)",
+			   p->id, p->name, p->state);
+		cause_evidence(c, "kernel log: %s", crash);
+		cause_fix(c, "rpmsgctl rproc trace %s; then rpmsgctl rproc stop %s and start %s",
+			  p->id, p->id, p->id);
+	}
+}
+
+static void log_lines(struct doctor_board *b)
+{
+	k3_crashes(b);
+	for (size_t i = 0; i < b->log.n; i++) {
+		const char *text = b->log.lines[i].text, *msg;
+		const struct sb_rproc *p;
+		char id[32];
+
+		mailbox_line(b, text);
+		msg = strncmp(text, "remoteproc ", 11)
+			      ? NULL
+			      : sb_kmsg_dev_msg(text, "remoteproc", id, sizeof(id));
+		p = msg ? rproc_by_id(b, id) : NULL;
+		/* some lines are printed on the processor's platform device */
+		if (!p && (msg = doctor_log_dev(text, id, sizeof(id))))
+			p = rproc_by_device(b, id);
+		if (p && !is_up(p))
+			boot_line(b, p, msg, text);
+	}
+}
+
+static bool has_vdev(const struct doctor_board *b, const struct sb_rproc *p)
+{
+	struct sb_dirlist l = { 0 };
+	bool found = false;
+
+	if (sb_dir_list(b->root, &l, "/sys/class/remoteproc/%s", p->id) == 0)
+		for (size_t i = 0; i < l.n && !found; i++)
+			found = strstr(l.names[i], "#vdev") != NULL;
+	sb_dirlist_free(&l);
+	return found;
+}
+
+static size_t channels_of(const struct doctor_board *b, const char *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->rpmsg.nchannels; i++)
+		n += !strcmp(b->rpmsg.channels[i].remoteproc, id);
+	return n;
+}
+
+static void processors(struct doctor_board *b)
+{
+	for (size_t i = 0; i < b->nprocs; i++) {
+		const struct sb_rproc *p = &b->procs[i];
+		struct sb_cause *c;
+
+		if (!strcmp(p->state, "crashed") && !strcmp(p->recovery, "disabled") &&
+		    (c = doctor_cause(b, "rpmsg.crashed", SB_DOCTOR_RPMSG, p->id))) {
+			cause_diag(c, "%s (%s) crashed and stays down: recovery is disabled", p->id,
+				   p->name);
+			cause_evidence(c,
+				       "/sys/class/remoteproc/%s: state crashed, recovery disabled",
+				       p->id);
+			cause_fix(c,
+				  "rpmsgctl rproc trace %s; then rpmsgctl rproc stop %s and "
+				  "start %s (rpmsgctl rproc recovery %s on: restart on crash)",
+				  p->id, p->id, p->id, p->id);
+		}
+		if (p->have_crashes && p->crashes >= 3 && strcmp(p->recovery, "disabled") &&
+		    (c = doctor_cause(b, "rpmsg.crash-loop", SB_DOCTOR_RPMSG, p->id))) {
+			cause_diag(c,
+				   "%s (%s) crashed %u times since boot and was recovered each time",
+				   p->id, p->name, p->crashes);
+			cause_evidence(c, "kernel log: \"handling crash #%u in %s\"", p->crashes,
+				       p->name);
+			cause_fix(c,
+				  "rpmsgctl rproc trace %s; rpmsgctl rproc recovery %s off keeps "
+				  "the next crash for a debugger or coredump",
+				  p->id, p->id);
+		}
+		if (!strcmp(p->state, "running") && b->rpmsg.bus_present &&
+		    !channels_of(b, p->id) && has_vdev(b, p) &&
+		    (c = doctor_cause(b, "rpmsg.no-channel", SB_DOCTOR_RPMSG, p->id))) {
+			cause_diag(c, "%s (%s) runs %s but announced no rpmsg channel", p->id,
+				   p->name, p->firmware);
+			cause_evidence(c,
+				       "/sys/class/remoteproc/%s: state running, a vdev; no device "
+				       "of it in /sys/bus/rpmsg/devices",
+				       p->id);
+		}
+	}
+}
+
+/* Channels whose driver is in the kernel tree: unbound, that driver is missing. */
+static void channels(struct doctor_board *b)
+{
+	static const struct {
+		const char *name, *module, *config;
+	} drivers[] = {
+		{ "rpmsg-raw", "rpmsg_char", "CONFIG_RPMSG_CHAR" },
+		{ "rpmsg_chrdev", "rpmsg_char", "CONFIG_RPMSG_CHAR" },
+		{ "rpmsg-tty", "rpmsg_tty", "CONFIG_RPMSG_TTY" },
+		{ "rpmsg-client-sample", "rpmsg_client_sample", "CONFIG_SAMPLE_RPMSG_CLIENT" },
+	};
+	for (size_t i = 0; i < b->rpmsg.nchannels; i++) {
+		const struct sb_rpmsg_channel *ch = &b->rpmsg.channels[i];
+		struct sb_cause *c;
+
+		for (size_t k = 0; k < sizeof(drivers) / sizeof(drivers[0]); k++) {
+			if (ch->driver[0] || strcmp(ch->name, drivers[k].name))
+				continue;
+			c = doctor_cause(b, "rpmsg.channel-unbound", SB_DOCTOR_RPMSG, ch->dev);
+			if (!c)
+				break;
+			cause_diag(c, "channel %s (%s) has no driver: %s is not loaded", ch->dev,
+				   ch->name, drivers[k].module);
+			cause_evidence(c, "/sys/bus/rpmsg/devices/%s: no driver link", ch->dev);
+			cause_fix(c, "enable %s or modprobe %s", drivers[k].config,
+				  drivers[k].module);
+		}
+	}
+}
+
+void doctor_causes_rpmsg(struct doctor_board *b)
+{
+	struct sb_cause *c;
+
+	log_lines(b);
+	processors(b);
+	if (b->nprocs && !b->rpmsg.bus_present &&
+	    (c = doctor_cause(b, "rpmsg.no-bus", SB_DOCTOR_RPMSG, "rpmsg"))) {
+		cause_diag(c, "%zu remote processor%s but no rpmsg bus", b->nprocs,
+			   b->nprocs == 1 ? "" : "s");
+		cause_evidence(c, "/sys/class/remoteproc: %zu entries; /sys/bus/rpmsg: absent",
+			       b->nprocs);
+	}
+	channels(b);
+	if (b->rpmsg.bus_present && b->rpmsg.nchannels && !b->rpmsg.nctrls &&
+	    (c = doctor_cause(b, "rpmsg.char-missing", SB_DOCTOR_RPMSG, "rpmsg_ctrl"))) {
+		cause_diag(c, "%zu channel%s but no /dev/rpmsg_ctrlN: endpoints cannot be made",
+			   b->rpmsg.nchannels, b->rpmsg.nchannels == 1 ? "" : "s");
+		cause_evidence(c, "/sys/class/rpmsg: no rpmsg_ctrlN");
+	}
+}
