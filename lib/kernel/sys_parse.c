@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The kernel's text attributes as numbers and booleans (what sb_attr_u64 and friends parse,
  * and what the command line and snapshots give as text). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,7 +31,9 @@ int sb_parse_u64(const char *s, int base, uint64_t *v)
 		base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
 	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	if (!*s || *s == ' ')
+	/* strtoull would skip blanks and take a sign here ("0x-5" is 2^64-5 to it): the
+	 * digits must start right after the prefix (strtoull checks they fit the base). */
+	if (!isalnum((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	x = strtoull(s, &end, base);
