@@ -373,8 +373,9 @@ int sb_parse_size(const char *s, uint64_t *out)
 
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
+	/* Decimal unless 0x, as sb_parse_u64 reads numbers: base 0 would take "010" as 8. */
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno)
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
