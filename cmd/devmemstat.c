@@ -12,6 +12,7 @@
 #include "devmemstat.h"
 #include "devmemstat_views.h"
 #include "builtins.h"
+#include "socbox/macro.h"
 
 char *dm_netns;
 char *dm_dev;
@@ -363,7 +364,7 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = { DM_POPT_NET, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
-	const size_t ncols = sizeof(overview_cols) / sizeof(overview_cols[0]);
+	const size_t ncols = ARRAY_SIZE(overview_cols);
 	struct sb_genl g = { 0 };
 	struct sb_nd_state st;
 	uint32_t ifindex;

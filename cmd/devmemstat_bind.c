@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "devmemstat.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static char *bind_queues, *bind_size;
@@ -50,8 +51,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 
 	bind_queues = bind_size = NULL;
 	bind_duration = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols,
-			  sizeof(bind_cols) / sizeof(bind_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols, ARRAY_SIZE(bind_cols));
 	if (rc)
 		return rc;
 	if (!dm_dev)
@@ -106,8 +106,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	}
 	o = sb_out_new(&c->out, stdout);
-	r = sb_table_row(sb_out_table(o, "bindings", NULL, bind_cols,
-				      sizeof(bind_cols) / sizeof(bind_cols[0]), true));
+	r = sb_table_row(sb_out_table(o, "bindings", NULL, bind_cols, ARRAY_SIZE(bind_cols), true));
 	sb_row_u64(r, BD_ID, id);
 	sb_row_u64(r, BD_IFINDEX, ifindex);
 	sb_row_str(r, BD_IFNAME, dm_ifname(ifindex, name));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "socbox/escape.h"
+#include "socbox/macro.h"
 #include "devmemstat_views.h"
 
 enum { B_ID, B_IFINDEX, B_IFNAME, B_RXQ, B_POOLS, B_INFLIGHT, B_MEM, B_LEAKED };
@@ -93,7 +94,7 @@ static void binding_row(struct sb_table *t, const struct sb_nd_state *st, uint32
 int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = { DM_POPT_NET, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
-	const size_t ncols = sizeof(binding_cols) / sizeof(binding_cols[0]);
+	const size_t ncols = ARRAY_SIZE(binding_cols);
 	struct sb_genl g = { 0 };
 	struct sb_nd_state st;
 	struct sb_out *o;
@@ -125,8 +126,8 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 	nids = binding_ids(&st, ids, 256);
 	for (size_t i = 0; i < nids; i++)
 		binding_row(t, &st, ids[i], now);
-	lt = sb_out_table(o, "leaked_pools", "Leaked pools", leak_cols,
-			  sizeof(leak_cols) / sizeof(leak_cols[0]), false);
+	lt = sb_out_table(o, "leaked_pools", "Leaked pools", leak_cols, ARRAY_SIZE(leak_cols),
+			  false);
 	for (size_t i = 0; i < st.npools; i++) {
 		const struct sb_nd_pool *p = &st.pools[i];
 		struct sb_row *r;

@@ -9,6 +9,7 @@
 
 #include "socbox/escape.h"
 #include "devmemstat.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static double mon_timeout;
@@ -70,7 +71,7 @@ static const char *cache_name(struct name_cache *nc, uint32_t ifindex, bool refr
 		if (!ifindex || !if_indextoname(ifindex, buf))
 			return i < nc->n ? nc->e[i].name : "-";
 		if (i == nc->n) {
-			if (nc->n == sizeof(nc->e) / sizeof(nc->e[0]))
+			if (nc->n == ARRAY_SIZE(nc->e))
 				i = 0; /* full: reuse */
 			else
 				nc->n++;
@@ -113,8 +114,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		 sb_nd_event_action(ev.cmd));
 	opts.noheadings = opts.noheadings || m->headings_done;
 	o = sb_out_new(&opts, stdout);
-	t = sb_out_table(o, "events", NULL, event_cols, sizeof(event_cols) / sizeof(event_cols[0]),
-			 true);
+	t = sb_out_table(o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true);
 	r = sb_table_row(t);
 	sb_row_str(r, E_TIME, ts);
 	sb_row_str(r, E_EVENT, kind);
@@ -171,8 +171,7 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	mon_timeout = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols,
-			  sizeof(event_cols) / sizeof(event_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, ARRAY_SIZE(event_cols));
 	if (rc)
 		return rc;
 	if (mon_timeout < 0)

@@ -13,6 +13,7 @@
 #include "socbox/escape.h"
 #include "devmemstat.h"
 #include "socbox/cpustat.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static char *top_cpus;
@@ -317,8 +318,8 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		   const struct sample *a, const struct sample *b, double dt, const unsigned *cpus,
 		   unsigned ncpus, bool fallback)
 {
-	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols,
-					  sizeof(dev_cols) / sizeof(dev_cols[0]), true);
+	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols, ARRAY_SIZE(dev_cols),
+					  true);
 	char name[IF_NAMESIZE];
 
 	sb_out_field_dbl(o, "interval_s", dt);
@@ -335,8 +336,7 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		sb_row_u64(row, D_RX_BYTES, r[i].rx_bytes);
 		sb_row_u64(row, D_TX_BYTES, r[i].tx_bytes);
 	}
-	t = sb_out_table(o, "queues", "Queues", queue_cols,
-			 sizeof(queue_cols) / sizeof(queue_cols[0]), false);
+	t = sb_out_table(o, "queues", "Queues", queue_cols, ARRAY_SIZE(queue_cols), false);
 	for (size_t i = 0; b->have_nd && i < b->nd.nqstats; i++) {
 		const struct sb_nd_qstats *q = &b->nd.qstats[i];
 		const struct sb_nd_qstats *p =
@@ -353,7 +353,7 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		if (dt > 0)
 			sb_row_dbl(row, QQ_PPS, (double)d64(p ? p->v[pattr] : 0, q->v[pattr]) / dt);
 	}
-	t = sb_out_table(o, "cpus", "CPUs", cpu_cols, sizeof(cpu_cols) / sizeof(cpu_cols[0]), false);
+	t = sb_out_table(o, "cpus", "CPUs", cpu_cols, ARRAY_SIZE(cpu_cols), false);
 	for (size_t i = 0; i < b->cpu.ncpus; i++) {
 		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
 		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
@@ -377,8 +377,7 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 				   (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
 		}
 	}
-	t = sb_out_table(o, "pools", "Page pools", pool_cols,
-			 sizeof(pool_cols) / sizeof(pool_cols[0]), false);
+	t = sb_out_table(o, "pools", "Page pools", pool_cols, ARRAY_SIZE(pool_cols), false);
 	for (size_t i = 0; b->have_nd && i < b->nd.npools; i++) {
 		const struct sb_nd_pool *p = &b->nd.pools[i];
 		const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
@@ -451,8 +450,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 	bool live;
 
 	top_cpus = NULL;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols,
-			  sizeof(dev_cols) / sizeof(dev_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols, ARRAY_SIZE(dev_cols));
 	if (rc)
 		return rc;
 	if (top_cpus && sb_parse_list(top_cpus, 65535, &cpus, &ncpus))

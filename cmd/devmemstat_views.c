@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "devmemstat_views.h"
+#include "socbox/macro.h"
 
 /* A view that dumps parts and renders one primary table. */
 typedef void (*render_fn)(struct sb_out *o, const struct sb_nd_state *st, const struct sb_col *cols,
@@ -121,7 +122,7 @@ static void render_queues(struct sb_out *o, const struct sb_nd_state *st, const 
 int dm_queues(struct sb_ctx *c, int argc, const char **argv)
 {
 	return run_view(c, argc, argv, SB_ND_QUEUES | SB_ND_NAPIS | SB_ND_QSTATS_QUEUE, queue_cols,
-			sizeof(queue_cols) / sizeof(queue_cols[0]), "queues", NULL, render_queues);
+			ARRAY_SIZE(queue_cols), "queues", NULL, render_queues);
 }
 
 /* napi */
@@ -197,8 +198,8 @@ static void render_napi(struct sb_out *o, const struct sb_nd_state *st, const st
 
 int dm_napi(struct sb_ctx *c, int argc, const char **argv)
 {
-	return run_view(c, argc, argv, SB_ND_NAPIS | SB_ND_QUEUES, napi_cols,
-			sizeof(napi_cols) / sizeof(napi_cols[0]), "napis", NULL, render_napi);
+	return run_view(c, argc, argv, SB_ND_NAPIS | SB_ND_QUEUES, napi_cols, ARRAY_SIZE(napi_cols),
+			"napis", NULL, render_napi);
 }
 
 /* pools */
@@ -262,7 +263,7 @@ const struct sb_col dm_pool_cols[] = {
 	POOL_STAT_COL("RECYCLE_RELEASED_REFCNT", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT,
 		      SB_COL_HIDDEN, "released: page still referenced"),
 };
-const size_t dm_npool_cols = sizeof(dm_pool_cols) / sizeof(dm_pool_cols[0]);
+const size_t dm_npool_cols = ARRAY_SIZE(dm_pool_cols);
 
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary)
 {
@@ -396,6 +397,5 @@ static void render_qstats(struct sb_out *o, const struct sb_nd_state *st, const 
 int dm_qstats(struct sb_ctx *c, int argc, const char **argv)
 {
 	return run_view(c, argc, argv, SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE, qstats_cols,
-			sizeof(qstats_cols) / sizeof(qstats_cols[0]), "qstats", NULL,
-			render_qstats);
+			ARRAY_SIZE(qstats_cols), "qstats", NULL, render_qstats);
 }

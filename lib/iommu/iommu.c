@@ -11,6 +11,7 @@
 
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
+#include "socbox/macro.h"
 #include "socbox/path.h"
 
 const char *const sb_iommu_group_types[6] = {
@@ -24,7 +25,7 @@ const char *sb_iommu_kind_name(enum sb_iommu_kind k)
 		[SB_IOMMU_VTD] = "intel-vt-d",	    [SB_IOMMU_AMD] = "amd-vi",
 		[SB_IOMMU_VIRTIO] = "virtio-iommu", [SB_IOMMU_OTHER] = "other",
 	};
-	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "other";
+	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "other";
 }
 
 enum sb_iommu_kind sb_iommu_kind_guess(const char *name, const char *driver)

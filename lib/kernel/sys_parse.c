@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/sys.h"
 
 char *sb_rtrim(char *s)
@@ -76,7 +77,7 @@ int sb_parse_bool(const char *s, bool *v)
 		"0", "N", "n", "no", "false", "off", "disabled", "disable"
 	};
 
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (!strcmp(s, yes[i])) {
 			*v = true;
 			return 0;
