@@ -264,6 +264,11 @@ const struct sb_col dm_pool_cols[] = {
 		      SB_COL_HIDDEN, "released: page still referenced"),
 };
 const size_t dm_npool_cols = ARRAY_SIZE(dm_pool_cols);
+/* dm_add_pools_table fills a cell for every attribute up to the MAX the parser keeps: a new
+ * attribute needs its column here before MAX may grow. */
+_Static_assert(ARRAY_SIZE(dm_pool_cols) == P_FIRST_STAT + SB_NETDEV_A_PAGE_POOL_STATS_MAX -
+						   SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST + 1,
+	       "a pools column for every page-pool stats attribute up to MAX");
 
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary)
 {
@@ -361,6 +366,10 @@ static const struct sb_col qstats_cols[] = {
 	QS_COL(SB_NETDEV_A_QSTATS_TX_WAKE, "TX_WAKE", H),
 };
 #undef H
+/* qstats_row fills a cell for every attribute up to MAX, as for the pools above. */
+_Static_assert(ARRAY_SIZE(qstats_cols) ==
+		       S_FIRST + SB_NETDEV_A_QSTATS_MAX - SB_NETDEV_A_QSTATS_RX_PACKETS + 1,
+	       "a qstats column for every qstats attribute up to MAX");
 
 static void qstats_row(struct sb_table *t, const struct sb_nd_qstats *q)
 {
