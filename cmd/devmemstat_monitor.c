@@ -30,25 +30,31 @@ enum {
 	E_XDP_ZC_SEGS
 };
 static const struct sb_col event_cols[] = {
-	{ "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
-	{ "EVENT", SB_T_STR, 18, 0, "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
-	{ "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)", 0 },
-	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT, "page pool id", 0 },
-	{ "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI the pool feeds", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT, "pages in flight", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
-	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
-	{ "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
+	[E_TIME] = { "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
+	[E_EVENT] = { "EVENT", SB_T_STR, 18, 0,
+		      "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
+	[E_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
+	[E_IFNAME] = { "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)",
+		       0 },
+	[E_POOL] = { "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT, "page pool id", 0 },
+	[E_NAPI] = { "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI the pool feeds", 0 },
+	[E_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT, "pages in flight", 0 },
+	[E_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
+	[E_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
+	[E_DETACHED] = { "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
 	/* dev-add and dev-change carry the device's XDP features (what dev-change is about) */
-	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_RIGHT, "xdp-features flags (dev events)", 0 },
-	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-rx-metadata-features flags (dev events)", 0 },
-	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xsk-features flags (dev events)", 0 },
-	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-zc-max-segs (dev events)", 0 },
+	[E_XDP] = { "XDP_FEATURES", SB_T_U64, 0, SB_COL_RIGHT, "xdp-features flags (dev events)",
+		    0 },
+	[E_XDP_RX_META] = { "XDP_RX_METADATA_FEATURES", SB_T_U64, 0,
+			    SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+			    "xdp-rx-metadata-features flags (dev events)", 0 },
+	[E_XSK] = { "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+		    "xsk-features flags (dev events)", 0 },
+	[E_XDP_ZC_SEGS] = { "XDP_ZC_MAX_SEGS", SB_T_U64, 0,
+			    SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+			    "xdp-zc-max-segs (dev events)", 0 },
 };
+_Static_assert(ARRAY_SIZE(event_cols) == E_XDP_ZC_SEGS + 1, "a column for each constant");
 
 /* ifindex -> name, so delete events can still be named. */
 struct name_cache {
