@@ -12,6 +12,7 @@
 #include "devmemstat.h"
 #include "devmemstat_views.h"
 #include "builtins.h"
+#include "socbox/macro.h"
 
 char *dm_netns;
 char *dm_dev;
@@ -251,32 +252,36 @@ enum {
 	OV_XDP_ZC_SEGS
 };
 static const struct sb_col overview_cols[] = {
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "RX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "RX queues", 0 },
-	{ "TX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "TX queues", 0 },
-	{ "NAPI_IDS", SB_T_U64V, 0, SB_COL_WRAP, "NAPI instance ids", 0 },
-	{ "IRQS", SB_T_U64V, 0, SB_COL_WRAP, "IRQs of the NAPIs", 0 },
-	{ "DMABUFS", SB_T_U64V, 0, 0, "devmem binding ids bound to its queues", 0 },
-	{ "POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "page pools", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all pools", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "memory in flight, all pools", 0 },
-	{ "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "pools detached but not yet freed", 0 },
-	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "recycled / returned pages, all pools (0..1)", 3 },
+	[OV_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
+	[OV_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[OV_RX_QUEUES] = { "RX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "RX queues", 0 },
+	[OV_TX_QUEUES] = { "TX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "TX queues", 0 },
+	[OV_NAPI_IDS] = { "NAPI_IDS", SB_T_U64V, 0, SB_COL_WRAP, "NAPI instance ids", 0 },
+	[OV_IRQS] = { "IRQS", SB_T_U64V, 0, SB_COL_WRAP, "IRQs of the NAPIs", 0 },
+	[OV_DMABUFS] = { "DMABUFS", SB_T_U64V, 0, 0, "devmem binding ids bound to its queues", 0 },
+	[OV_POOLS] = { "POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "page pools", 0 },
+	[OV_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			  "pages in flight, all pools", 0 },
+	[OV_INFLIGHT_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			      "memory in flight, all pools", 0 },
+	[OV_DETACHED] = { "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			  "pools detached but not yet freed", 0 },
+	[OV_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			 "recycled / returned pages, all pools (0..1)", 3 },
 	/* the device's netdev attributes as the kernel gives them (flag bits of
 	 * enum netdev_xdp_act, netdev_xdp_rx_metadata, netdev_xsk_flags) */
-	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-features flags", 0 },
-	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-rx-metadata-features flags", 0 },
-	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xsk-features flags", 0 },
-	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-zc-max-segs: fragments of a zero-copy AF_XDP frame", 0 },
+	[OV_XDP] = { "XDP_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+		     "xdp-features flags", 0 },
+	[OV_XDP_RX_META] = { "XDP_RX_METADATA_FEATURES", SB_T_U64, 0,
+			     SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+			     "xdp-rx-metadata-features flags", 0 },
+	[OV_XSK] = { "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+		     "xsk-features flags", 0 },
+	[OV_XDP_ZC_SEGS] = { "XDP_ZC_MAX_SEGS", SB_T_U64, 0,
+			     SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+			     "xdp-zc-max-segs: fragments of a zero-copy AF_XDP frame", 0 },
 };
+_Static_assert(ARRAY_SIZE(overview_cols) == OV_XDP_ZC_SEGS + 1, "a column for each constant");
 
 static bool strv_has(const unsigned *v, size_t n, unsigned x)
 {
@@ -363,7 +368,7 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = { DM_POPT_NET, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
-	const size_t ncols = sizeof(overview_cols) / sizeof(overview_cols[0]);
+	const size_t ncols = ARRAY_SIZE(overview_cols);
 	struct sb_genl g = { 0 };
 	struct sb_nd_state st;
 	uint32_t ifindex;

@@ -11,18 +11,20 @@
 #include <unistd.h>
 
 #include "devmemstat.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static char *bind_queues, *bind_size;
 static double bind_duration;
 enum { BD_ID, BD_IFINDEX, BD_IFNAME, BD_QUEUES, BD_SIZE };
 static const struct sb_col bind_cols[] = {
-	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
-	{ "IFNAME", SB_T_STR, 0, 0, "interface name", 0 },
-	{ "QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
-	{ "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "udmabuf size", 0 },
+	[BD_ID] = { "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
+	[BD_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
+	[BD_IFNAME] = { "IFNAME", SB_T_STR, 0, 0, "interface name", 0 },
+	[BD_QUEUES] = { "QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
+	[BD_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "udmabuf size", 0 },
 };
+_Static_assert(ARRAY_SIZE(bind_cols) == BD_SIZE + 1, "a column for each constant");
 
 int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 {
@@ -50,8 +52,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 
 	bind_queues = bind_size = NULL;
 	bind_duration = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols,
-			  sizeof(bind_cols) / sizeof(bind_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols, ARRAY_SIZE(bind_cols));
 	if (rc)
 		return rc;
 	if (!dm_dev)
@@ -106,8 +107,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	}
 	o = sb_out_new(&c->out, stdout);
-	r = sb_table_row(sb_out_table(o, "bindings", NULL, bind_cols,
-				      sizeof(bind_cols) / sizeof(bind_cols[0]), true));
+	r = sb_table_row(sb_out_table(o, "bindings", NULL, bind_cols, ARRAY_SIZE(bind_cols), true));
 	sb_row_u64(r, BD_ID, id);
 	sb_row_u64(r, BD_IFINDEX, ifindex);
 	sb_row_str(r, BD_IFNAME, dm_ifname(ifindex, name));

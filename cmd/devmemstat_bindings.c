@@ -6,35 +6,41 @@
 #include <string.h>
 
 #include "socbox/escape.h"
+#include "socbox/macro.h"
 #include "devmemstat_views.h"
 
 enum { B_ID, B_IFINDEX, B_IFNAME, B_RXQ, B_POOLS, B_INFLIGHT, B_MEM, B_LEAKED };
 static const struct sb_col binding_cols[] = {
-	{ "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "devmem dma-buf binding id", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index (0: device gone)",
-	  0 },
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
-	{ "POOLS", SB_T_U64V, 0, 0, "page pools fed by the binding", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight, all its pools",
-	  0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "memory in flight, all its pools", 0 },
-	{ "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "its pools detached but still holding memory", 0 },
+	[B_ID] = { "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
+		   "devmem dma-buf binding id", 0 },
+	[B_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
+			"interface index (0: device gone)", 0 },
+	[B_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[B_RXQ] = { "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
+	[B_POOLS] = { "POOLS", SB_T_U64V, 0, 0, "page pools fed by the binding", 0 },
+	[B_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			 "pages in flight, all its pools", 0 },
+	[B_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		    "memory in flight, all its pools", 0 },
+	[B_LEAKED] = { "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		       "its pools detached but still holding memory", 0 },
 };
+_Static_assert(ARRAY_SIZE(binding_cols) == B_LEAKED + 1, "a column for each constant");
 
 enum { L_ID, L_IFINDEX, L_DMABUF, L_INFLIGHT, L_MEM, L_AGE };
 static const struct sb_col leak_cols[] = {
-	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
-	  "interface index it had (0: device gone)", 0 },
-	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id, if any", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages not returned", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory not returned",
-	  0 },
-	{ "DETACHED_S", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "seconds since the detach", 0 },
+	[L_ID] = { "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
+	[L_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
+			"interface index it had (0: device gone)", 0 },
+	[L_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id, if any", 0 },
+	[L_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			 "pages not returned", 0 },
+	[L_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		    "memory not returned", 0 },
+	[L_AGE] = { "DETACHED_S", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		    "seconds since the detach", 0 },
 };
+_Static_assert(ARRAY_SIZE(leak_cols) == L_AGE + 1, "a column for each constant");
 
 /* Binding ids seen on queues or pools, each once. */
 static size_t binding_ids(const struct sb_nd_state *st, uint32_t *ids, size_t max)
@@ -93,7 +99,7 @@ static void binding_row(struct sb_table *t, const struct sb_nd_state *st, uint32
 int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = { DM_POPT_NET, SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
-	const size_t ncols = sizeof(binding_cols) / sizeof(binding_cols[0]);
+	const size_t ncols = ARRAY_SIZE(binding_cols);
 	struct sb_genl g = { 0 };
 	struct sb_nd_state st;
 	struct sb_out *o;
@@ -125,8 +131,8 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 	nids = binding_ids(&st, ids, 256);
 	for (size_t i = 0; i < nids; i++)
 		binding_row(t, &st, ids[i], now);
-	lt = sb_out_table(o, "leaked_pools", "Leaked pools", leak_cols,
-			  sizeof(leak_cols) / sizeof(leak_cols[0]), false);
+	lt = sb_out_table(o, "leaked_pools", "Leaked pools", leak_cols, ARRAY_SIZE(leak_cols),
+			  false);
 	for (size_t i = 0; i < st.npools; i++) {
 		const struct sb_nd_pool *p = &st.pools[i];
 		struct sb_row *r;

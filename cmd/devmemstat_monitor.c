@@ -9,6 +9,7 @@
 
 #include "socbox/escape.h"
 #include "devmemstat.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static double mon_timeout;
@@ -29,25 +30,31 @@ enum {
 	E_XDP_ZC_SEGS
 };
 static const struct sb_col event_cols[] = {
-	{ "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
-	{ "EVENT", SB_T_STR, 18, 0, "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
-	{ "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)", 0 },
-	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT, "page pool id", 0 },
-	{ "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI the pool feeds", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT, "pages in flight", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
-	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
-	{ "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
+	[E_TIME] = { "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
+	[E_EVENT] = { "EVENT", SB_T_STR, 18, 0,
+		      "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
+	[E_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
+	[E_IFNAME] = { "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)",
+		       0 },
+	[E_POOL] = { "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT, "page pool id", 0 },
+	[E_NAPI] = { "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI the pool feeds", 0 },
+	[E_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT, "pages in flight", 0 },
+	[E_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
+	[E_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
+	[E_DETACHED] = { "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
 	/* dev-add and dev-change carry the device's XDP features (what dev-change is about) */
-	{ "XDP_FEATURES", SB_T_U64, 0, SB_COL_RIGHT, "xdp-features flags (dev events)", 0 },
-	{ "XDP_RX_METADATA_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-rx-metadata-features flags (dev events)", 0 },
-	{ "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xsk-features flags (dev events)", 0 },
-	{ "XDP_ZC_MAX_SEGS", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
-	  "xdp-zc-max-segs (dev events)", 0 },
+	[E_XDP] = { "XDP_FEATURES", SB_T_U64, 0, SB_COL_RIGHT, "xdp-features flags (dev events)",
+		    0 },
+	[E_XDP_RX_META] = { "XDP_RX_METADATA_FEATURES", SB_T_U64, 0,
+			    SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+			    "xdp-rx-metadata-features flags (dev events)", 0 },
+	[E_XSK] = { "XSK_FEATURES", SB_T_U64, 0, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+		    "xsk-features flags (dev events)", 0 },
+	[E_XDP_ZC_SEGS] = { "XDP_ZC_MAX_SEGS", SB_T_U64, 0,
+			    SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
+			    "xdp-zc-max-segs (dev events)", 0 },
 };
+_Static_assert(ARRAY_SIZE(event_cols) == E_XDP_ZC_SEGS + 1, "a column for each constant");
 
 /* ifindex -> name, so delete events can still be named. */
 struct name_cache {
@@ -70,7 +77,7 @@ static const char *cache_name(struct name_cache *nc, uint32_t ifindex, bool refr
 		if (!ifindex || !if_indextoname(ifindex, buf))
 			return i < nc->n ? nc->e[i].name : "-";
 		if (i == nc->n) {
-			if (nc->n == sizeof(nc->e) / sizeof(nc->e[0]))
+			if (nc->n == ARRAY_SIZE(nc->e))
 				i = 0; /* full: reuse */
 			else
 				nc->n++;
@@ -113,8 +120,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		 sb_nd_event_action(ev.cmd));
 	opts.noheadings = opts.noheadings || m->headings_done;
 	o = sb_out_new(&opts, stdout);
-	t = sb_out_table(o, "events", NULL, event_cols, sizeof(event_cols) / sizeof(event_cols[0]),
-			 true);
+	t = sb_out_table(o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true);
 	r = sb_table_row(t);
 	sb_row_str(r, E_TIME, ts);
 	sb_row_str(r, E_EVENT, kind);
@@ -171,8 +177,7 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	mon_timeout = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols,
-			  sizeof(event_cols) / sizeof(event_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, ARRAY_SIZE(event_cols));
 	if (rc)
 		return rc;
 	if (mon_timeout < 0)

@@ -13,6 +13,7 @@
 #include "socbox/escape.h"
 #include "devmemstat.h"
 #include "socbox/cpustat.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static char *top_cpus;
@@ -75,48 +76,59 @@ enum {
 	D_TX_BYTES
 };
 static const struct sb_col dev_cols[] = {
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
-	{ "SOURCE", SB_T_STR, 0, SB_COL_LABEL, "qstats, or netdev (interface counters)", 0 },
-	{ "RX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received Gbit/s", 3 },
-	{ "TX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent Gbit/s", 3 },
-	{ "RX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received packets/s", 0 },
-	{ "TX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent packets/s", 0 },
-	{ "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes received in the interval",
-	  0 },
-	{ "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "bytes sent in the interval", 0 },
+	[D_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[D_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
+	[D_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL,
+		       "qstats, or netdev (interface counters)", 0 },
+	[D_RX_GBPS] = { "RX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received Gbit/s", 3 },
+	[D_TX_GBPS] = { "TX_GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent Gbit/s", 3 },
+	[D_RX_PPS] = { "RX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received packets/s",
+		       0 },
+	[D_TX_PPS] = { "TX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent packets/s", 0 },
+	[D_RX_BYTES] = { "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+			 "bytes received in the interval", 0 },
+	[D_TX_BYTES] = { "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+			 "bytes sent in the interval", 0 },
 };
+_Static_assert(ARRAY_SIZE(dev_cols) == D_TX_BYTES + 1, "a column for each constant");
 enum { QQ_IFNAME, QQ_TYPE, QQ_QUEUE, QQ_GBPS, QQ_PPS };
 static const struct sb_col queue_cols[] = {
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "TYPE", SB_T_STR, 0, SB_COL_LABEL, "rx or tx", 0 },
-	{ "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id", 0 },
-	{ "GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "Gbit/s", 3 },
-	{ "PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "packets/s", 0 },
+	[QQ_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[QQ_TYPE] = { "TYPE", SB_T_STR, 0, SB_COL_LABEL, "rx or tx", 0 },
+	[QQ_QUEUE] = { "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id", 0 },
+	[QQ_GBPS] = { "GBPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "Gbit/s", 3 },
+	[QQ_PPS] = { "PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "packets/s", 0 },
 };
+_Static_assert(ARRAY_SIZE(queue_cols) == QQ_PPS + 1, "a column for each constant");
 enum { C_CPU, C_USR, C_SYS, C_IDLE, C_IOW, C_IRQ, C_SIRQ, C_NET_RX, C_NET_TX };
 static const struct sb_col cpu_cols[] = {
-	{ "CPU", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "CPU number", 0 },
-	{ "USR", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% user and nice", 2 },
-	{ "SYS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% system", 2 },
-	{ "IDLE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% idle", 2 },
-	{ "IOW", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% iowait", 2 },
-	{ "IRQ", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% hard irq", 2 },
-	{ "SIRQ", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% softirq", 2 },
-	{ "NET_RX_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "NET_RX softirqs/s", 0 },
-	{ "NET_TX_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "NET_TX softirqs/s", 0 },
+	[C_CPU] = { "CPU", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "CPU number", 0 },
+	[C_USR] = { "USR", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% user and nice", 2 },
+	[C_SYS] = { "SYS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% system", 2 },
+	[C_IDLE] = { "IDLE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% idle", 2 },
+	[C_IOW] = { "IOW", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% iowait", 2 },
+	[C_IRQ] = { "IRQ", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% hard irq", 2 },
+	[C_SIRQ] = { "SIRQ", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "% softirq", 2 },
+	[C_NET_RX] = { "NET_RX_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		       "NET_RX softirqs/s", 0 },
+	[C_NET_TX] = { "NET_TX_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		       "NET_TX softirqs/s", 0 },
 };
+_Static_assert(ARRAY_SIZE(cpu_cols) == C_NET_TX + 1, "a column for each constant");
 enum { PP_ID, PP_IFNAME, PP_INFLIGHT, PP_MEM, PP_ALLOC_PS, PP_RECYCLE };
 static const struct sb_col pool_cols[] = {
-	{ "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight", 0 },
-	{ "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "memory in flight", 0 },
-	{ "ALLOC_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "pages allocated/s (fast + slow)", 0 },
-	{ "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
-	  "recycled / returned in the interval (0..1)", 3 },
+	[PP_ID] = { "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "page pool id", 0 },
+	[PP_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[PP_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight",
+			  0 },
+	[PP_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+		     "memory in flight", 0 },
+	[PP_ALLOC_PS] = { "ALLOC_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			  "pages allocated/s (fast + slow)", 0 },
+	[PP_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+			 "recycled / returned in the interval (0..1)", 3 },
 };
+_Static_assert(ARRAY_SIZE(pool_cols) == PP_RECYCLE + 1, "a column for each constant");
 
 struct rate {
 	char name[IF_NAMESIZE];
@@ -317,8 +329,8 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		   const struct sample *a, const struct sample *b, double dt, const unsigned *cpus,
 		   unsigned ncpus, bool fallback)
 {
-	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols,
-					  sizeof(dev_cols) / sizeof(dev_cols[0]), true);
+	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols, ARRAY_SIZE(dev_cols),
+					  true);
 	char name[IF_NAMESIZE];
 
 	sb_out_field_dbl(o, "interval_s", dt);
@@ -335,8 +347,7 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		sb_row_u64(row, D_RX_BYTES, r[i].rx_bytes);
 		sb_row_u64(row, D_TX_BYTES, r[i].tx_bytes);
 	}
-	t = sb_out_table(o, "queues", "Queues", queue_cols,
-			 sizeof(queue_cols) / sizeof(queue_cols[0]), false);
+	t = sb_out_table(o, "queues", "Queues", queue_cols, ARRAY_SIZE(queue_cols), false);
 	for (size_t i = 0; b->have_nd && i < b->nd.nqstats; i++) {
 		const struct sb_nd_qstats *q = &b->nd.qstats[i];
 		const struct sb_nd_qstats *p =
@@ -353,7 +364,7 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		if (dt > 0)
 			sb_row_dbl(row, QQ_PPS, (double)d64(p ? p->v[pattr] : 0, q->v[pattr]) / dt);
 	}
-	t = sb_out_table(o, "cpus", "CPUs", cpu_cols, sizeof(cpu_cols) / sizeof(cpu_cols[0]), false);
+	t = sb_out_table(o, "cpus", "CPUs", cpu_cols, ARRAY_SIZE(cpu_cols), false);
 	for (size_t i = 0; i < b->cpu.ncpus; i++) {
 		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
 		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
@@ -377,8 +388,7 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 				   (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
 		}
 	}
-	t = sb_out_table(o, "pools", "Page pools", pool_cols,
-			 sizeof(pool_cols) / sizeof(pool_cols[0]), false);
+	t = sb_out_table(o, "pools", "Page pools", pool_cols, ARRAY_SIZE(pool_cols), false);
 	for (size_t i = 0; b->have_nd && i < b->nd.npools; i++) {
 		const struct sb_nd_pool *p = &b->nd.pools[i];
 		const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
@@ -451,8 +461,7 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 	bool live;
 
 	top_cpus = NULL;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols,
-			  sizeof(dev_cols) / sizeof(dev_cols[0]));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols, ARRAY_SIZE(dev_cols));
 	if (rc)
 		return rc;
 	if (top_cpus && sb_parse_list(top_cpus, 65535, &cpus, &ncpus))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "devmemstat_views.h"
+#include "socbox/macro.h"
 
 /* A view that dumps parts and renders one primary table. */
 typedef void (*render_fn)(struct sb_out *o, const struct sb_nd_state *st, const struct sb_col *cols,
@@ -60,22 +61,29 @@ enum {
 	Q_LEASE
 };
 static const struct sb_col queue_cols[] = {
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "TYPE", SB_T_STR, 0, SB_COL_LABEL, "rx or tx", 0 },
-	{ "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id", 0 },
-	{ "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI instance serving the queue", 0 },
-	{ "IRQ", SB_T_U64, 0, SB_COL_RIGHT, "IRQ of that NAPI", 0 },
-	{ "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id bound to the queue", 0 },
-	{ "XSK", SB_T_BOOL, 0, 0, "an AF_XDP socket uses the queue", 0 },
-	{ "IO_URING", SB_T_BOOL, 0, SB_COL_HIDDEN,
-	  "an io_uring zero-copy RX provider uses the queue", 0 },
-	{ "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "received bytes (qstats)", 0 },
-	{ "RX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "received packets (qstats)", 0 },
-	{ "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "sent bytes (qstats)", 0 },
-	{ "TX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "sent packets (qstats)", 0 },
-	{ "LEASE", SB_T_STR, 0, SB_COL_HIDDEN, "leased queue: IFINDEX/TYPE-ID@NETNS_ID (7.x)", 0 },
+	[Q_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
+	[Q_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[Q_TYPE] = { "TYPE", SB_T_STR, 0, SB_COL_LABEL, "rx or tx", 0 },
+	[Q_QUEUE] = { "QUEUE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "queue id", 0 },
+	[Q_NAPI] = { "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI instance serving the queue", 0 },
+	[Q_IRQ] = { "IRQ", SB_T_U64, 0, SB_COL_RIGHT, "IRQ of that NAPI", 0 },
+	[Q_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id bound to the queue",
+		       0 },
+	[Q_XSK] = { "XSK", SB_T_BOOL, 0, 0, "an AF_XDP socket uses the queue", 0 },
+	[Q_IO_URING] = { "IO_URING", SB_T_BOOL, 0, SB_COL_HIDDEN,
+			 "an io_uring zero-copy RX provider uses the queue", 0 },
+	[Q_RX_BYTES] = { "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+			 "received bytes (qstats)", 0 },
+	[Q_RX_PACKETS] = { "RX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+			   "received packets (qstats)", 0 },
+	[Q_TX_BYTES] = { "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+			 "sent bytes (qstats)", 0 },
+	[Q_TX_PACKETS] = { "TX_PACKETS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+			   "sent packets (qstats)", 0 },
+	[Q_LEASE] = { "LEASE", SB_T_STR, 0, SB_COL_HIDDEN,
+		      "leased queue: IFINDEX/TYPE-ID@NETNS_ID (7.x)", 0 },
 };
+_Static_assert(ARRAY_SIZE(queue_cols) == Q_LEASE + 1, "a column for each constant");
 
 static void set_counter(struct sb_row *r, int col, const struct sb_nd_qstats *q, int attr)
 {
@@ -121,7 +129,7 @@ static void render_queues(struct sb_out *o, const struct sb_nd_state *st, const 
 int dm_queues(struct sb_ctx *c, int argc, const char **argv)
 {
 	return run_view(c, argc, argv, SB_ND_QUEUES | SB_ND_NAPIS | SB_ND_QSTATS_QUEUE, queue_cols,
-			sizeof(queue_cols) / sizeof(queue_cols[0]), "queues", NULL, render_queues);
+			ARRAY_SIZE(queue_cols), "queues", NULL, render_queues);
 }
 
 /* napi */
@@ -139,20 +147,22 @@ enum {
 	N_TXQ
 };
 static const struct sb_col napi_cols[] = {
-	{ "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
-	{ "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
-	{ "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "NAPI instance id", 0 },
-	{ "IRQ", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "IRQ number", 0 },
-	{ "PID", SB_T_U64, 0, SB_COL_RIGHT, "kthread pid when threaded", 0 },
-	{ "THREADED", SB_T_STR, 0, 0, "disabled, enabled or busy-poll", 0 },
-	{ "DEFER_HARD_IRQS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "defer-hard-irqs", 0 },
-	{ "GRO_FLUSH_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN, "gro-flush-timeout",
-	  0 },
-	{ "IRQ_SUSPEND_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
-	  "irq-suspend-timeout", 0 },
-	{ "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues served", 0 },
-	{ "TX_QUEUES", SB_T_U64V, 0, 0, "TX queues served", 0 },
+	[N_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "interface index", 0 },
+	[N_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
+	[N_ID] = { "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL, "NAPI instance id", 0 },
+	[N_IRQ] = { "IRQ", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "IRQ number", 0 },
+	[N_PID] = { "PID", SB_T_U64, 0, SB_COL_RIGHT, "kthread pid when threaded", 0 },
+	[N_THREADED] = { "THREADED", SB_T_STR, 0, 0, "disabled, enabled or busy-poll", 0 },
+	[N_DEFER] = { "DEFER_HARD_IRQS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+		      "defer-hard-irqs", 0 },
+	[N_GRO] = { "GRO_FLUSH_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+		    "gro-flush-timeout", 0 },
+	[N_SUSPEND] = { "IRQ_SUSPEND_TIMEOUT_NS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+			"irq-suspend-timeout", 0 },
+	[N_RXQ] = { "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues served", 0 },
+	[N_TXQ] = { "TX_QUEUES", SB_T_U64V, 0, 0, "TX queues served", 0 },
 };
+_Static_assert(ARRAY_SIZE(napi_cols) == N_TXQ + 1, "a column for each constant");
 
 static const char *threaded_name(uint32_t v)
 {
@@ -197,8 +207,8 @@ static void render_napi(struct sb_out *o, const struct sb_nd_state *st, const st
 
 int dm_napi(struct sb_ctx *c, int argc, const char **argv)
 {
-	return run_view(c, argc, argv, SB_ND_NAPIS | SB_ND_QUEUES, napi_cols,
-			sizeof(napi_cols) / sizeof(napi_cols[0]), "napis", NULL, render_napi);
+	return run_view(c, argc, argv, SB_ND_NAPIS | SB_ND_QUEUES, napi_cols, ARRAY_SIZE(napi_cols),
+			"napis", NULL, render_napi);
 }
 
 /* pools */
@@ -262,7 +272,12 @@ const struct sb_col dm_pool_cols[] = {
 	POOL_STAT_COL("RECYCLE_RELEASED_REFCNT", SB_NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT,
 		      SB_COL_HIDDEN, "released: page still referenced"),
 };
-const size_t dm_npool_cols = sizeof(dm_pool_cols) / sizeof(dm_pool_cols[0]);
+const size_t dm_npool_cols = ARRAY_SIZE(dm_pool_cols);
+/* dm_add_pools_table fills a cell for every attribute up to the MAX the parser keeps: a new
+ * attribute needs its column here before MAX may grow. */
+_Static_assert(ARRAY_SIZE(dm_pool_cols) == P_FIRST_STAT + SB_NETDEV_A_PAGE_POOL_STATS_MAX -
+						   SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST + 1,
+	       "a pools column for every page-pool stats attribute up to MAX");
 
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary)
 {
@@ -360,6 +375,10 @@ static const struct sb_col qstats_cols[] = {
 	QS_COL(SB_NETDEV_A_QSTATS_TX_WAKE, "TX_WAKE", H),
 };
 #undef H
+/* qstats_row fills a cell for every attribute up to MAX, as for the pools above. */
+_Static_assert(ARRAY_SIZE(qstats_cols) ==
+		       S_FIRST + SB_NETDEV_A_QSTATS_MAX - SB_NETDEV_A_QSTATS_RX_PACKETS + 1,
+	       "a qstats column for every qstats attribute up to MAX");
 
 static void qstats_row(struct sb_table *t, const struct sb_nd_qstats *q)
 {
@@ -396,6 +415,5 @@ static void render_qstats(struct sb_out *o, const struct sb_nd_state *st, const 
 int dm_qstats(struct sb_ctx *c, int argc, const char **argv)
 {
 	return run_view(c, argc, argv, SB_ND_QSTATS_DEV | SB_ND_QSTATS_QUEUE, qstats_cols,
-			sizeof(qstats_cols) / sizeof(qstats_cols[0]), "qstats", NULL,
-			render_qstats);
+			ARRAY_SIZE(qstats_cols), "qstats", NULL, render_qstats);
 }

@@ -125,11 +125,19 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 		}
 		t0 = dmabufcp_now_ms();
 		for (long i = 0; i < set.n && !rc; i++) {
+			const struct sb_copy_req rq = {
+				.dir = SB_COPY_TO_BUF,
+				.fd = fd,
+				.path = path,
+				.file_off = set.chunks[i].file_offset,
+				.b = &set.bufs[i],
+				.len = set.chunks[i].len,
+				.stop = &sb_stop_signal,
+				.allow_fallback = true
+			};
 			struct sb_copy_result res = { 0 };
 
-			rc = sb_copy_run(cl->method, SB_COPY_TO_BUF, fd, path,
-					 set.chunks[i].file_offset, &set.bufs[i], 0,
-					 set.chunks[i].len, true, &sb_stop_signal, &res, &e);
+			rc = sb_copy_run(cl->method, &rq, &res, &e);
 			if (!rc && res.fallback_from != SB_COPY_AUTO) {
 				cl->status = "fallback";
 				cl->ran = res.ran;

@@ -209,6 +209,7 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 	for (long i = 0; i < j->set.n; i++) {
 		const struct sb_chunk *ch = &j->set.chunks[i];
 		struct sb_copy_result res = { 0 };
+		struct sb_copy_req rq;
 		char tried[512] = "";
 		double t0 = dmabufcp_now_ms();
 		int rc;
@@ -225,16 +226,22 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 				      path ? "" : " and a pipe");
 			return -EOPNOTSUPP;
 		}
+		rq = (struct sb_copy_req){
+			.dir = dir,
+			.fd = fd,
+			.path = path,
+			.file_off = ch->file_offset,
+			.b = &j->set.bufs[i],
+			.len = ch->len,
+			.stop = &sb_stop_signal,
+			.allow_fallback = true
+		};
 		if (j->method != SB_COPY_AUTO)
-			rc = sb_copy_run(j->method, dir, fd, path, ch->file_offset, &j->set.bufs[i],
-					 0, ch->len, true, &sb_stop_signal, &res, &j->e);
+			rc = sb_copy_run(j->method, &rq, &res, &j->e);
 		else if (learned != SB_COPY_AUTO)
-			rc = sb_copy_run(learned, dir, fd, path, ch->file_offset, &j->set.bufs[i],
-					 0, ch->len, true, &sb_stop_signal, &res, &j->e);
+			rc = sb_copy_run(learned, &rq, &res, &j->e);
 		else
-			rc = sb_copy_run_auto(dir, false, fd, path, ch->file_offset,
-					      &j->set.bufs[i], 0, ch->len, &sb_stop_signal, &res,
-					      tried, sizeof(tried), &j->e);
+			rc = sb_copy_run_auto(&rq, false, &res, tried, sizeof(tried), &j->e);
 		if (rc)
 			return rc;
 		if (res.hash_written) {

@@ -18,6 +18,7 @@
 #include "socbox/events.h"
 #include "socbox/genl.h"
 #include "socbox/json.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/udev.h"
 #include "socbox/uapi/netdev.h"
@@ -48,7 +49,6 @@ static const struct sb_col record_cols[] = {
 	[R_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
 		     "time of the last one, seconds since boot", 3 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 struct view {
 	struct sb_ctx *c;
@@ -126,7 +126,8 @@ static int emit(struct view *v, const struct sb_event *ev)
 		o = sb_out_new(&oo, stdout);
 		if (!o)
 			return -ENOMEM;
-		event_row(sb_out_table(o, "events", NULL, event_cols, NCOLS(event_cols), true), ev);
+		event_row(sb_out_table(o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true),
+			  ev);
 		sb_out_print(o);
 		sb_out_free(o);
 		v->headings_done = true;
@@ -145,7 +146,7 @@ static int print_metrics(struct sb_ctx *c, const struct sb_ev_list *l, const str
 	if (!o)
 		return SB_EXIT_FAIL;
 	done = calloc(l->n ? l->n : 1, sizeof(*done));
-	t = sb_out_table(o, "records", NULL, record_cols, NCOLS(record_cols), true);
+	t = sb_out_table(o, "records", NULL, record_cols, ARRAY_SIZE(record_cols), true);
 	for (size_t i = 0; done && i < l->n; i++) {
 		const struct sb_event *a = &l->v[i];
 		const struct sb_event *last = a;
@@ -194,9 +195,9 @@ static int parse_since(const char *s, double now_s, double *out)
 		} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
 		size_t i;
 
-		for (i = 0; i < sizeof(units) / sizeof(units[0]) && units[i].c != *end; i++)
+		for (i = 0; i < ARRAY_SIZE(units) && units[i].c != *end; i++)
 			;
-		if (i == sizeof(units) / sizeof(units[0]) || end[1] || s[0] != '-')
+		if (i == ARRAY_SIZE(units) || end[1] || s[0] != '-')
 			return -EINVAL;
 		unit = units[i].s;
 	}
@@ -295,7 +296,7 @@ static int pool_cb(const struct nlmsghdr *nlh, void *data)
 	if (ne.cmd == SB_NETDEV_CMD_PAGE_POOL_CHANGE_NTF &&
 	    sb_ev_from_pool(&ne.pool,
 			    ne.pool.ifindex ? if_indextoname(ne.pool.ifindex, ifname) : NULL, &ev)) {
-		if (f->ndetached < sizeof(f->detached) / sizeof(f->detached[0]))
+		if (f->ndetached < ARRAY_SIZE(f->detached))
 			f->detached[f->ndetached++] = ne.pool.id;
 		/* the notification comes as it happens: its arrival is finer than detach-time's
 		 * whole seconds */
@@ -449,7 +450,7 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 
 	subsys = since = NULL;
 	timeout = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, NCOLS(event_cols));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, ARRAY_SIZE(event_cols));
 	if (rc)
 		goto out;
 	if (c->nargs)

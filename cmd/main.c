@@ -14,6 +14,7 @@
 #include "socbox/escape.h"
 #include "socbox/cli.h"
 #include "socbox/config.h"
+#include "socbox/macro.h"
 #include "builtins.h"
 
 static const struct sb_applet applets[] = {
@@ -57,7 +58,7 @@ static void usage(FILE *fp)
 		    "       APPLET [ARGS...]   (through a symlink named like the applet)\n\n"
 		    "Bring-up toolbox for SoC data paths: rpmsg, dma-buf, IOMMU, devmem TCP.\n\n"
 		    "Commands:\n");
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
 		fprintf(fp, "  %-12s %s\n", builtins[i].name, builtins[i].summary);
 	fprintf(fp, "\nApplets:\n");
 	for (const struct sb_applet *a = applets; a->name; a++)
@@ -167,7 +168,7 @@ static int socbox_main(int argc, const char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
 		if (!strcmp(argv[1], builtins[i].name))
 			return builtins[i].main(argc - 1, argv + 1);
 	a = find_applet(argv[1]);

@@ -21,6 +21,7 @@
 #include "socbox/cli.h"
 #include "socbox/escape.h"
 #include "socbox/limits.h"
+#include "socbox/macro.h"
 #include "socbox/textfile.h"
 
 #define COLLECTOR_TIMEOUT_S 30
@@ -45,7 +46,7 @@ static const struct collector collectors[] = {
 	{ "devmemstat bindings", devmemstat_main, { "devmemstat", "bindings" } },
 	{ "events", events_main, { "events" } },
 };
-#define NCOLLECTORS (sizeof(collectors) / sizeof(collectors[0]))
+#define NCOLLECTORS ARRAY_SIZE(collectors)
 
 enum { K_COLLECTOR, K_SUCCESS, K_EXIT, K_DURATION };
 static const struct sb_col collector_cols[] = {

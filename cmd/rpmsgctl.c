@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "socbox/kmod.h"
+#include "socbox/macro.h"
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
 #include "builtins.h"
@@ -44,8 +45,6 @@ static const struct sb_col ept_cols[] = {
 	[EP_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor", 0 },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
 static void addr_cell(struct sb_row *row, int col, bool have, int64_t v)
 {
 	if (have)
@@ -59,7 +58,7 @@ static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
 
 	for (size_t i = 0; i < nrp; i++)
 		rproc_row(t, &rp[i], st);
-	t = sb_out_table(o, "channels", "rpmsg channels", chan_cols, N(chan_cols), true);
+	t = sb_out_table(o, "channels", "rpmsg channels", chan_cols, ARRAY_SIZE(chan_cols), true);
 	for (size_t i = 0; i < st->nchannels; i++) {
 		const struct sb_rpmsg_channel *ch = &st->channels[i];
 		struct sb_row *row = sb_table_row(t);
@@ -74,7 +73,8 @@ static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
 		sb_row_str(row, CH_DRIVER, ch->driver[0] ? ch->driver : NULL);
 		sb_row_str(row, CH_REMOTEPROC, ch->remoteproc[0] ? ch->remoteproc : NULL);
 	}
-	t = sb_out_table(o, "control_devices", "Control devices", ctrl_cols, N(ctrl_cols), false);
+	t = sb_out_table(o, "control_devices", "Control devices", ctrl_cols, ARRAY_SIZE(ctrl_cols),
+			 false);
 	for (size_t i = 0; i < st->nctrls; i++) {
 		const struct sb_rpmsg_ctrl *ct = &st->ctrls[i];
 		struct sb_row *row = sb_table_row(t);
@@ -84,7 +84,7 @@ static void render(struct sb_out *o, const struct sb_rproc *rp, size_t nrp,
 		sb_row_str(row, CT_CHANNEL, ct->channel[0] ? ct->channel : NULL);
 		sb_row_str(row, CT_REMOTEPROC, ct->remoteproc[0] ? ct->remoteproc : NULL);
 	}
-	t = sb_out_table(o, "endpoints", "Endpoint devices", ept_cols, N(ept_cols), false);
+	t = sb_out_table(o, "endpoints", "Endpoint devices", ept_cols, ARRAY_SIZE(ept_cols), false);
 	for (size_t i = 0; i < st->nepts; i++) {
 		const struct sb_rpmsg_eptdev *ep = &st->epts[i];
 		struct sb_row *row = sb_table_row(t);
@@ -179,7 +179,7 @@ static int load_modules(struct sb_ctx *c)
 
 	if (!sb_root_is_live(c->root))
 		return sb_usage_error(c, "--load-modules needs the live kernel, not --sysroot");
-	for (size_t i = 0; i < N(mods); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(mods); i++) {
 		enum sb_mod_state ms;
 
 		sb_kmod_state(c->root, mods[i], &ms);
@@ -212,7 +212,7 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	load = 0;
-	rc = sb_cli_parse(c, table, NULL, argc, argv, chan_cols, N(chan_cols));
+	rc = sb_cli_parse(c, table, NULL, argc, argv, chan_cols, ARRAY_SIZE(chan_cols));
 	if (rc)
 		return rc;
 	if (load && (rc = load_modules(c)))

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/udev.h"
 #include "rpmsgctl.h"
@@ -32,7 +33,6 @@ static const struct sb_col op_cols[O_NCOLS] = {
 	[O_STATS] = SB_STATS_COLS("US", 1, 0),
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NOPS 5
 static const char *const op_names[NOPS] = { "create", "open", "destroy", "close", "iteration" };
 
@@ -210,7 +210,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 
 	loops = 1000, runs = 1, require_fd = 0, ctrl = 0, wait_ms = 5000;
 	method = NULL, name = NULL;
-	rc = sb_cli_parse(c, table, NULL, argc, argv, run_cols, N(run_cols));
+	rc = sb_cli_parse(c, table, NULL, argc, argv, run_cols, ARRAY_SIZE(run_cols));
 	if (rc)
 		return rc;
 	if (loops < 1 || runs < 1 || ctrl < 0 || wait_ms < 1)
@@ -254,7 +254,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 	sb_out_field_str(o, "uevent_source",
 			 do_legacy && ctl.mon ? sb_devmon_source(ctl.mon) : "none");
 	sb_out_field_str(o, "node_lookup", do_legacy ? sb_rpmsg_ctl_lookup_name(&ctl) : "none");
-	t = sb_out_table(o, "runs", "Runs", run_cols, N(run_cols), true);
+	t = sb_out_table(o, "runs", "Runs", run_cols, ARRAY_SIZE(run_cols), true);
 	sb_verbose(RPMSGCTL, "%s: measuring %d run(s) of %d iterations", ctl.path, runs, loops);
 	for (int r = 0; r < runs; r++) {
 		uint64_t legacy_us = 0, fd_us = 0;
@@ -304,7 +304,7 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_field_u64(o, "lookups_by_inotify", by_inotify);
 		sb_out_field_u64(o, "lookups_by_listing", by_listing);
 	}
-	ops = sb_out_table(o, "operations", "Per operation", op_cols, N(op_cols), false);
+	ops = sb_out_table(o, "operations", "Per operation", op_cols, ARRAY_SIZE(op_cols), false);
 	if (do_legacy)
 		op_rows(ops, "legacy", &leg, true);
 	if (fd_ok)

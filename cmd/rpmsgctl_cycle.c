@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 #include "rpmsgctl.h"
@@ -20,7 +21,7 @@ static const struct sb_col phase_cols[P_NCOLS] = {
 	[P_CYCLES] = { "CYCLES", SB_T_U64, 0, SB_COL_RIGHT, "cycles measured", 0 },
 	[P_STATS] = SB_STATS_COLS("MS", 2, 0),
 };
-#define NPCOLS (sizeof(phase_cols) / sizeof(phase_cols[0]))
+#define NPCOLS ARRAY_SIZE(phase_cols)
 
 static void progress(unsigned done, unsigned total)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rpmsgctl.h"
+#include "socbox/macro.h"
 
 struct ept_opts ept_opt;
 
@@ -196,8 +197,7 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	ept_opts_reset("socbox");
-	rc = sb_cli_parse(c, table, "NAME", argc, argv, create_cols,
-			  sizeof(create_cols) / sizeof(create_cols[0]));
+	rc = sb_cli_parse(c, table, "NAME", argc, argv, create_cols, ARRAY_SIZE(create_cols));
 	if (rc)
 		return rc;
 	if (c->nargs != 1)
@@ -229,8 +229,7 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	parse_addr(ept_opt.src, &src);
 	parse_addr(ept_opt.dst, &dst);
 	o = sb_out_new(&c->out, stdout);
-	t = sb_out_table(o, "endpoints", NULL, create_cols,
-			 sizeof(create_cols) / sizeof(create_cols[0]), true);
+	t = sb_out_table(o, "endpoints", NULL, create_cols, ARRAY_SIZE(create_cols), true);
 	row = sb_table_row(t);
 	if (s.ept.devnode[0]) {
 		sb_row_str(row, EC_DEVICE, strrchr(s.ept.devnode, '/') + 1);

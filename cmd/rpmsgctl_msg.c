@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "socbox/escape.h"
+#include "socbox/macro.h"
 #include "rpmsgctl.h"
 
 static int read_all(int fd, char **buf, size_t *len)
@@ -204,8 +205,7 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	hex = raw_bytes = 0;
 	timeout = -1;
 	ept_opts_reset("socbox");
-	rc = sb_cli_parse(c, table, NULL, argc, argv, msg_cols,
-			  sizeof(msg_cols) / sizeof(msg_cols[0]));
+	rc = sb_cli_parse(c, table, NULL, argc, argv, msg_cols, ARRAY_SIZE(msg_cols));
 	if (rc)
 		return rc;
 	/* any output option turns the stream into the messages table, printed at the end */
@@ -224,8 +224,7 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (view) {
 		o = sb_out_new(&c->out, stdout);
-		t = sb_out_table(o, "messages", NULL, msg_cols,
-				 sizeof(msg_cols) / sizeof(msg_cols[0]), true);
+		t = sb_out_table(o, "messages", NULL, msg_cols, ARRAY_SIZE(msg_cols), true);
 	}
 	while (!sb_opt.count || got < sb_opt.count) {
 		ssize_t n;

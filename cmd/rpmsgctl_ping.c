@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "rpmsgctl.h"
 
@@ -28,8 +29,6 @@ static const struct sb_col hist_cols[] = {
 		   1 },
 	[H_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips in the bucket", 0 },
 };
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Returns 0, or SB_EXIT_FAIL when the output could not be written. */
 static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
@@ -52,14 +51,14 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	sb_out_field_u64(o, "corrupt", corrupt);
 	sb_out_field_u64(o, "late", late);
 	sb_stats_compute(lat, n, &st);
-	t = sb_out_table(o, "latency", "Round trip", lat_cols, N(lat_cols), true);
+	t = sb_out_table(o, "latency", "Round trip", lat_cols, ARRAY_SIZE(lat_cols), true);
 	row = sb_table_row(t);
 	sb_row_u64(row, L_COUNT, n);
 	if (n) {
 		sb_row_stats(row, L_STATS, &st);
 		sb_row_dbl(row, L_STDDEV, st.stddev);
 	}
-	t = sb_out_table(o, "histogram", "Histogram", hist_cols, N(hist_cols), false);
+	t = sb_out_table(o, "histogram", "Histogram", hist_cols, ARRAY_SIZE(hist_cols), false);
 	sb_hist_build(lat, n, 1.0, &h);
 	for (int i = 0; i < h.used; i++) {
 		if (!h.counts[i])
@@ -117,7 +116,7 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	size = 32;
 	timeout = 1000;
 	ept_opts_reset("socbox-ping");
-	rc = sb_cli_parse(c, table, NULL, argc, argv, lat_cols, N(lat_cols));
+	rc = sb_cli_parse(c, table, NULL, argc, argv, lat_cols, ARRAY_SIZE(lat_cols));
 	if (rc)
 		return rc;
 	count = sb_opt.count ? (unsigned)sb_opt.count : 10;

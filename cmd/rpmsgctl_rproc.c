@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "socbox/escape.h"
+#include "socbox/macro.h"
 #include "socbox/rproc.h"
 #include "rpmsgctl.h"
 
@@ -39,7 +40,7 @@ const struct sb_col rproc_cols[] = {
 	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
 			"crashes the kernel handled since boot (kernel log)", 0 },
 };
-const size_t rproc_ncols = sizeof(rproc_cols) / sizeof(rproc_cols[0]);
+const size_t rproc_ncols = ARRAY_SIZE(rproc_cols);
 
 struct sb_table *rproc_table(struct sb_out *o, const char *title, bool primary)
 {
@@ -74,8 +75,6 @@ void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpm
 	if (p->have_crashes)
 		sb_row_u64(row, S_CRASHES, p->crashes);
 }
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 {

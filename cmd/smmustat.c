@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/stop.h"
 #include "smmustat.h"
 #include "builtins.h"
@@ -62,7 +63,6 @@ static const struct sb_col overview_cols[] = {
 			0 },
 	[COL_VERSION] = { "VERSION", SB_T_STR, 0, SB_COL_HIDDEN, "VT-d architecture version", 0 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static char *feature_table;
 
@@ -130,7 +130,8 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	feature_table = NULL;
-	rc = sb_cli_parse(c, overview_opts, NULL, argc, argv, overview_cols, NCOLS(overview_cols));
+	rc = sb_cli_parse(c, overview_opts, NULL, argc, argv, overview_cols,
+			  ARRAY_SIZE(overview_cols));
 	if (rc)
 		return rc;
 	if ((rc = check_table_name(c)))
@@ -159,7 +160,7 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_field_str(o, "default_domain", s.policy.domain_default);
 	sb_out_field_u64(o, "groups", s.ngroups);
 	sb_out_field_str(o, "log_source", s.have_log ? s.log.source : "none");
-	t = sb_out_table(o, "instances", NULL, overview_cols, NCOLS(overview_cols), true);
+	t = sb_out_table(o, "instances", NULL, overview_cols, ARRAY_SIZE(overview_cols), true);
 	for (size_t i = 0; i < s.ninst; i++) {
 		fill_row(t, &s, &s.inst[i]);
 		missing_features |= s.inst[i].kind == SB_IOMMU_SMMUV3;

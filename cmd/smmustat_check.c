@@ -12,6 +12,7 @@
 
 #include "socbox/escape.h"
 #include "socbox/iommu_sid.h"
+#include "socbox/macro.h"
 #include "smmustat.h"
 
 enum { K_CHECK, K_RESULT, K_DETAIL };
@@ -20,7 +21,6 @@ static const struct sb_col check_cols[] = {
 	[K_RESULT] = { "RESULT", SB_T_STR, 0, 0, "pass or fail", 0 },
 	[K_DETAIL] = { "DETAIL", SB_T_STR, 0.5, SB_COL_WRAP, "what was found", 0 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static int opt_instances = INT_MIN, opt_no_faults; /* INT_MIN: not given */
 static char *opt_type, *opt_table;
@@ -144,7 +144,7 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	opt_no_faults = 0;
 	opt_type = opt_table = NULL;
 	opt_features = NULL;
-	rc = sb_cli_parse(c, check_opts, NULL, argc, argv, check_cols, NCOLS(check_cols));
+	rc = sb_cli_parse(c, check_opts, NULL, argc, argv, check_cols, ARRAY_SIZE(check_cols));
 	if (rc)
 		return rc;
 	if (opt_instances != INT_MIN && opt_instances < 0)
@@ -163,7 +163,7 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	if ((rc = smmu_state_load(c, &s, opt_table)))
 		return rc;
 	o = sb_out_new(&c->out, stdout);
-	v.t = sb_out_table(o, "checks", NULL, check_cols, NCOLS(check_cols), true);
+	v.t = sb_out_table(o, "checks", NULL, check_cols, ARRAY_SIZE(check_cols), true);
 	if (opt_instances >= 0) {
 		snprintf(check, sizeof(check), "expect-instances=%d", opt_instances);
 		verdict(&v, check, s.ninst == (size_t)opt_instances, "%zu IOMMU instance%s found",

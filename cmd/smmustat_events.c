@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "socbox/iommu_sid.h"
+#include "socbox/macro.h"
 #include "smmustat.h"
 
 enum { E_DEVICE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON, E_SID };
@@ -45,7 +46,6 @@ static const struct sb_col list_cols[] = {
 			 "where DEVICE comes from: log, firmware (the stream id in the device tree or IORT), - none",
 			 0 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static int opt_list;
 
@@ -145,7 +145,7 @@ static int follow_print(struct follower *f, struct sb_iommu_event *ev)
 	sb_sid_namer_name(f->names, ev);
 	opts.noheadings = opts.noheadings || f->headings_done;
 	o = sb_out_new(&opts, stdout);
-	list_row(sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols), true), ev);
+	list_row(sb_out_table(o, "events", NULL, list_cols, ARRAY_SIZE(list_cols), true), ev);
 	rc = sb_out_print(o);
 	sb_out_free(o);
 	fflush(stdout);
@@ -221,15 +221,16 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	/* The column set depends on --list, known only now. */
 	if (c->out.list_columns) {
 		if (opt_list || sb_opt.follow)
-			sb_out_list_columns(&c->out, stdout, list_cols, NCOLS(list_cols));
+			sb_out_list_columns(&c->out, stdout, list_cols, ARRAY_SIZE(list_cols));
 		else
-			sb_out_list_columns(&c->out, stdout, summary_cols, NCOLS(summary_cols));
+			sb_out_list_columns(&c->out, stdout, summary_cols, ARRAY_SIZE(summary_cols));
 		return -1;
 	}
 	sb_err_clear(&e);
 	if ((opt_list || sb_opt.follow
-		     ? sb_out_check_columns(c->out.columns, list_cols, NCOLS(list_cols), &e)
-		     : sb_out_check_columns(c->out.columns, summary_cols, NCOLS(summary_cols), &e)))
+		     ? sb_out_check_columns(c->out.columns, list_cols, ARRAY_SIZE(list_cols), &e)
+		     : sb_out_check_columns(c->out.columns, summary_cols, ARRAY_SIZE(summary_cols),
+					    &e)))
 		return sb_usage_error(c, "%s", e.reason);
 	if (sb_opt.follow) {
 		if (!sb_root_is_live(c->root))
@@ -253,14 +254,14 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	sb_out_field_u64(o, "records", n);
 	sb_out_field_str(o, "log_source", log.source);
 	if (opt_list) {
-		struct sb_table *t = sb_out_table(o, "events", NULL, list_cols, NCOLS(list_cols),
-						  true);
+		struct sb_table *t = sb_out_table(o, "events", NULL, list_cols,
+						  ARRAY_SIZE(list_cols), true);
 
 		for (size_t i = 0; i < n; i++)
 			list_row(t, &ev[i]);
 	} else {
 		summary_rows(sb_out_table(o, "event_groups", NULL, summary_cols,
-					  NCOLS(summary_cols), true),
+					  ARRAY_SIZE(summary_cols), true),
 			     ev, n);
 	}
 	sb_out_field_u64(o, "suppressed", suppressed);

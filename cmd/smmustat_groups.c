@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "socbox/iommu_sid.h"
+#include "socbox/macro.h"
 #include "smmustat.h"
 
 enum { G_GROUP, G_TYPE, G_IOMMU, G_NDEVS, G_DEVICES, G_DRIVERS, G_SIDS, G_RESERVED, G_NAME };
@@ -40,7 +41,6 @@ static const struct sb_col resv_cols[] = {
 	[R_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "size of the region", 0 },
 	[R_KIND] = { "KIND", SB_T_STR, 0, 0, "direct, direct-relaxable, reserved, msi", 0 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static int opt_group = INT_MIN, opt_regions; /* INT_MIN: not given */
 static char *opt_device;
@@ -122,7 +122,7 @@ static void resv_rows(struct sb_table *t, const struct sb_iommu_group *g)
 
 int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 {
-	struct sb_col cols[NCOLS(group_cols)];
+	struct sb_col cols[ARRAY_SIZE(group_cols)];
 	struct sb_sid_fw *fw = NULL;
 	struct sb_iommu *inst = NULL;
 	struct sb_iommu_group *g;
@@ -136,7 +136,7 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 	opt_group = INT_MIN;
 	opt_regions = 0;
 	opt_device = NULL;
-	rc = sb_cli_parse(c, group_opts, NULL, argc, argv, group_cols, NCOLS(group_cols));
+	rc = sb_cli_parse(c, group_opts, NULL, argc, argv, group_cols, ARRAY_SIZE(group_cols));
 	if (rc)
 		return rc;
 	if (opt_group != INT_MIN && opt_group < 0)
@@ -184,10 +184,10 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_field_str(o, "stream_ids", strcmp(sids, "-") ? sids : NULL);
 	}
 	t = sb_out_table(o, "groups", opt_device || opt_group >= 0 || opt_regions ? "Groups" : NULL,
-			 cols, NCOLS(cols), true);
+			 cols, ARRAY_SIZE(cols), true);
 	if (opt_device || opt_group >= 0 || opt_regions)
 		rt = sb_out_table(o, "reserved_regions", "Reserved regions", resv_cols,
-				  NCOLS(resv_cols), false);
+				  ARRAY_SIZE(resv_cols), false);
 	for (size_t k = 0; k < ng; k++) {
 		if ((opt_device && k != gi) || (opt_group >= 0 && g[k].id != (unsigned)opt_group))
 			continue;

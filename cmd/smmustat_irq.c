@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "socbox/iommu_irq.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 #include "smmustat.h"
@@ -39,7 +40,6 @@ static const struct sb_col percpu_cols[] = {
 	[P_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "count (delta with -i)", 0 },
 	[P_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT, "per second (-i)", 1 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static int opt_per_cpu, opt_all;
 
@@ -68,9 +68,9 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 		     const struct sb_irq_table *prev, double secs)
 {
 	struct sb_table *t = sb_out_table(o, "irqs", opt_per_cpu ? "Interrupts" : NULL, irq_cols,
-					  NCOLS(irq_cols), true);
+					  ARRAY_SIZE(irq_cols), true);
 	struct sb_table *pt = opt_per_cpu ? sb_out_table(o, "per_cpu", "Per CPU", percpu_cols,
-							 NCOLS(percpu_cols), false)
+							 ARRAY_SIZE(percpu_cols), false)
 					  : NULL;
 	unsigned rows = 0;
 
@@ -134,7 +134,7 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	opt_per_cpu = opt_all = 0;
-	rc = sb_cli_parse(c, irq_opts, NULL, argc, argv, irq_cols, NCOLS(irq_cols));
+	rc = sb_cli_parse(c, irq_opts, NULL, argc, argv, irq_cols, ARRAY_SIZE(irq_cols));
 	if (rc)
 		return rc;
 	sb_err_clear(&e);

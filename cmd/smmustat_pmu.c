@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "socbox/iommu_pmu.h"
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "smmustat.h"
 
@@ -39,7 +40,6 @@ static const struct sb_col count_cols[] = {
 	[C_RUNNING] = { "RUNNING_PCT", SB_T_DBL, 0, SB_COL_RIGHT,
 			"share of the interval the group was on the PMU", 1 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static char *opt_pmu, *opt_stream_id;
 static uint64_t opt_sid; /* --stream-id, parsed */
@@ -181,7 +181,7 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 		secs = (double)(now - t0) / 1e9;
 		t0 = now;
 		sb_out_field_dbl(o, "interval_s", secs);
-		t = sb_out_table(o, "counters", NULL, count_cols, NCOLS(count_cols), true);
+		t = sb_out_table(o, "counters", NULL, count_cols, ARRAY_SIZE(count_cols), true);
 		for (size_t k = 0; k < nruns; k++) {
 			struct pmu_run *r = &runs[k];
 			uint64_t v[MAX_EVENTS], en, run;
@@ -250,12 +250,12 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (c->out.list_columns) {
 		sb_out_list_columns(&c->out, stdout, opt_list ? disc_cols : count_cols,
-				    opt_list ? NCOLS(disc_cols) : NCOLS(count_cols));
+				    opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols));
 		return -1;
 	}
 	sb_err_clear(&e);
 	if (sb_out_check_columns(c->out.columns, opt_list ? disc_cols : count_cols,
-				 opt_list ? NCOLS(disc_cols) : NCOLS(count_cols), &e))
+				 opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols), &e))
 		return sb_usage_error(c, "%s", e.reason);
 	if (opt_pmu) {
 		names.names = calloc(1, sizeof(char *));
@@ -286,7 +286,7 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 			goto out;
 	if (opt_list || !sb_root_is_live(c->root)) {
 		struct sb_out *o = sb_out_new(&c->out, stdout);
-		struct sb_table *t = sb_out_table(o, "pmus", NULL, disc_cols, NCOLS(disc_cols),
+		struct sb_table *t = sb_out_table(o, "pmus", NULL, disc_cols, ARRAY_SIZE(disc_cols),
 						  true);
 
 		for (size_t i = 0; i < nruns; i++)

@@ -119,7 +119,7 @@ void smmu_domain_summary(const struct sb_iommu *m, char *buf, size_t len)
 	size_t o = 0;
 	unsigned kinds = 0;
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < SB_IOMMU_NDOMAIN_TYPES; i++)
 		kinds += m->ntypes[i] != 0;
 	if (!kinds) {
 		snprintf(buf, len, "-");

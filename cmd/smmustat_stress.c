@@ -11,6 +11,7 @@
 
 #include "socbox/iommufd.h"
 #include "socbox/iommu_stress_baseline.h"
+#include "socbox/macro.h"
 #include "socbox/uapi/map_benchmark.h"
 #include "smmustat.h"
 
@@ -42,7 +43,6 @@ static const struct sb_col cpu_cols[] = {
 	[PC_REQUESTS] = { "REQUESTS", SB_T_U64, 0, SB_COL_RIGHT, "map+unmap pairs", 0 },
 	[PC_RATE] = { "REQUESTS_PER_S", SB_T_DBL, 0, SB_COL_RIGHT, "per second", 0 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 static char *opt_cpus, *opt_size, *opt_window, *opt_pattern, *opt_device, *opt_method, *opt_label;
 static const char **opt_baselines;
@@ -210,7 +210,7 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 	opt_baselines = NULL;
 	opt_duration = 0;
 	opt_no_huge = 0;
-	rc = sb_cli_parse(c, stress_opts, NULL, argc, argv, run_cols, NCOLS(run_cols));
+	rc = sb_cli_parse(c, stress_opts, NULL, argc, argv, run_cols, ARRAY_SIZE(run_cols));
 	if (rc)
 		return rc;
 	if ((rc = parse_opts(c, &o)) || (rc = parse_cpus(c, &cpus, &ncpus)))
@@ -290,11 +290,11 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 			out,
 			"no --device: maps go into a bare IOAS (pinning and IOVA bookkeeping only, no "
 			"page tables or invalidations); give a vfio-pci device to reach the IOMMU");
-	t = sb_out_table(out, "runs", NULL, run_cols, NCOLS(run_cols), true);
+	t = sb_out_table(out, "runs", NULL, run_cols, ARRAY_SIZE(run_cols), true);
 	for (size_t i = 0; i < nbase; i++)
 		run_row(t, &base[i], nbase ? &base[0] : NULL);
 	run_row(t, &cur, nbase ? &base[0] : NULL);
-	pt = sb_out_table(out, "per_cpu", "Per CPU", cpu_cols, NCOLS(cpu_cols), false);
+	pt = sb_out_table(out, "per_cpu", "Per CPU", cpu_cols, ARRAY_SIZE(cpu_cols), false);
 	for (unsigned i = 0; i < res.ncpus; i++) {
 		struct sb_row *row = sb_table_row(pt);
 

@@ -391,12 +391,25 @@ static int run_method(enum sb_copy_method m, struct xfer *x)
 	return xfer_unsupported(x->e, m, EINVAL, "choose a concrete method");
 }
 
-int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char *path,
-		uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		bool allow_fallback, volatile sig_atomic_t *stop, struct sb_copy_result *res,
+int sb_copy_run(enum sb_copy_method m, const struct sb_copy_req *rq, struct sb_copy_result *res,
 		struct sb_err *e)
 {
-	struct xfer x = { dir, fd, path, file_off, b, buf_off, len, stop, res, e, allow_fallback };
+	struct xfer x = {
+		.dir = rq->dir,
+		.fd = rq->fd,
+		.path = rq->path,
+		.file_off = rq->file_off,
+		.b = rq->b,
+		.buf_off = rq->buf_off,
+		.len = rq->len,
+		.stop = rq->stop,
+		.res = res,
+		.e = e,
+		.allow_fallback = rq->allow_fallback,
+	};
+	enum sb_copy_dir dir = rq->dir;
+	struct sb_dmabuf *b = rq->b;
+	uint64_t buf_off = rq->buf_off, len = rq->len;
 	bool write = dir == SB_COPY_TO_BUF;
 	int rc, rc2;
 
@@ -416,7 +429,7 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 		return rc;
 	rc = run_method(m, &x);
 	if (rc == -EAGAIN) {
-		if (!allow_fallback) {
+		if (!rq->allow_fallback) {
 			xfer_unsupported(e, m, EOPNOTSUPP, "use");
 			sb_err_reason(e, "%s", res->fallback_reason);
 			sb_err_hint(
@@ -434,26 +447,26 @@ int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char 
 	return rc;
 }
 
-int sb_copy_run_auto(
-	enum sb_copy_dir dir, bool cached, int fd, const char *path, uint64_t file_off,
-	struct sb_dmabuf *b, uint64_t buf_off, uint64_t len, volatile sig_atomic_t *stop,
-	struct sb_copy_result *res, char *tried, size_t tried_len, struct sb_err *e)
+int sb_copy_run_auto(const struct sb_copy_req *rq, bool cached, struct sb_copy_result *res,
+		     char *tried, size_t tried_len, struct sb_err *e)
 {
+	const struct sb_dmabuf *b = rq->b;
 	const enum sb_copy_method *order =
-		sb_copy_auto_order(b->kind == SB_DMABUF_PIDFD ? SB_DMABUF_HEAP : b->kind, dir,
+		sb_copy_auto_order(b->kind == SB_DMABUF_PIDFD ? SB_DMABUF_HEAP : b->kind, rq->dir,
 				   cached);
+	struct sb_copy_req each = *rq;
 	size_t used = 0;
 	int rc = -EOPNOTSUPP;
 
 	if (tried_len)
 		tried[0] = '\0';
 	for (; *order != SB_COPY_AUTO; order++) {
-		if (!sb_copy_method_applies(*order, b, path == NULL))
+		if (!sb_copy_method_applies(*order, b, rq->path == NULL))
 			continue;
 		memset(res, 0, sizeof(*res));
 		sb_err_clear(e);
-		rc = sb_copy_run(*order, dir, fd, path, file_off, b, buf_off, len, true, stop, res,
-				 e);
+		each.allow_fallback = true;
+		rc = sb_copy_run(*order, &each, res, e);
 		if (rc != -EOPNOTSUPP && rc != -EBUSY)
 			return rc;
 		if (used < tried_len)

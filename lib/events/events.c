@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "socbox/events.h"
+#include "socbox/macro.h"
 #include "socbox/rproc.h"
 
 static const char *const subsys_names[SB_EV_NSUBSYS] = {
@@ -89,7 +90,7 @@ static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 
 	if (!rest)
 		return false;
-	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(simple); i++)
 		if ((p = after(rest, simple[i].prefix))) {
 			set(ev, l, SB_EV_REMOTEPROC, simple[i].kind, dev);
 			snprintf(ev->detail, sizeof(ev->detail), "%s", p);

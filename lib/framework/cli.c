@@ -10,6 +10,7 @@
 #include "socbox/cli.h"
 #include "socbox/config.h"
 #include "socbox/escape.h"
+#include "socbox/macro.h"
 
 struct sb_common_opts sb_opt;
 
@@ -126,10 +127,10 @@ static int output_mode(struct sb_ctx *c)
 			{ "prometheus", SB_OUT_PROMETHEUS },
 		};
 		size_t i;
-		for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(formats); i++)
 			if (!strcmp(sb_opt.format, formats[i].name))
 				break;
-		if (i == sizeof(formats) / sizeof(formats[0]))
+		if (i == ARRAY_SIZE(formats))
 			return sb_usage_error(c, "unknown format '%s'", sb_opt.format);
 		c->out.mode = formats[i].mode;
 	}
@@ -373,11 +374,12 @@ int sb_parse_size(const char *s, uint64_t *out)
 
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
+	/* Decimal unless 0x, as sb_parse_u64 reads numbers: base 0 would take "010" as 8. */
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno)
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;
 		if (units[i].shift && v > (UINT64_MAX >> units[i].shift))

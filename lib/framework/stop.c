@@ -10,11 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+#define NSTOP ARRAY_SIZE(stop_signals)
 
 volatile sig_atomic_t sb_stop_signal;
 
@@ -57,7 +58,7 @@ const char *sb_signal_name(int sig)
 		[SIGINT] = "SIGINT", [SIGTERM] = "SIGTERM", [SIGHUP] = "SIGHUP", [SIGPIPE] = "SIGPIPE"
 	};
 
-	if (sig > 0 && (size_t)sig < sizeof(names) / sizeof(names[0]) && names[sig])
+	if (sig > 0 && (size_t)sig < ARRAY_SIZE(names) && names[sig])
 		return names[sig];
 	return "a signal";
 }

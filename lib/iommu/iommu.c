@@ -11,10 +11,16 @@
 
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
+#include "socbox/macro.h"
 #include "socbox/path.h"
 
-const char *const sb_iommu_group_types[6] = {
-	"DMA", "DMA-FQ", "identity", "blocked", "unmanaged", "unknown"
+const char *const sb_iommu_group_types[SB_IOMMU_NDOMAIN_TYPES] = {
+	[SB_IOMMU_DOMAIN_DMA] = "DMA",
+	[SB_IOMMU_DOMAIN_DMA_FQ] = "DMA-FQ",
+	[SB_IOMMU_DOMAIN_IDENTITY] = "identity",
+	[SB_IOMMU_DOMAIN_BLOCKED] = "blocked",
+	[SB_IOMMU_DOMAIN_UNMANAGED] = "unmanaged",
+	[SB_IOMMU_DOMAIN_UNKNOWN] = "unknown",
 };
 
 const char *sb_iommu_kind_name(enum sb_iommu_kind k)
@@ -24,7 +30,7 @@ const char *sb_iommu_kind_name(enum sb_iommu_kind k)
 		[SB_IOMMU_VTD] = "intel-vt-d",	    [SB_IOMMU_AMD] = "amd-vi",
 		[SB_IOMMU_VIRTIO] = "virtio-iommu", [SB_IOMMU_OTHER] = "other",
 	};
-	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "other";
+	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "other";
 }
 
 enum sb_iommu_kind sb_iommu_kind_guess(const char *name, const char *driver)
@@ -294,10 +300,10 @@ void sb_iommu_groups_free(struct sb_iommu_group *g, size_t n)
 
 int sb_iommu_type_index(const char *type)
 {
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < SB_IOMMU_DOMAIN_UNKNOWN; i++)
 		if (!strcmp(type, sb_iommu_group_types[i]))
 			return i;
-	return 5;
+	return SB_IOMMU_DOMAIN_UNKNOWN;
 }
 
 void sb_iommu_count_groups(struct sb_iommu *list, size_t n, const struct sb_iommu_group *g,
@@ -376,7 +382,7 @@ bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len)
 void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struct sb_iommu_group *g,
 		     size_t ng, struct sb_iommu_policy *p)
 {
-	unsigned counts[6] = { 0 };
+	unsigned counts[SB_IOMMU_NDOMAIN_TYPES] = { 0 };
 
 	memset(p, 0, sizeof(*p));
 	for (size_t i = 0; log && i < log->n; i++) {
@@ -403,11 +409,12 @@ void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struc
 		return;
 	for (size_t k = 0; k < ng; k++)
 		counts[sb_iommu_type_index(g[k].type)]++;
-	if (counts[1] || counts[0]) {
-		snprintf(p->mode, sizeof(p->mode), "%s",
-			 counts[1] >= counts[0] ? "lazy" : "strict");
+	if (counts[SB_IOMMU_DOMAIN_DMA_FQ] || counts[SB_IOMMU_DOMAIN_DMA]) {
+		bool lazy = counts[SB_IOMMU_DOMAIN_DMA_FQ] >= counts[SB_IOMMU_DOMAIN_DMA];
+
+		snprintf(p->mode, sizeof(p->mode), "%s", lazy ? "lazy" : "strict");
 		snprintf(p->source, sizeof(p->source), "groups");
-	} else if (counts[2]) {
+	} else if (counts[SB_IOMMU_DOMAIN_IDENTITY]) {
 		snprintf(p->mode, sizeof(p->mode), "passthrough");
 		snprintf(p->source, sizeof(p->source), "groups");
 	}

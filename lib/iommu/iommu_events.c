@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "socbox/iommu_events.h"
+#include "socbox/macro.h"
 #include "socbox/sys.h"
 
 /* SMMUv3 architecture event numbers. */
@@ -40,7 +41,7 @@ const char *sb_smmu_event_name(unsigned id)
 		{ 0x24, "E_PAGE_REQUEST" },
 		{ 0x25, "F_VMS_FETCH" },
 	};
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
 		if (ev[i].id == id)
 			return ev[i].name;
 	return NULL;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "socbox/iommu_features.h"
+#include "socbox/macro.h"
 
 /* Bits 0-18 have kept their numbers since the 5.x SVA work; later bits moved. */
 #define SMMU_COMMON_BITS \
@@ -34,7 +35,7 @@ const struct sb_smmu_feat_table *sb_smmu_feat_table(
 	const char *release, unsigned version_code, bool has_ecmdq, const char *override)
 {
 	if (override) {
-		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(tables); i++)
 			if (!strcmp(tables[i].name, override))
 				return &tables[i];
 		return NULL;
@@ -237,7 +238,7 @@ size_t sb_vtd_decode_ecap(uint64_t ecap, char out[][24], size_t max, uint64_t *u
 	uint64_t known = (0x3ffull << 8) | (0xfull << 20) | (0x1full << 35);
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		known |= 1ull << flags[i].bit;
 		if (BIT(ecap, flags[i].bit))
 			n = add(out, n, max, "%s", flags[i].name);
@@ -264,7 +265,7 @@ size_t sb_amd_decode_features(uint64_t efr, char out[][24], size_t max, uint64_t
 	uint64_t known = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		known |= 1ull << flags[i].bit;
 		if (BIT(efr, flags[i].bit))
 			n = add(out, n, max, "%s", flags[i].name);

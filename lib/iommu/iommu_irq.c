@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "socbox/iommu_irq.h"
+#include "socbox/macro.h"
 
 static int parse_header(const char *line, size_t len, struct sb_irq_table *t)
 {
@@ -220,7 +221,7 @@ const char *sb_irq_iommu_kind(const struct sb_irq_row *row)
 	};
 	const char *a = row->actions;
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (strstr(a, map[i].needle))
 			return map[i].kind;
 	if ((!strncmp(a, "dmar", 4) && isdigit((unsigned char)a[4])) ||

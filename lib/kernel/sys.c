@@ -23,22 +23,26 @@ vpath(char *buf, size_t len, const char *fmt, va_list ap)
 	return 0;
 }
 
-#define FORMAT_PATH(buf, fmt) \
-	char buf[PATH_MAX]; \
-	do { \
+/* Format the calling function's variadic arguments after fmt into the array buf: 0, or
+ * -ENAMETOOLONG when the path does not fit. */
+#define FORMAT_ARGS(buf, fmt) \
+	({ \
 		va_list ap_; \
 		int rc_; \
 		va_start(ap_, fmt); \
 		rc_ = vpath(buf, sizeof(buf), fmt, ap_); \
 		va_end(ap_); \
-		if (rc_) \
-			return rc_; \
-	} while (0)
+		rc_; \
+	})
 
 int sb_open(const struct sb_root *r, int flags, const char *fmt, ...)
 {
-	FORMAT_PATH(path, fmt);
-	int fd = root_openat(r, path, flags);
+	char path[PATH_MAX];
+	int fd = FORMAT_ARGS(path, fmt);
+
+	if (fd)
+		return fd;
+	fd = root_openat(r, path, flags);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -57,8 +61,10 @@ static int stat_path(const struct sb_root *r, const char *path, struct stat *st)
 
 int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
 {
-	FORMAT_PATH(path, fmt);
-	return stat_path(r, path, st);
+	char path[PATH_MAX];
+	int rc = FORMAT_ARGS(path, fmt);
+
+	return rc ? rc : stat_path(r, path, st);
 }
 
 static int __attribute__((format(printf, 3, 0)))
@@ -231,9 +237,12 @@ ssize_t sb_read_user_file(const char *path, char **buf, size_t max)
 
 ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
 {
+	char path[PATH_MAX];
+	int rc;
+
 	*buf = NULL;
-	FORMAT_PATH(path, fmt);
-	return read_path(r, path, buf, max);
+	rc = FORMAT_ARGS(path, fmt);
+	return rc ? rc : read_path(r, path, buf, max);
 }
 
 ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max, const char *fmt,
@@ -243,10 +252,14 @@ ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max
 	 * const to callers but always allocated by sb_root_open. */
 	struct sb_root *rw = (struct sb_root *)r;
 	struct sb_file_once *f;
+	char path[PATH_MAX];
 	size_t plen;
+	int rc;
 
 	*text = NULL;
-	FORMAT_PATH(path, fmt);
+	rc = FORMAT_ARGS(path, fmt);
+	if (rc)
+		return rc;
 	for (f = rw->once; f; f = f->next)
 		if (!strcmp(f->path, path))
 			break;
@@ -298,17 +311,20 @@ static int readlink_path(const struct sb_root *r, const char *path, char *buf, s
 
 int sb_readlink(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
 {
-	FORMAT_PATH(path, fmt);
-	return readlink_path(r, path, buf, len);
+	char path[PATH_MAX];
+	int rc = FORMAT_ARGS(path, fmt);
+
+	return rc ? rc : readlink_path(r, path, buf, len);
 }
 
 int sb_link_name(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
 {
-	char target[PATH_MAX];
+	char path[PATH_MAX], target[PATH_MAX];
 	const char *base;
-	int rc;
+	int rc = FORMAT_ARGS(path, fmt);
 
-	FORMAT_PATH(path, fmt);
+	if (rc)
+		return rc;
 	rc = readlink_path(r, path, target, sizeof(target));
 	if (rc < 0)
 		return rc;
@@ -361,18 +377,22 @@ static int attr_read(const struct sb_root *r, const char *path, char *buf, size_
 
 int sb_attr_str(const struct sb_root *r, char *buf, size_t len, const char *fmt, ...)
 {
+	char path[PATH_MAX];
+	int rc;
+
 	if (len)
 		buf[0] = '\0';
-	FORMAT_PATH(path, fmt);
-	return attr_read(r, path, buf, len);
+	rc = FORMAT_ARGS(path, fmt);
+	return rc ? rc : attr_read(r, path, buf, len);
 }
 
 #define TYPED_READER(fn, type, parse) \
 	int fn(const struct sb_root *r, type *v, const char *fmt, ...) \
 	{ \
-		char buf[128]; \
-		int rc; \
-		FORMAT_PATH(path, fmt); \
+		char path[PATH_MAX], buf[128]; \
+		int rc = FORMAT_ARGS(path, fmt); \
+		if (rc) \
+			return rc; \
 		rc = attr_read(r, path, buf, sizeof(buf)); \
 		if (rc == -EFBIG) \
 			return -EINVAL; \
@@ -419,13 +439,16 @@ static int natural_cmp(const void *a, const void *b)
 int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt, ...)
 {
 	char dbuf[8192] __attribute__((aligned(8)));
+	char path[PATH_MAX];
 	size_t cap = 0;
 	ssize_t got;
 	int fd, err = 0;
 
 	out->names = NULL;
 	out->n = 0;
-	FORMAT_PATH(path, fmt);
+	fd = FORMAT_ARGS(path, fmt);
+	if (fd)
+		return fd;
 	fd = root_openat(r, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return -errno;
@@ -482,10 +505,12 @@ void sb_dirlist_free(struct sb_dirlist *l)
 int sb_attr_write(const struct sb_root *r, const char *value, const char *fmt, ...)
 {
 	size_t len = strlen(value);
+	char path[PATH_MAX];
 	ssize_t n;
-	int fd;
+	int fd = FORMAT_ARGS(path, fmt);
 
-	FORMAT_PATH(path, fmt);
+	if (fd)
+		return fd;
 	if (!r->live)
 		return -EROFS;
 	fd = open(path, O_WRONLY | O_CLOEXEC);

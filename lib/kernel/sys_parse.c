@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The kernel's text attributes as numbers and booleans (what sb_attr_u64 and friends parse,
  * and what the command line and snapshots give as text). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/sys.h"
 
 char *sb_rtrim(char *s)
@@ -30,7 +32,9 @@ int sb_parse_u64(const char *s, int base, uint64_t *v)
 		base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
 	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	if (!*s || *s == ' ')
+	/* strtoull would skip blanks and take a sign here ("0x-5" is 2^64-5 to it): the
+	 * digits must start right after the prefix (strtoull checks they fit the base). */
+	if (!isalnum((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	x = strtoull(s, &end, base);
@@ -73,7 +77,7 @@ int sb_parse_bool(const char *s, bool *v)
 		"0", "N", "n", "no", "false", "off", "disabled", "disable"
 	};
 
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (!strcmp(s, yes[i])) {
 			*v = true;
 			return 0;

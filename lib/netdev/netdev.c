@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/netdev.h"
 #include "netdev_priv.h"
 
@@ -26,7 +27,7 @@ static const struct {
 
 const char *sb_nd_cmd_min_kernel(int cmd)
 {
-	for (size_t i = 0; i < sizeof(cmd_info) / sizeof(cmd_info[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cmd_info); i++)
 		if (cmd_info[i].cmd == cmd)
 			return cmd_info[i].since;
 	return "?";
@@ -34,7 +35,7 @@ const char *sb_nd_cmd_min_kernel(int cmd)
 
 const char *sb_nd_cmd_name(int cmd)
 {
-	for (size_t i = 0; i < sizeof(cmd_info) / sizeof(cmd_info[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cmd_info); i++)
 		if (cmd_info[i].cmd == cmd)
 			return cmd_info[i].name;
 	return "?";

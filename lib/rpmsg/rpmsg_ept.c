@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
@@ -96,7 +97,7 @@ static void keep_only_add_events(int fd)
 		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
-	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+	struct sock_fprog fprog = { .len = ARRAY_SIZE(prog), .filter = prog };
 
 	/* best effort: without the filter the extra events are skipped in user space */
 	setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "socbox/kmsg.h"
+#include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/rproc.h"
 
@@ -255,7 +256,7 @@ int sb_rproc_crash_type_parse(const char *s, enum sb_rproc_crash_type *t)
 {
 	static const char *const names[] = { "mmufault", "watchdog", "fatal" };
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i])) {
 			*t = (enum sb_rproc_crash_type)i;
 			return 0;

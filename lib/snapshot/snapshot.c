@@ -16,6 +16,7 @@
 
 #include "socbox/config.h"
 #include "socbox/limits.h"
+#include "socbox/macro.h"
 #include "socbox/snapshot.h"
 
 extern char **environ;
@@ -34,7 +35,7 @@ static bool link_not_followed(const char *name)
 		"subsystem",   "driver", "firmware_node", "of_node", "module", "iommu",
 		"iommu_group", "port",	 "root_bus",	  "physfn",  "virtfn"
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(name, names[i]))
 			return true;
 	return !strncmp(name, "supplier:", 9) || !strncmp(name, "consumer:", 9);

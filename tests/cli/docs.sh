@@ -32,4 +32,9 @@ for name in socbox $("$SOCBOX" --list); do
 			"$(sed -n '/^\.SH NAME/{n;s/^[^ ]* \\- //;p;}' "$page")" "$summary"
 	fi
 done
+
+# HACKING's layout names socbox's own commands (the Commands of socbox --help) by file.
+for cmd in $("$SOCBOX" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'); do
+	t_grep "HACKING names cmd/$cmd.c among socbox's own commands" "\`cmd/$cmd\.c\`" "$top/HACKING.md"
+done
 t_done

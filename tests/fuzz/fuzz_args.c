@@ -7,6 +7,7 @@
 #include "fuzz.h"
 #include "socbox/cli.h"
 #include "socbox/iommu_pmu.h"
+#include "socbox/macro.h"
 #include "socbox/out.h"
 #include "socbox/sys.h"
 
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_ASSERT(sb_perf_first_cpu(text) >= -1);
 	sb_err_clear(&e);
-	if (sb_out_check_columns(text, cols, sizeof(cols) / sizeof(cols[0]), &e))
+	if (sb_out_check_columns(text, cols, ARRAY_SIZE(cols), &e))
 		FUZZ_ASSERT(e.reason[0] || e.errnum);
 	free(text);
 	return 0;

@@ -4,6 +4,7 @@
 #include "fuzz.h"
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
+#include "socbox/macro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -13,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	char *text = fuzz_text(data, size), val[64], tiny[1], mode[16];
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (sb_cmdline_param(text, keys[i], val, sizeof(val))) {
 			FUZZ_ASSERT(strlen(val) < sizeof(val));
 			sb_cmdline_has_option(val, "strict");

@@ -5,6 +5,7 @@
  * (each phandle's #iommu-cells taken from the phandle itself: 0, 1, 2 or "no IOMMU"). */
 #include "fuzz.h"
 #include "socbox/iommu_dt.h"
+#include "socbox/macro.h"
 
 static int cells_of(void *ctx, uint32_t phandle)
 {
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32_t ids[] = { m[i].id_base, m[i].id_base + m[i].length - 1,
 					   m[i].id_base + m[i].length, 0 };
 
-			for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++) {
+			for (size_t j = 0; j < ARRAY_SIZE(ids); j++) {
 				uint32_t ph, out;
 
 				sb_dt_map_id(m, n, 0xffffffffu, ids[j], &ph, &out);

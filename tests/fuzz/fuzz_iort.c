@@ -5,6 +5,7 @@
  * sits one byte into its buffer, as a file read may leave it: nothing may assume alignment. */
 #include "fuzz.h"
 #include "socbox/iommu_iort.h"
+#include "socbox/macro.h"
 
 static void check_smmu(const struct sb_iort_node *smmu)
 {
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32_t ids[] = { m->input_base, m->input_base + m->count,
 					   m->input_base - 1, 0, 0xffffffffu };
 
-			for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++)
+			for (size_t j = 0; j < ARRAY_SIZE(ids); j++)
 				if (!sb_iort_map_id(&t, n, ids[j], &smmu, &sid))
 					check_smmu(smmu);
 		}

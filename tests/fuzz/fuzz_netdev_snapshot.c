@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "socbox/macro.h"
 #include "socbox/netdev.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_put("sys/kernel/socbox/netdev.nlmsg", sep + 4, size - text_len - 3);
 	else
 		fuzz_put("sys/kernel/socbox/netdev.nlmsg", "", 0);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
 		struct sb_nd_state st;
 		struct sb_err e;
 

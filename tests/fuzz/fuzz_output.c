@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
+#include "socbox/macro.h"
 #include "socbox/out.h"
 
 static const struct sb_col cols[] = {
@@ -209,7 +210,7 @@ static void render(enum sb_out_mode mode, bool noheadings, char **cells, size_t 
 		sb_out_field_str(o, "source", cells[0]);
 		sb_out_note(o, "%s", cells[0]);
 	}
-	t = sb_out_table(o, "items", "Items", cols, sizeof(cols) / sizeof(cols[0]), true);
+	t = sb_out_table(o, "items", "Items", cols, ARRAY_SIZE(cols), true);
 	for (size_t i = 0; i < n; i += 3) {
 		struct sb_row *r = sb_table_row(t);
 

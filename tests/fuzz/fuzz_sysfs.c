@@ -10,6 +10,7 @@
 
 #include "fuzz.h"
 #include "socbox/kmod.h"
+#include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/rproc.h"
 #include "socbox/sys.h"
@@ -39,7 +40,7 @@ static const char *const files[] = {
 	CHAN_DEV "/rpmsg/rpmsg0/dst",
 	CHAN_DEV "/rpmsg/rpmsg0/uevent",
 };
-#define NPARTS (sizeof(files) / sizeof(files[0]))
+#define NPARTS ARRAY_SIZE(files)
 
 static void no_canary(const char *s)
 {

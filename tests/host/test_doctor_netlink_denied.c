@@ -19,6 +19,7 @@
 
 #include "../../lib/doctor/doctor_probe.h"
 #include "socbox/genl.h"
+#include "socbox/macro.h"
 #include "socbox/netdev.h"
 #include "testutil.h"
 
@@ -48,7 +49,7 @@ static void refuse_netlink(int err)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
 	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	struct sock_fprog prog = { .len = ARRAY_SIZE(f), .filter = f };
 
 	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
 	ck_assert_msg(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0, "seccomp: %s",

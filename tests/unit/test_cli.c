@@ -118,6 +118,26 @@ START_TEST(sizes)
 }
 END_TEST
 
+/* A size reads numbers as sb_parse_u64 does: decimal unless 0x, never octal. */
+START_TEST(sizes_are_never_octal)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(sb_parse_size("010", &v), 0);
+	ck_assert_uint_eq(v, 10);
+	ck_assert_int_eq(sb_parse_size("010K", &v), 0);
+	ck_assert_uint_eq(v, 10u << 10);
+	ck_assert_int_eq(sb_parse_size("08", &v), 0);
+	ck_assert_uint_eq(v, 8);
+	ck_assert_int_eq(sb_parse_size("0X10", &v), 0);
+	ck_assert_uint_eq(v, 16);
+	v = 7;
+	ck_assert_int_eq(sb_parse_size("0x-5", &v), -EINVAL);
+	ck_assert_int_eq(sb_parse_size("0x", &v), -EINVAL);
+	ck_assert_uint_eq(v, 7);
+}
+END_TEST
+
 START_TEST(lists)
 {
 	unsigned *v, n;
@@ -168,6 +188,7 @@ int main(void)
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, help_and_version_exit_zero);
 	tcase_add_test(tc, sizes);
+	tcase_add_test(tc, sizes_are_never_octal);
 	tcase_add_test(tc, lists);
 	tcase_add_test(tc, errors_map_to_exit_codes);
 	suite_add_tcase(s, tc);

@@ -654,6 +654,40 @@ START_TEST(udmabuf_limits_from_module_parameters)
 }
 END_TEST
 
+/* What sb_copy_run refuses before it touches the buffer: a range past its end, a write into
+ * a read-only one; that every method the kernel lacks is tried and named by auto is the vm
+ * tier's. */
+START_TEST(copy_run_checks_the_request_first)
+{
+	struct sb_dmabuf b = { .kind = SB_DMABUF_HEAP, .fd = -1, .memfd = -1, .size = 4096 };
+	volatile sig_atomic_t stop = 0;
+	struct sb_copy_req rq = {
+		.dir = SB_COPY_TO_BUF,
+		.fd = -1,
+		.path = "in.bin",
+		.file_off = 0,
+		.b = &b,
+		.buf_off = 4000,
+		.len = 97,
+		.stop = &stop
+	};
+	struct sb_copy_result res = { 0 };
+	struct sb_err e = { 0 };
+
+	snprintf(b.exporter, sizeof(b.exporter), "system");
+	ck_assert_int_eq(sb_copy_run(SB_COPY_READ, &rq, &res, &e), -EINVAL);
+	ck_assert_str_eq(e.object, "system");
+	ck_assert_int_eq(res.ran, SB_COPY_READ);
+	rq.buf_off = 0;
+	rq.len = 4096;
+	b.writable = false;
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_copy_run(SB_COPY_SENDFILE, &rq, &res, &e), -EBADF);
+	ck_assert_int_eq(res.ran, SB_COPY_SENDFILE);
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_FAIL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dmabuf");
@@ -679,6 +713,7 @@ int main(void)
 	tcase_add_test(tc, hash_and_first_difference);
 	tcase_add_test(tc, inventory_on_a_tree);
 	tcase_add_test(tc, udmabuf_limits_from_module_parameters);
+	tcase_add_test(tc, copy_run_checks_the_request_first);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -100,8 +100,8 @@ START_TEST(groups_and_counts)
 	ck_assert_int_eq(sb_iommu_list(r, &m, &n, &e), 0);
 	sb_iommu_count_groups(m, n, g, ng);
 	ck_assert_uint_eq(m[0].ngroups, 2);
-	ck_assert_uint_eq(m[0].ntypes[1], 1); /* DMA-FQ */
-	ck_assert_uint_eq(m[0].ntypes[2], 1); /* identity */
+	ck_assert_uint_eq(m[0].ntypes[SB_IOMMU_DOMAIN_DMA_FQ], 1);
+	ck_assert_uint_eq(m[0].ntypes[SB_IOMMU_DOMAIN_IDENTITY], 1);
 	free(m);
 	sb_iommu_groups_free(g, ng);
 	sb_root_close(r);
@@ -110,6 +110,18 @@ START_TEST(groups_and_counts)
 END_TEST
 
 /* The brief read (doctor's) has the same groups and types, and nothing it did not read. */
+/* The group types by name, each at its enum sb_iommu_domain_type. */
+START_TEST(domain_types_by_name)
+{
+	for (int t = 0; t < SB_IOMMU_NDOMAIN_TYPES; t++)
+		ck_assert_int_eq(sb_iommu_type_index(sb_iommu_group_types[t]), t);
+	ck_assert_int_eq(sb_iommu_type_index("DMA-FQ"), SB_IOMMU_DOMAIN_DMA_FQ);
+	ck_assert_int_eq(sb_iommu_type_index("identity"), SB_IOMMU_DOMAIN_IDENTITY);
+	ck_assert_int_eq(sb_iommu_type_index("dma"), SB_IOMMU_DOMAIN_UNKNOWN);
+	ck_assert_int_eq(sb_iommu_type_index(""), SB_IOMMU_DOMAIN_UNKNOWN);
+}
+END_TEST
+
 START_TEST(groups_brief_has_ids_and_types_only)
 {
 	char *d = smmu_tree();
@@ -238,6 +250,7 @@ int main(void)
 
 	tcase_add_test(tc, instances);
 	tcase_add_test(tc, groups_and_counts);
+	tcase_add_test(tc, domain_types_by_name);
 	tcase_add_test(tc, groups_brief_has_ids_and_types_only);
 	tcase_add_test(tc, no_iommu_is_empty);
 	tcase_add_test(tc, reserved_regions_parser);

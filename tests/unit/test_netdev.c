@@ -10,6 +10,7 @@
 
 #include "../../lib/netdev/netdev_priv.h"
 #include "socbox/netdev.h"
+#include "socbox/uapi/udmabuf.h" /* with netdev.h: devmemstat bind needs both */
 #include "testutil.h"
 
 static char *load(const char *rel, size_t *len)
@@ -511,6 +512,16 @@ START_TEST(keep_one_device)
 }
 END_TEST
 
+/* Our uAPI headers declare each kernel interface once, so any two can be included together;
+ * the udmabuf ioctl is the kernel's number. */
+START_TEST(uapi_headers_combine)
+{
+	ck_assert_uint_eq(SB_UDMABUF_CREATE, 0x40187542u);
+	ck_assert_uint_eq(sizeof(struct sb_udmabuf_create), 24);
+	ck_assert_int_eq(SB_NETDEV_A_DMABUF_FD, 3);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("netdev");
@@ -532,6 +543,7 @@ static Suite *suite(void)
 	tcase_add_test(t, proc_net_dev);
 	tcase_add_test(t, part_descriptors);
 	tcase_add_test(t, keep_one_device);
+	tcase_add_test(t, uapi_headers_combine);
 	suite_add_tcase(s, t);
 	return s;
 }

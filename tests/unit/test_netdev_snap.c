@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/netdev.h"
 #include "socbox/sys.h"
 #include "testutil.h"
@@ -154,7 +155,7 @@ START_TEST(capture_damaged)
 	struct sb_nd_state st;
 	struct sb_err e;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *dir = snapshot(-1, bad[i]);
 		ck_assert_int_eq(load(dir, SB_ND_ALL_PARTS, &st, &e), -EINVAL);
 		ck_assert_ptr_nonnull(strstr(e.hint, "damaged"));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/out.h"
 #include "testutil.h"
 
@@ -31,8 +32,7 @@ static char *render(enum sb_out_mode mode, const char *dev, double rate)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	struct sb_out *out = sb_out_new(&o, fp);
-	struct sb_table *t = sb_out_table(out, "devs", NULL, cols, sizeof(cols) / sizeof(cols[0]),
-					  true);
+	struct sb_table *t = sb_out_table(out, "devs", NULL, cols, ARRAY_SIZE(cols), true);
 	struct sb_row *r = sb_table_row(t);
 
 	sb_table_states(t, C_STATE, states);
@@ -121,7 +121,7 @@ START_TEST(no_namespace_no_rows)
 	FILE *fp = open_memstream(&buf, &len);
 	struct sb_out *out = sb_out_new(&o, fp);
 
-	sb_out_table(out, "devs", NULL, cols, sizeof(cols) / sizeof(cols[0]), true);
+	sb_out_table(out, "devs", NULL, cols, ARRAY_SIZE(cols), true);
 	ck_assert_int_eq(sb_out_print(out), 0);
 	sb_out_free(out);
 	fclose(fp);

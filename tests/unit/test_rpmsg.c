@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/rproc.h"
 #include "testutil.h"
@@ -60,7 +61,7 @@ START_TEST(devname_garbage)
 	char parent[32], name[40], huge[4096];
 	int64_t src, dst;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 		ck_assert_msg(sb_rpmsg_parse_devname(bad[i], parent, sizeof(parent), name,
 						     sizeof(name), &src, &dst) == -EINVAL,
 			      "accepted '%s'", bad[i]);

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "testutil.h"
 
@@ -311,7 +312,7 @@ START_TEST(ping_delayed_echo_is_late_not_corrupt)
 {
 	const size_t sizes[] = { 32, 1, 4, 8 };
 
-	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+	for (size_t z = 0; z < ARRAY_SIZE(sizes); z++) {
 		struct sb_rpmsg_ping p;
 		struct sb_err e;
 		uint64_t rtt = 0;

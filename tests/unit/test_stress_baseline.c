@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "socbox/iommu_stress_baseline.h"
+#include "socbox/macro.h"
 #include "testutil.h"
 
 static int parse(const char *text, struct sb_stress_baseline *b, struct sb_err *e)
@@ -132,7 +133,7 @@ START_TEST(broken_files)
 	struct sb_stress_baseline b;
 	struct sb_err e;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		ck_assert_msg(parse(bad[i], &b, &e) == -EINVAL, "accepted: %s", bad[i]);
 		ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_USAGE);
 		ck_assert_str_eq(e.object, "t.json");

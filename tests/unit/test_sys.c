@@ -309,6 +309,56 @@ START_TEST(parses_numbers_strictly)
 }
 END_TEST
 
+/* Every reader refuses a path longer than PATH_MAX before it touches anything. */
+START_TEST(refuses_paths_too_long)
+{
+	char *buf = (char *)"x", str[8] = "x", link[8];
+	const char *text = "x";
+	struct sb_dirlist dl = { .n = 3 };
+	struct stat st;
+	uint64_t u;
+	bool b;
+
+	ck_assert_int_eq(sb_open(root, O_RDONLY, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_int_eq(sb_stat(root, &st, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_int_eq(sb_read_file(root, &buf, 16, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_ptr_null(buf);
+	ck_assert_int_eq(sb_read_file_once(root, &text, 16, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_ptr_null(text);
+	ck_assert_int_eq(sb_readlink(root, link, sizeof(link), "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_int_eq(sb_link_name(root, link, sizeof(link), "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_int_eq(sb_attr_str(root, str, sizeof(str), "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_str_eq(str, "");
+	ck_assert_int_eq(sb_attr_u64(root, &u, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_int_eq(sb_attr_bool(root, &b, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_int_eq(sb_dir_list(root, &dl, "/%05000d", 1), -ENAMETOOLONG);
+	ck_assert_uint_eq(dl.n, 0);
+	ck_assert_int_eq(sb_attr_write(root, "1", "/%05000d", 1), -ENAMETOOLONG);
+}
+END_TEST
+
+/* strtoull takes a sign after the prefix we strip: "0x-5" must not become 2^64-5. */
+START_TEST(rejects_sign_after_prefix)
+{
+	uint64_t u = 7;
+	int64_t s = 7;
+
+	ck_assert_int_eq(sb_parse_u64("0x-5", 0, &u), -EINVAL);
+	ck_assert_int_eq(sb_parse_u64("0x-5", 16, &u), -EINVAL);
+	ck_assert_int_eq(sb_parse_u64("0x+5", 16, &u), -EINVAL);
+	ck_assert_int_eq(sb_parse_u64("0x 5", 16, &u), -EINVAL);
+	ck_assert_int_eq(sb_parse_u64("0x\t5", 0, &u), -EINVAL);
+	ck_assert_uint_eq(u, 7);
+	ck_assert_int_eq(sb_parse_s64("-0x-5", 0, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_s64("0x-5", 16, &s), -EINVAL);
+	ck_assert_int_eq(s, 7);
+	ck_assert_int_eq(sb_parse_u64("0x1f", 0, &u), 0);
+	ck_assert_uint_eq(u, 0x1f);
+	ck_assert_int_eq(sb_parse_s64("-0x10", 0, &s), 0);
+	ck_assert_int_eq(s, -16);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sys");
@@ -327,6 +377,8 @@ int main(void)
 	tcase_add_test(tc, reads_constant_files_once);
 	tcase_add_test(tc, refuses_a_missing_sysroot);
 	tcase_add_test(tc, parses_numbers_strictly);
+	tcase_add_test(tc, rejects_sign_after_prefix);
+	tcase_add_test(tc, refuses_paths_too_long);
 	tcase_add_test(tc, lists_directories_larger_than_one_read);
 	tcase_add_test(tc, link_names_of_an_open_directory);
 	tcase_add_test(tc, refuses_fifos_and_sockets_without_blocking);

@@ -112,8 +112,9 @@ int sb_report(const char *applet, const struct sb_err *e);
 /* Progress and --verbose messages on stderr (suppressed by -q). */
 void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Parse helpers for option values: sizes with K/M/G suffixes (powers of 1024) and CPU or
- * queue lists ("0-3,8"). Return 0 or -EINVAL. */
+/* Parse helpers for option values: sizes with K/M/G suffixes (powers of 1024; the number
+ * decimal, or hex after 0x, never octal, as sb_parse_u64) and CPU or queue lists ("0-3,8").
+ * Return 0 or -EINVAL. */
 int sb_parse_size(const char *s, uint64_t *out);
 int sb_parse_list(const char *s, unsigned max, unsigned **out, unsigned *n);
 

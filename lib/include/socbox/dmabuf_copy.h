@@ -72,23 +72,31 @@ struct sb_copy_result {
 	uint64_t written_hash;
 };
 
-/* Move len bytes between file fd (at file_off) and buffer b (at buf_off). path is the file's
- * path (for O_DIRECT re-open; NULL for a pipe). Fails with exit code 1 on short transfers
- * (source shrank: -ENODATA), 3 when the method does not apply or the kernel lacks it. When
- * allow_fallback is set, DIRECT falls back to READ on EFAULT/EINVAL and says so in res. The
- * copy is interrupted (-EINTR) when *stop becomes non-zero. */
-int sb_copy_run(enum sb_copy_method m, enum sb_copy_dir dir, int fd, const char *path,
-		uint64_t file_off, struct sb_dmabuf *b, uint64_t buf_off, uint64_t len,
-		bool allow_fallback, volatile sig_atomic_t *stop, struct sb_copy_result *res,
+/* One transfer: len bytes between file fd (at file_off) and buffer b (at buf_off). */
+struct sb_copy_req {
+	enum sb_copy_dir dir;
+	int fd;
+	const char *path; /* the file's path, for O_DIRECT's re-open; NULL for a pipe */
+	uint64_t file_off;
+	struct sb_dmabuf *b;
+	uint64_t buf_off;
+	uint64_t len;
+	volatile sig_atomic_t *stop; /* the copy stops (-EINTR) when *stop becomes non-zero */
+	/* DIRECT falls back to READ on EFAULT/EINVAL and says so in the result */
+	bool allow_fallback;
+};
+
+/* Run rq by method m. Fails with exit code 1 on short transfers (source shrank: -ENODATA),
+ * 3 when the method does not apply or the kernel lacks it. */
+int sb_copy_run(enum sb_copy_method m, const struct sb_copy_req *rq, struct sb_copy_result *res,
 		struct sb_err *e);
 
 /* 'auto': try the methods of sb_copy_auto_order() that apply, fastest first, until one works
- * (a method the kernel lacks, or one the buffer refuses for now with -EBUSY, is skipped).
- * tried receives "method: why" for each one the kernel or the buffer refused. */
-int sb_copy_run_auto(
-	enum sb_copy_dir dir, bool cached, int fd, const char *path, uint64_t file_off,
-	struct sb_dmabuf *b, uint64_t buf_off, uint64_t len, volatile sig_atomic_t *stop,
-	struct sb_copy_result *res, char *tried, size_t tried_len, struct sb_err *e);
+ * (a method the kernel lacks, or one the buffer refuses for now with -EBUSY, is skipped;
+ * DIRECT always may fall back to READ). tried receives "method: why" for each one the
+ * kernel or the buffer refused. */
+int sb_copy_run_auto(const struct sb_copy_req *rq, bool cached, struct sb_copy_result *res,
+		     char *tried, size_t tried_len, struct sb_err *e);
 
 /* Whether m can work at all for this buffer kind (udmabuf methods need the memfd). */
 bool sb_copy_method_applies(enum sb_copy_method m, const struct sb_dmabuf *b, bool src_is_pipe);

@@ -22,6 +22,20 @@ enum sb_iommu_kind {
 	SB_IOMMU_OTHER,
 };
 
+/* Default domain types of a group (its "type" attribute): the index of
+ * sb_iommu_group_types[] and of sb_iommu.ntypes[]. */
+enum sb_iommu_domain_type {
+	SB_IOMMU_DOMAIN_DMA,	   /* "DMA": strict invalidation */
+	SB_IOMMU_DOMAIN_DMA_FQ,	   /* "DMA-FQ": lazy, through a flush queue */
+	SB_IOMMU_DOMAIN_IDENTITY,  /* "identity": passthrough */
+	SB_IOMMU_DOMAIN_BLOCKED,   /* "blocked" */
+	SB_IOMMU_DOMAIN_UNMANAGED, /* "unmanaged": owned by VFIO or a driver */
+	SB_IOMMU_DOMAIN_UNKNOWN,   /* anything else */
+	SB_IOMMU_NDOMAIN_TYPES
+};
+/* lib/doctor/doctor_iommu.c still counts them as 6. */
+_Static_assert(SB_IOMMU_NDOMAIN_TYPES == 6, "update lib/doctor/doctor_iommu.c");
+
 struct sb_iommu {
 	char name[80]; /* class device name: "smmu3.0x0000000009050000", "dmar0" */
 	enum sb_iommu_kind kind;
@@ -29,9 +43,9 @@ struct sb_iommu {
 	char driver[64]; /* parent's driver, empty when none */
 	uint64_t base;	 /* MMIO base; valid when has_base */
 	bool has_base;
-	unsigned ndevices;  /* links in devices/ */
-	unsigned ngroups;   /* groups whose devices sit behind this instance */
-	unsigned ntypes[6]; /* groups per default domain type, see sb_iommu_group_types */
+	unsigned ndevices;			 /* links in devices/ */
+	unsigned ngroups;			 /* groups whose devices sit behind this instance */
+	unsigned ntypes[SB_IOMMU_NDOMAIN_TYPES]; /* groups per enum sb_iommu_domain_type */
 	/* intel-iommu/ */
 	uint64_t cap, ecap;
 	bool has_cap, has_ecap;
@@ -42,10 +56,10 @@ struct sb_iommu {
 	bool has_amd_cap, has_amd_features;
 };
 
-/* Default domain types in the order of sb_iommu.ntypes[]. */
-extern const char
-	*const sb_iommu_group_types[6]; /* DMA, DMA-FQ, identity, blocked, unmanaged, unknown */
-/* Index of a group type in sb_iommu_group_types (5, "unknown", when not one of them). */
+/* The names of enum sb_iommu_domain_type, as the group's "type" attribute spells them. */
+extern const char *const sb_iommu_group_types[SB_IOMMU_NDOMAIN_TYPES];
+/* The enum sb_iommu_domain_type of a group type (SB_IOMMU_DOMAIN_UNKNOWN when not one of
+ * them). */
 int sb_iommu_type_index(const char *type);
 
 struct sb_iommu_resv {

@@ -150,15 +150,4 @@ enum sb_netdev_a_dmabuf {
 	SB_NETDEV_A_DMABUF_RX_PAGE_SIZE,
 };
 
-/* udmabuf (include/uapi/linux/udmabuf.h), for bind's buffer. */
-struct sb_udmabuf_create {
-	uint32_t memfd;
-	uint32_t flags;
-	uint64_t offset;
-	uint64_t size;
-};
-_Static_assert(sizeof(struct sb_udmabuf_create) == 24, "udmabuf_create");
-#define SB_UDMABUF_FLAGS_CLOEXEC 0x01
-#define SB_UDMABUF_CREATE 0x40187542u /* _IOW('u', 0x42, struct udmabuf_create) */
-
 #endif

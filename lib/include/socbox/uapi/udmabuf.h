@@ -17,5 +17,6 @@ struct sb_udmabuf_create {
 _Static_assert(sizeof(struct sb_udmabuf_create) == 24, "udmabuf_create is 24 bytes");
 
 #define SB_UDMABUF_CREATE _IOW('u', 0x42, struct sb_udmabuf_create)
+_Static_assert(SB_UDMABUF_CREATE == 0x40187542u, "UDMABUF_CREATE ioctl number");
 
 #endif
