@@ -5,7 +5,12 @@
  * - getpwuid()/getgrgid() read /etc/passwd and /etc/group only, as "files" in nsswitch;
  * - iconv_open() fails (EINVAL), so popt prints its help text as written (UTF-8, ASCII in
  *   practice) instead of converting it to the locale's charset.
- * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB. */
+ * - the gettext functions return the message as written: socbox never calls setlocale(), so
+ *   it runs in the "C" locale, where glibc's gettext returns every message untranslated
+ *   (LANGUAGE is ignored there); only popt and glibc's strerror() ask.
+ * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB, and
+ * most of its message catalogue code (catalogue loading, plural expressions, locale
+ * aliases, charset conversion of translations): about 21 KiB. */
 #define _GNU_SOURCE
 #include "socbox/config.h"
 
@@ -13,6 +18,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <iconv.h>
+#include <libintl.h>
 #include <pwd.h>
 #include <stdio.h>
 
@@ -58,5 +64,35 @@ int iconv_close(iconv_t cd)
 {
 	errno = EBADF;
 	return -1;
+}
+
+/* glibc's own callers (strerror) use the internal name */
+char *__dcgettext(const char *domain, const char *msgid, int category);
+
+char *__dcgettext(const char *domain, const char *msgid, int category)
+{
+	return (char *)msgid;
+}
+
+char *dcgettext(const char *domain, const char *msgid, int category)
+{
+	return (char *)msgid;
+}
+
+/* what glibc answers before any textdomain() call */
+char *textdomain(const char *domain)
+{
+	return (char *)"messages";
+}
+
+char *bindtextdomain(const char *domain, const char *dir)
+{
+	return NULL;
+}
+
+/* no codeset was ever bound: glibc's answer */
+char *bind_textdomain_codeset(const char *domain, const char *codeset)
+{
+	return NULL;
 }
 #endif
