@@ -5,7 +5,17 @@
  * - getpwuid()/getgrgid() read /etc/passwd and /etc/group only, as "files" in nsswitch;
  * - iconv_open() fails (EINVAL), so popt prints its help text as written (UTF-8, ASCII in
  *   practice) instead of converting it to the locale's charset.
- * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB. */
+ * - glibc's internal __fxprintf() (assert messages, /etc/host.conf warnings of the resolver
+ *   set-up that pthread_create() links) prints with vfprintf() alone: socbox never makes a
+ *   stream wide-oriented, so glibc would take that path too, and its wide printf stays out;
+ * - the gettext functions return the message as written: socbox never calls setlocale(), so
+ *   it runs in the "C" locale, where glibc's gettext returns every message untranslated
+ *   (LANGUAGE is ignored there); only popt and glibc's strerror() ask.
+ * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB, and
+ * most of its message catalogue code (catalogue loading, plural expressions, locale
+ * aliases, charset conversion of translations) and its wide-character printf: about 44 KiB.
+ * A glibc whose objects define one of these next to something else socbox needs fails the
+ * link (a duplicate definition), never silently. */
 #define _GNU_SOURCE
 #include "socbox/config.h"
 
@@ -13,7 +23,9 @@
 #include <errno.h>
 #include <grp.h>
 #include <iconv.h>
+#include <libintl.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 struct passwd *getpwuid(uid_t uid)
@@ -58,5 +70,49 @@ int iconv_close(iconv_t cd)
 {
 	errno = EBADF;
 	return -1;
+}
+
+/* glibc's own: stderr when fp is NULL; the wide path only for a wide-oriented stream */
+int __fxprintf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int __fxprintf(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfprintf(fp ? fp : stderr, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* glibc's own callers (strerror) use the internal name */
+char *__dcgettext(const char *domain, const char *msgid, int category);
+
+char *__dcgettext(const char *domain, const char *msgid, int category)
+{
+	return (char *)msgid;
+}
+
+char *dcgettext(const char *domain, const char *msgid, int category)
+{
+	return (char *)msgid;
+}
+
+/* what glibc answers before any textdomain() call */
+char *textdomain(const char *domain)
+{
+	return (char *)"messages";
+}
+
+char *bindtextdomain(const char *domain, const char *dir)
+{
+	return NULL;
+}
+
+/* no codeset was ever bound: glibc's answer */
+char *bind_textdomain_codeset(const char *domain, const char *codeset)
+{
+	return NULL;
 }
 #endif
