@@ -8,6 +8,7 @@
 #include "builtins.h"
 #include "socbox/cli.h"
 #include "socbox/doctor.h"
+#include "socbox/macro.h"
 
 /* One row per subsystem. FACTS, LIVE and HINTS do not fit a table row: hidden in the text
  * modes (-o +FACTS shows them), in JSON by default, in the order doctor -J always had. */
@@ -27,7 +28,6 @@ static const struct sb_col doctor_cols[] = {
 	[COL_HINTS] = { "HINTS", SB_T_STRV, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
 			"what to do about what is missing", 0 },
 };
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { FCOL_SUBSYSTEM, FCOL_KEY, FCOL_VALUE, FCOL_LIVE };
 static const struct sb_col fact_cols[] = {
@@ -82,10 +82,10 @@ static const char *severity_name(const struct sb_cause_def *d)
 static void causes_table(struct sb_out *o, const struct sb_doctor_report *rep)
 {
 	bool metrics = sb_out_mode_is_metrics(sb_out_mode(o));
-	struct sb_table *t =
-		metrics ? sb_out_table(o, "cause", NULL, cause_metric_cols,
-				       NCOLS(cause_metric_cols), false)
-			: sb_out_table(o, "causes", "Causes", cause_cols, NCOLS(cause_cols), false);
+	struct sb_table *t = metrics ? sb_out_table(o, "cause", NULL, cause_metric_cols,
+						    ARRAY_SIZE(cause_metric_cols), false)
+				     : sb_out_table(o, "causes", "Causes", cause_cols,
+						    ARRAY_SIZE(cause_cols), false);
 
 	for (size_t i = 0; i < rep->ncauses; i++) {
 		const struct sb_cause *c = &rep->causes[i];
@@ -174,7 +174,8 @@ static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 /* -v: every fact as a row of its own */
 static void facts_table(struct sb_out *o, const struct sb_doctor_report *rep)
 {
-	struct sb_table *t = sb_out_table(o, "facts", "Facts", fact_cols, NCOLS(fact_cols), false);
+	struct sb_table *t = sb_out_table(o, "facts", "Facts", fact_cols, ARRAY_SIZE(fact_cols),
+					  false);
 	char value[160];
 
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
@@ -218,7 +219,7 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 	if ((rep->ncauses || c->out.mode != SB_OUT_TABLE) &&
 	    !(c->out.columns && c->out.columns[0] != '+'))
 		causes_table(o, rep);
-	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, NCOLS(doctor_cols), true);
+	t = sb_out_table(o, "subsystems", "Subsystems", doctor_cols, ARRAY_SIZE(doctor_cols), true);
 	sb_table_states(t, COL_STATUS, sb_health_names);
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
@@ -344,16 +345,16 @@ static int explain(const struct sb_ctx *c, const char *code)
 		return SB_EXIT_FAIL;
 	if (c->out.mode == SB_OUT_TABLE) {
 		struct sb_table *t = sb_out_table(o, "entry", NULL, explain_cols,
-						  NCOLS(explain_cols), false);
+						  ARRAY_SIZE(explain_cols), false);
 
-		for (size_t i = 0; i < NCOLS(fields); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 			struct sb_row *r = sb_table_row(t);
 
 			sb_row_str(r, ECOL_FIELD, fields[i][0]);
 			sb_row_str(r, ECOL_VALUE, fields[i][1]);
 		}
 	} else {
-		for (size_t i = 0; i < NCOLS(fields); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 			sb_out_field_str(o, fields[i][0], fields[i][1]);
 	}
 	rc = sb_out_print(o);
@@ -380,7 +381,7 @@ static int list_causes(const struct sb_ctx *c)
 
 	if (!o)
 		return SB_EXIT_FAIL;
-	t = sb_out_table(o, "causes", NULL, catalogue_cols, NCOLS(catalogue_cols), false);
+	t = sb_out_table(o, "causes", NULL, catalogue_cols, ARRAY_SIZE(catalogue_cols), false);
 	for (const struct sb_cause_def *d = sb_cause_catalogue; d->code; d++) {
 		struct sb_row *r = sb_table_row(t);
 
@@ -419,7 +420,7 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 
 	require = explain_code = buffer_size = NULL;
 	list = 0;
-	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, NCOLS(doctor_cols));
+	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, ARRAY_SIZE(doctor_cols));
 	if (rc)
 		return rc;
 	if (explain_code)

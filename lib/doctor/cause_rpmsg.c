@@ -8,6 +8,7 @@
 #include "doctor_probe.h"
 #include "socbox/cmdline.h"
 #include "socbox/limits.h"
+#include "socbox/macro.h"
 
 static bool is_up(const struct sb_rproc *p)
 {
@@ -289,7 +290,7 @@ static void channels(struct doctor_board *b)
 		const struct sb_rpmsg_channel *ch = &b->rpmsg.channels[i];
 		struct sb_cause *c;
 
-		for (size_t k = 0; k < sizeof(drivers) / sizeof(drivers[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(drivers); k++) {
 			if (ch->driver[0] || strcmp(ch->name, drivers[k].name))
 				continue;
 			c = doctor_cause(b, "rpmsg.channel-unbound", SB_DOCTOR_RPMSG, ch->dev);

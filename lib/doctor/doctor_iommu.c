@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/macro.h"
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
 #include "socbox/sys.h"
@@ -19,7 +20,7 @@ static void boot_params(const char *cmdline, struct sb_doctor_sub *s)
 	};
 	char val[64], key[48];
 
-	for (size_t i = 0; cmdline && i < sizeof(params) / sizeof(params[0]); i++) {
+	for (size_t i = 0; cmdline && i < ARRAY_SIZE(params); i++) {
 		if (!sb_cmdline_param(cmdline, params[i], val, sizeof(val)))
 			continue;
 		snprintf(key, sizeof(key), "cmdline_%s", params[i]);
@@ -56,7 +57,7 @@ void doctor_probe_iommu(struct doctor_board *b, struct sb_doctor_sub *s)
 	struct sb_dirlist inst = { 0 };
 	struct sb_iommu_group *g = NULL;
 	struct sb_iommu_policy pol;
-	size_t ninst = 0, ng = 0, count[6] = { 0 }, off = 0, best = 0;
+	size_t ninst = 0, ng = 0, count[SB_IOMMU_NDOMAIN_TYPES] = { 0 }, off = 0, best = 0;
 	char names[128] = "";
 	const char *cmdline = b->cmdline, *what;
 
@@ -72,7 +73,7 @@ void doctor_probe_iommu(struct doctor_board *b, struct sb_doctor_sub *s)
 	doctor_num(s, "instances", (int64_t)ninst, false);
 	doctor_str(s, "instance_names", names, false);
 	doctor_num(s, "groups", (int64_t)ng, false);
-	for (size_t t = 0; t < 6; t++) {
+	for (size_t t = 0; t < SB_IOMMU_NDOMAIN_TYPES; t++) {
 		if (!count[t])
 			continue;
 		group_type_facts(s, types[t], count[t]);

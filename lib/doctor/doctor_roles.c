@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/macro.h"
 
 static const struct doctor_role roles[] = {
 	/* remote processors */
@@ -72,7 +73,7 @@ static const struct doctor_role roles[] = {
 
 const struct doctor_role *doctor_role_of(const char *compatible, const char *name)
 {
-	const size_t n = sizeof(roles) / sizeof(roles[0]);
+	const size_t n = ARRAY_SIZE(roles);
 
 	for (size_t i = 0; compatible && compatible[0] && i < n; i++)
 		if (!strcmp(roles[i].match, compatible))

@@ -8,6 +8,7 @@
 
 #include "socbox/limits.h"
 #include "socbox/platform.h"
+#include "socbox/macro.h"
 
 const char *sb_arch_name(enum sb_arch a)
 {
@@ -16,7 +17,7 @@ const char *sb_arch_name(enum sb_arch a)
 		[SB_ARCH_X86_64] = "x86_64",   [SB_ARCH_X86] = "x86",	  [SB_ARCH_RISCV] = "riscv",
 		[SB_ARCH_OTHER] = "other",
 	};
-	return (unsigned)a < sizeof(names) / sizeof(names[0]) ? names[a] : "unknown";
+	return (unsigned)a < ARRAY_SIZE(names) ? names[a] : "unknown";
 }
 
 const char *sb_fwdesc_name(enum sb_fwdesc f)
@@ -53,7 +54,7 @@ enum sb_arch sb_arch_from_text(const char *text)
 	const char *best = NULL;
 	enum sb_arch arch = SB_ARCH_UNKNOWN;
 
-	for (size_t i = 0; text && i < sizeof(arch_words) / sizeof(arch_words[0]); i++) {
+	for (size_t i = 0; text && i < ARRAY_SIZE(arch_words); i++) {
 		const char *at = strstr(text, arch_words[i].word);
 
 		if (at && (!best || at < best)) {

@@ -17,6 +17,7 @@
 #include "socbox/iommu_sid.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
+#include "socbox/macro.h"
 
 const struct sb_snap_path sb_snap_paths[] = {
 	/* common: kernel identity, boot parameters, module state */
@@ -121,7 +122,7 @@ static int snap_platform_devices(struct sb_snap *s)
 		snprintf(path, sizeof(path), "%s/modalias", real);
 		if (!rc)
 			rc = sb_snap_file(s, path);
-		for (size_t k = 0; k < sizeof(links) / sizeof(links[0]) && !rc; k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(links) && !rc; k++) {
 			snprintf(path, sizeof(path), "%s/%s", real, links[k]);
 			rc = sb_snap_file(s, path);
 		}

@@ -33,8 +33,6 @@ enum sb_iommu_domain_type {
 	SB_IOMMU_DOMAIN_UNKNOWN,   /* anything else */
 	SB_IOMMU_NDOMAIN_TYPES
 };
-/* lib/doctor/doctor_iommu.c still counts them as 6. */
-_Static_assert(SB_IOMMU_NDOMAIN_TYPES == 6, "update lib/doctor/doctor_iommu.c");
 
 struct sb_iommu {
 	char name[80]; /* class device name: "smmu3.0x0000000009050000", "dmar0" */
