@@ -43,10 +43,26 @@ static void summarize(struct doctor_board *b, struct sb_doctor_sub *s, const str
 		st->nqueues == 1 ? "" : "s", bound, st->npools, st->npools == 1 ? "" : "s");
 }
 
+/* The kernel has no netdev family (the live answer, or what a snapshot recorded). */
+static void no_family(struct doctor_board *b, struct sb_doctor_sub *s)
+{
+	struct sb_cause *c;
+
+	s->status = SB_HEALTH_MISSING;
+	doctor_bool(s, "family", false, true);
+	doctor_summary(s, "no 'netdev' generic netlink family");
+	c = doctor_cause(b, "netdev.no-family", SB_DOCTOR_NETDEV, "netdev");
+	if (c) {
+		cause_diag(c, "kernel %s has no netdev generic netlink family", b->rep->kernel);
+		cause_evidence(c, sb_root_is_live(b->root)
+					  ? "CTRL_CMD_GETFAMILY netdev: ENOENT"
+					  : SB_ND_SNAP_PARTS ": " SB_ND_SNAP_ABSENT);
+	}
+}
+
 void doctor_probe_netdev(struct doctor_board *b, struct sb_doctor_sub *s)
 {
 	const struct sb_root *r = b->root;
-	struct sb_cause *c;
 	const unsigned parts = SB_ND_DEVS | SB_ND_QUEUES | SB_ND_POOLS;
 	struct sb_nd_state st;
 	struct sb_genl g;
@@ -54,6 +70,10 @@ void doctor_probe_netdev(struct doctor_board *b, struct sb_doctor_sub *s)
 	int rc;
 
 	sb_err_clear(&e);
+	if (sb_nd_snapshot_family_absent(r)) {
+		no_family(b, s);
+		return;
+	}
 	if (!sb_root_is_live(r)) {
 		/* A snapshot answers from its netdev capture when it has one. */
 		if (sb_nd_state_from_root(r, parts, &st, &e)) {
@@ -71,15 +91,7 @@ void doctor_probe_netdev(struct doctor_board *b, struct sb_doctor_sub *s)
 	}
 	rc = sb_nd_open(&g, &e);
 	if (rc == -ENOENT) {
-		s->status = SB_HEALTH_MISSING;
-		doctor_bool(s, "family", false, true);
-		doctor_summary(s, "no 'netdev' generic netlink family");
-		c = doctor_cause(b, "netdev.no-family", SB_DOCTOR_NETDEV, "netdev");
-		if (c) {
-			cause_diag(c, "kernel %s has no netdev generic netlink family",
-				   b->rep->kernel);
-			cause_evidence(c, "CTRL_CMD_GETFAMILY netdev: ENOENT");
-		}
+		no_family(b, s);
 		return;
 	}
 	if (rc) { /* the kernel was not asked: whether it has the family is unknown */

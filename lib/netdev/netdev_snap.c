@@ -152,6 +152,18 @@ static int from_live(unsigned parts, struct sb_nd_state *st, struct sb_err *e)
 	return rc;
 }
 
+bool sb_nd_snapshot_family_absent(const struct sb_root *r)
+{
+	char *text = NULL;
+	bool absent = false;
+
+	if (!sb_root_is_live(r) && sb_read_file(r, &text, SB_READ_ATTR_MAX, SB_ND_SNAP_PARTS) > 0)
+		for (char *line = strtok(text, "\n"); line && !absent; line = strtok(NULL, "\n"))
+			absent = !strcmp(line, SB_ND_SNAP_ABSENT);
+	free(text);
+	return absent;
+}
+
 int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
 			  struct sb_err *e)
 {
@@ -176,6 +188,14 @@ int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_
 	}
 	if (n < 0)
 		return sb_err_set(e, (int)-n, SB_ND_SNAP_PARTS, "read netdev capture", NULL);
+	if (sb_nd_snapshot_family_absent(r)) {
+		free(meta_text);
+		sb_err_set(e, ENOENT, sb_root_path(r), "read the netdev state",
+			   "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)");
+		sb_err_reason(e, "the snapshot's kernel had no netdev generic netlink family");
+		sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return -ENOENT;
+	}
 	rc = parse_meta(meta_text, &m, parts, st);
 	free(meta_text);
 	if (rc) {

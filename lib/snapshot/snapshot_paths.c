@@ -205,7 +205,8 @@ static int snap_dmabuf_holders(struct sb_snap *s)
 
 /* devmemstat views and doctor's netdev: the netdev family's dump replies of every part and
  * which parts the kernel lacked (SB_ND_SNAP_MSGS, SB_ND_SNAP_PARTS). A kernel without the
- * family, or a dump the kernel refuses, gives no capture: the views then say so offline. */
+ * family gives SB_ND_SNAP_ABSENT; a dump the kernel refuses gives no capture: the views then
+ * say so offline. */
 static int snap_netdev(struct sb_snap *s)
 {
 	struct sb_nd_capture cap;
@@ -213,7 +214,15 @@ static int snap_netdev(struct sb_snap *s)
 	int rc;
 
 	sb_err_clear(&e);
-	if (sb_nd_capture_live(&cap, &e))
+	rc = sb_nd_capture_live(&cap, &e);
+	if (rc == -ENOENT) { /* said, so that the snapshot is not read as "not captured" */
+		static const char absent[] =
+			"# socbox snapshot: this kernel has no netdev generic netlink family\n" SB_ND_SNAP_ABSENT
+			"\n";
+
+		return sb_snap_write(s, SB_ND_SNAP_PARTS, absent, sizeof(absent) - 1);
+	}
+	if (rc)
 		return 0;
 	rc = sb_snap_write(s, SB_ND_SNAP_MSGS, cap.msgs ? cap.msgs : "", cap.msgs_len);
 	if (!rc)

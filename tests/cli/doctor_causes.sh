@@ -7,9 +7,9 @@
 . "$SOCBOX_TESTLIB"
 CAUSES=$SOCBOX_FIXTURES/causes
 MAN=$(dirname "$SOCBOX_TESTLIB")/../man/socbox.1
-# causes only the live kernel can show (a node's mode for this user, a netlink family):
+# a cause only the live kernel can show (a node's mode for this user):
 # tests/vm/guest/doctor-causes.sh makes them
-LIVE_ONLY='dmabuf.heap-denied netdev.no-family'
+LIVE_ONLY='dmabuf.heap-denied'
 
 doctor() { # CASE ARGS...: doctor on the laid-out case, with the case's own args
 	_case=$1

@@ -157,9 +157,13 @@ int sb_nd_state_from_buf(const void *buf, size_t len, struct sb_nd_state *st);
  * SB_ND_SNAP_MSGS, the raw dump replies of every part (as --save-netlink writes them), and
  * SB_ND_SNAP_PARTS, text "key=value" lines: family_version, boottime_s, have and
  * unsupported (enum sb_nd_part masks, hex) and "unsupported.BIT=ERRNO REASON" per part the
- * kernel lacked. A kernel without the netdev family gives neither file. */
+ * kernel lacked. A kernel without the netdev family gives SB_ND_SNAP_PARTS with the line
+ * SB_ND_SNAP_ABSENT alone (and no SB_ND_SNAP_MSGS). */
 #define SB_ND_SNAP_MSGS "/sys/kernel/socbox/netdev.nlmsg"
 #define SB_ND_SNAP_PARTS "/sys/kernel/socbox/netdev.parts"
+#define SB_ND_SNAP_ABSENT "family=absent"
+/* Whether a snapshot says its kernel had no netdev family. */
+bool sb_nd_snapshot_family_absent(const struct sb_root *r);
 struct sb_nd_capture {
 	char *msgs, *parts;
 	size_t msgs_len, parts_len;
