@@ -103,6 +103,9 @@ static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const ch
 	 * "firmware: failed to load %s (%d)" before it */
 	if (sscanf(msg, "Direct firmware load for %127s failed with error %d", fw, &err) == 2 ||
 	    sscanf(msg, "firmware: failed to load %127s (%d)", fw, &err) == 2) {
+		/* a firmware name set since then is the one to ask about */
+		if (strcmp(fw, p->firmware))
+			return;
 		c = doctor_cause(b, "rpmsg.firmware-missing", SB_DOCTOR_RPMSG, p->id);
 		if (!c)
 			return;
@@ -190,24 +193,46 @@ static void k3_crashes(struct doctor_board *b)
 	}
 }
 
+/* The processor a log line is about, and the line's message: the core prints on the
+ * remoteproc device, some drivers on the processor's platform device. */
+static const struct sb_rproc *line_rproc(const struct doctor_board *b, const char *text,
+					 const char **msg)
+{
+	const struct sb_rproc *p = NULL;
+	char id[96];
+
+	*msg = strncmp(text, "remoteproc ", 11)
+		       ? NULL
+		       : sb_kmsg_dev_msg(text, "remoteproc", id, sizeof(id));
+	if (*msg)
+		p = rproc_by_id(b, id);
+	if (!p && (*msg = doctor_log_dev(text, id, sizeof(id))))
+		p = rproc_by_device(b, id);
+	return p;
+}
+
+/* The lines of a processor that is not up since its last boot attempt ("powering up %s",
+ * rproc_boot()): what an earlier boot said was answered by a later one. */
 static void log_lines(struct doctor_board *b)
 {
-	k3_crashes(b);
-	for (size_t i = 0; i < b->log.n; i++) {
-		const char *text = b->log.lines[i].text, *msg;
-		const struct sb_rproc *p;
-		char id[32];
+	const char *msg;
 
-		mailbox_line(b, text);
-		msg = strncmp(text, "remoteproc ", 11)
-			      ? NULL
-			      : sb_kmsg_dev_msg(text, "remoteproc", id, sizeof(id));
-		p = msg ? rproc_by_id(b, id) : NULL;
-		/* some lines are printed on the processor's platform device */
-		if (!p && (msg = doctor_log_dev(text, id, sizeof(id))))
-			p = rproc_by_device(b, id);
-		if (p && !is_up(p))
-			boot_line(b, p, msg, text);
+	k3_crashes(b);
+	for (size_t i = 0; i < b->log.n; i++)
+		mailbox_line(b, b->log.lines[i].text);
+	for (size_t k = 0; k < b->nprocs; k++) {
+		const struct sb_rproc *p = &b->procs[k];
+		size_t from = 0;
+
+		if (is_up(p))
+			continue;
+		for (size_t i = 0; i < b->log.n; i++)
+			if (line_rproc(b, b->log.lines[i].text, &msg) == p &&
+			    !strncmp(msg, "powering up ", 12))
+				from = i;
+		for (size_t i = from; i < b->log.n; i++)
+			if (line_rproc(b, b->log.lines[i].text, &msg) == p)
+				boot_line(b, p, msg, b->log.lines[i].text);
 	}
 }
 
