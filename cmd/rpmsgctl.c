@@ -11,6 +11,7 @@
 #include "socbox/kmod.h"
 #include "socbox/macro.h"
 #include "socbox/rproc.h"
+#include "socbox/platform.h"
 #include "rpmsgctl.h"
 #include "builtins.h"
 
@@ -129,9 +130,12 @@ static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 	const struct sb_rpmsg_channel *ch;
 
 	if (!nrp && !st->bus_present) {
-		sb_out_note(o,
-			    "no remote processors and no rpmsg bus: the kernel has no rpmsg core "
-			    "(CONFIG_RPMSG_VIRTIO or a vendor backend) and no remoteproc driver bound");
+		struct sb_platform plat;
+		char hint[256];
+
+		sb_platform_read(r, &plat);
+		sb_rproc_missing_hint(&plat, hint, sizeof(hint));
+		sb_out_note(o, "no remote processors and no rpmsg bus: %s", hint);
 		return true;
 	}
 	for (size_t i = 0; i < nrp; i++) {
@@ -232,8 +236,12 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 	if (rc < 0)
 		return SB_EXIT_FAIL;
 	if (absent) {
-		sb_err_set(&e, ENODEV, "rpmsg", "list",
-			   "CONFIG_REMOTEPROC and CONFIG_RPMSG_VIRTIO or a vendor rpmsg backend");
+		struct sb_platform plat;
+		char hint[256];
+
+		sb_platform_read(c->root, &plat);
+		sb_rproc_missing_hint(&plat, hint, sizeof(hint));
+		sb_err_set(&e, ENODEV, "rpmsg", "list", "%s", hint);
 		sb_err_reason(&e, "no remote processors and no rpmsg bus in this kernel");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(RPMSGCTL, &e);

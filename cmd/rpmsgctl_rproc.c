@@ -9,6 +9,7 @@
 #include "socbox/escape.h"
 #include "socbox/macro.h"
 #include "socbox/rproc.h"
+#include "socbox/platform.h"
 #include "rpmsgctl.h"
 
 enum {
@@ -81,9 +82,11 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 	struct poptOption table[] = { SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
 	struct sb_rpmsg_state st;
 	struct sb_rproc *all = NULL, one;
+	struct sb_platform plat;
 	struct sb_table *t;
 	struct sb_out *o;
 	struct sb_err e;
+	char hint[256] = "";
 	size_t n = 0;
 	int rc = sb_cli_parse(c, table, "[NAME]", argc, argv, rproc_cols, rproc_ncols);
 
@@ -111,17 +114,17 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 	t = rproc_table(o, NULL, true);
 	for (size_t i = 0; i < n; i++)
 		rproc_row(t, &all[i], &st);
-	if (!n)
-		sb_out_note(
-			o,
-			"no remote processor registered (CONFIG_REMOTEPROC and the SoC's remoteproc driver)");
+	if (!n) {
+		sb_platform_read(c->root, &plat);
+		sb_rproc_missing_hint(&plat, hint, sizeof(hint));
+		sb_out_note(o, "no remote processor registered: %s", hint);
+	}
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
 	sb_rpmsg_state_free(&st);
 	free(all);
 	if (!rc && !n) {
-		sb_err_set(&e, ENODEV, "remoteproc", "list",
-			   "CONFIG_REMOTEPROC and the SoC's remoteproc driver");
+		sb_err_set(&e, ENODEV, "remoteproc", "list", "%s", hint);
 		sb_err_reason(&e, "no remote processor registered");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		rc = sb_report(RPMSGCTL, &e);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "socbox/iommu.h"
 #include "socbox/macro.h"
+#include "socbox/platform.h"
 #include "socbox/stop.h"
 #include "smmustat.h"
 #include "builtins.h"
@@ -139,12 +141,14 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 	if ((rc = smmu_state_load(c, &s, feature_table)))
 		return rc;
 	if (!s.ninst) {
+		struct sb_platform plat;
 		struct sb_err e;
+		char hint[256];
 
+		sb_platform_read(c->root, &plat);
+		sb_iommu_missing_hint(&plat, hint, sizeof(hint));
 		sb_err_clear(&e);
-		sb_err_set(&e, ENODEV, "/sys/class/iommu", "find an IOMMU",
-			   "enable it in firmware and boot with intel_iommu=on / amd_iommu=on; on Arm check "
-			   "CONFIG_ARM_SMMU_V3 and the IORT/DT iommu nodes");
+		sb_err_set(&e, ENODEV, "/sys/class/iommu", "find an IOMMU", "%s", hint);
 		sb_err_reason(&e, "no IOMMU instance registered");
 		smmu_state_free(&s);
 		return sb_report(c->applet, &e);

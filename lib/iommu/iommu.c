@@ -11,6 +11,7 @@
 
 #include "socbox/cmdline.h"
 #include "socbox/iommu.h"
+#include "socbox/platform.h"
 #include "socbox/macro.h"
 #include "socbox/path.h"
 
@@ -418,4 +419,28 @@ void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struc
 		snprintf(p->mode, sizeof(p->mode), "passthrough");
 		snprintf(p->source, sizeof(p->source), "groups");
 	}
+}
+
+void sb_iommu_missing_hint(const struct sb_platform *p, char *buf, size_t len)
+{
+	if (sb_arch_is_x86(p->arch) && p->acpi_dmar)
+		snprintf(buf, len, "build CONFIG_INTEL_IOMMU and boot with intel_iommu=on");
+	else if (sb_arch_is_x86(p->arch) && p->acpi_ivrs)
+		snprintf(buf, len, "build CONFIG_AMD_IOMMU (amd_iommu= on the command line)");
+	else if (sb_arch_is_x86(p->arch))
+		snprintf(buf, len,
+			 "the firmware has no DMAR or IVRS table: enable VT-d or AMD-Vi in its setup, "
+			 "then boot with intel_iommu=on or amd_iommu=on");
+	else if (sb_arch_is_arm(p->arch) && p->fw == SB_FW_ACPI)
+		snprintf(buf, len, "build CONFIG_ARM_SMMU_V3 (the IORT%s describes the SMMUs)",
+			 p->acpi_iort ? "" : ", absent here,");
+	else if (sb_arch_is_arm(p->arch))
+		snprintf(buf, len,
+			 "where the SoC has an SMMU, build CONFIG_ARM_SMMU_V3 or CONFIG_ARM_SMMU "
+			 "and check its device-tree node; SoCs such as the AM62x, i.MX8MP and "
+			 "STM32MP1 have none");
+	else
+		snprintf(buf, len,
+			 "build the IOMMU driver of this platform and enable the IOMMU "
+			 "in its firmware");
 }

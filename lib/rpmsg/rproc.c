@@ -12,6 +12,7 @@
 #include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/rproc.h"
+#include "socbox/platform.h"
 
 #define CLASS "/sys/class/remoteproc"
 #define DEBUGFS "/sys/kernel/debug/remoteproc"
@@ -126,9 +127,18 @@ int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *ou
 		}
 	}
 	free(all);
-	sb_err_set(e, ENOENT, spec, "find remote processor",
-		   n ? "see 'rpmsgctl list' for the remote processors"
-		     : "no remote processor registered: check the remoteproc driver and its device-tree node");
+	if (n) {
+		sb_err_set(e, ENOENT, spec, "find remote processor",
+			   "see 'rpmsgctl list' for the remote processors");
+	} else {
+		struct sb_platform plat;
+		char hint[256];
+
+		sb_platform_read(r, &plat);
+		sb_rproc_missing_hint(&plat, hint, sizeof(hint));
+		sb_err_set(e, ENOENT, spec, "find remote processor", "%s", hint);
+		sb_err_reason(e, "no remote processor registered");
+	}
 	sb_err_exit(e, n ? SB_EXIT_FAIL : SB_EXIT_UNSUPPORTED);
 	return -ENOENT;
 }
@@ -313,4 +323,29 @@ bool sb_rproc_crash_msg(const char *msg, unsigned *n, const char **name)
 	if (name)
 		*name = end + 4;
 	return true;
+}
+
+void sb_rproc_missing_hint(const struct sb_platform *p, char *buf, size_t len)
+{
+	static const struct {
+		const char *vendor, *drivers;
+	} socs[] = {
+		{ "ti,", "CONFIG_TI_K3_M4_REMOTEPROC, CONFIG_TI_K3_R5_REMOTEPROC" },
+		{ "fsl,", "CONFIG_IMX_REMOTEPROC" },
+		{ "st,", "CONFIG_STM32_RPROC" },
+		{ "qcom,", "CONFIG_QCOM_Q6V5_PAS" },
+	};
+	const char *drivers = "the SoC's remoteproc driver";
+
+	if (sb_arch_is_x86(p->arch) || p->fw == SB_FW_ACPI) {
+		snprintf(buf, len,
+			 "this %s system%s has no remote processor: remoteproc and rpmsg serve the "
+			 "co-processors of SoCs",
+			 sb_arch_name(p->arch), p->fw == SB_FW_ACPI ? " (ACPI)" : "");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(socs); i++)
+		if (!strncmp(p->compatible, socs[i].vendor, strlen(socs[i].vendor)))
+			drivers = socs[i].drivers;
+	snprintf(buf, len, "CONFIG_REMOTEPROC with %s, and the core's device-tree node", drivers);
 }

@@ -87,7 +87,10 @@ t_run "-H lists the columns" 0 "$SOCBOX" smmustat -H -r -n
 t_grep "-H includes FEATURE_TABLE" '^FEATURE_TABLE ' "$T_TMP/out"
 t_run "bad column" 2 "$SOCBOX" smmustat --sysroot "$X86" -o NAME,NOPE
 t_run "no IOMMU: exit 3 with a hint" 3 "$SOCBOX" smmustat --sysroot "$T_TMP"
-t_grep "no IOMMU hint" 'no IOMMU instance registered \(enable it in firmware' "$T_TMP/err"
+t_grep "no IOMMU hint" 'no IOMMU instance registered \(build the IOMMU driver of this platform' "$T_TMP/err"
+t_run "no IOMMU on an AM62x: exit 3" 3 "$SOCBOX" smmustat --sysroot "$SOCBOX_FIXTURES/am62x"
+t_grep "Arm advice on an Arm board" 'no IOMMU instance registered \(where the SoC has an SMMU, build CONFIG_ARM_SMMU_V3' "$T_TMP/err"
+t_nogrep "no x86 advice on an Arm board" 'intel_iommu|VT-d|AMD-Vi' "$T_TMP/err"
 t_run "unknown command" 2 "$SOCBOX" smmustat frobnicate
 # An 80-column serial console: FEATURES wraps between features (a feature is never split,
 # as 2_LVL_ST/RTAB was), so its pieces put back together are the list. (The other columns

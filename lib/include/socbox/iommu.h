@@ -123,4 +123,9 @@ bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len);
 void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struct sb_iommu_group *g,
 		     size_t ng, struct sb_iommu_policy *p);
 
+struct sb_platform;
+/* What to do when no IOMMU registered, for this board's architecture and firmware (VT-d
+ * and intel_iommu= on x86 only; the SMMU drivers and the device tree or IORT on Arm). */
+void sb_iommu_missing_hint(const struct sb_platform *p, char *buf, size_t len);
+
 #endif

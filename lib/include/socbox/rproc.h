@@ -111,4 +111,9 @@ int sb_rproc_cycle_run(struct sb_rproc_cycle *cy, struct sb_rproc_cycle_result *
 		       struct sb_err *e);
 void sb_rproc_cycle_free(struct sb_rproc_cycle *cy);
 
+struct sb_platform;
+/* What to do when no remote processor registered, for this board: the SoC's remoteproc
+ * driver and the core's device-tree node on Arm, nothing on x86 (no remote processors). */
+void sb_rproc_missing_hint(const struct sb_platform *p, char *buf, size_t len);
+
 #endif
