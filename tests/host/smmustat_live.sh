@@ -10,8 +10,15 @@ ninst=0
 ngroups=0
 [ -d /sys/kernel/iommu_groups ] && ngroups=$(find /sys/kernel/iommu_groups -mindepth 1 -maxdepth 1 | wc -l)
 if [ "$ninst" -eq 0 ]; then
-	t_run "overview without an IOMMU: exit 3, hint names the kernel option" 3 "$SOCBOX" smmustat
-	t_grep "overview hint" 'CONFIG_ARM_SMMU_V3' "$T_TMP/err"
+	t_run "overview without an IOMMU: exit 3, with a hint for this machine" 3 "$SOCBOX" smmustat
+	case $(uname -m) in
+	x86_64 | i?86)
+		t_grep "overview hint: VT-d or AMD-Vi" 'intel_iommu=on|CONFIG_INTEL_IOMMU|CONFIG_AMD_IOMMU' "$T_TMP/err"
+		t_nogrep "no Arm advice on x86" 'SMMU' "$T_TMP/err" ;;
+	*)
+		t_grep "overview hint: the SMMU drivers" 'CONFIG_ARM_SMMU_V3' "$T_TMP/err"
+		t_nogrep "no x86 advice on Arm" 'intel_iommu|VT-d|AMD-Vi' "$T_TMP/err" ;;
+	esac
 	t_run "groups without an IOMMU: exit 3" 3 "$SOCBOX" smmustat groups
 else
 	t_run "overview of this host's $ninst IOMMU instance(s)" 0 "$SOCBOX" smmustat -J
