@@ -236,6 +236,8 @@ static void log_lines(struct doctor_board *b)
 	}
 }
 
+/* Its virtio device: "remoteprocN#vdevMbuffer" before 5.13, "rproc-virtio.N.auto" (a
+ * platform device of drivers/remoteproc/remoteproc_virtio.c) since. */
 static bool has_vdev(const struct doctor_board *b, const struct sb_rproc *p)
 {
 	struct sb_dirlist l = { 0 };
@@ -243,7 +245,8 @@ static bool has_vdev(const struct doctor_board *b, const struct sb_rproc *p)
 
 	if (sb_dir_list(b->root, &l, "/sys/class/remoteproc/%s", p->id) == 0)
 		for (size_t i = 0; i < l.n && !found; i++)
-			found = strstr(l.names[i], "#vdev") != NULL;
+			found = strstr(l.names[i], "#vdev") ||
+				!strncmp(l.names[i], "rproc-virtio.", 13);
 	sb_dirlist_free(&l);
 	return found;
 }

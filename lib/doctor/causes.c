@@ -89,7 +89,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "its interrupt, and the mailbox node and channel in the device tree" },
 	{ "rpmsg.no-channel", "rpmsg", SB_HEALTH_DEGRADED,
 	  "a running remote processor never announced a channel",
-	  "/sys/class/remoteproc/N/state \"running\" with a virtio device but no rpmsg device "
+	  "/sys/class/remoteproc/N/state \"running\" with a virtio device (remoteproc_virtio.c) "
+	  "but no rpmsg device "
 	  "below it (/sys/bus/rpmsg/devices; name service: drivers/rpmsg/rpmsg_ns.c)",
 	  "the remote's firmware did not send its name-service announcement: check that it "
 	  "runs (rpmsgctl rproc trace NAME), that it creates its endpoint, and its vdev "
@@ -185,6 +186,14 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "inflight, dmabuf",
 	  "a receiver still holds devmem fragments: give them back (SO_DEVMEM_DONTNEED) or "
 	  "close it; devmemstat bindings" },
+	{ "netdev.devmem-unsupported", "netdev", SB_HEALTH_DEGRADED,
+	  "the NIC doctor --devmem names lacks what devmem TCP needs",
+	  "ethtool netlink rings (ETHTOOL_MSG_RINGS_GET: tcp-data-split, hds-thresh; "
+	  "net/ethtool/rings.c), SIOCETHTOOL ETHTOOL_GFLAGS (ETH_FLAG_NTUPLE) and "
+	  "ETHTOOL_GCHANNELS (net/ethtool/ioctl.c); live only",
+	  "header-data split on with hds-thresh 0, n-tuple filters on and at least two "
+	  "channels: ethtool -G IF tcp-data-split on hds-thresh 0; ethtool -K IF ntuple on; "
+	  "ethtool -L IF combined 2" },
 	{ "netdev.no-family", "netdev", SB_HEALTH_MISSING, "no netdev generic netlink family",
 	  "CTRL_CMD_GETFAMILY \"netdev\" (net/core/netdev-genl.c)",
 	  "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)" },
