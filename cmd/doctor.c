@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* socbox doctor: the one-screen bring-up overview. */
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,7 +398,7 @@ static int list_causes(const struct sb_ctx *c)
 
 static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *require, *explain_code, *buffer_size;
+	static char *require, *explain_code, *buffer_size, *devmem;
 	static int list;
 	struct poptOption opts[] = {
 		{ "require", '\0', POPT_ARG_STRING, &require, 0,
@@ -410,6 +411,8 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 		{ "buffer-size", '\0', POPT_ARG_STRING, &buffer_size, 0,
 		  "the largest dma-buf the application allocates (K, M, G): a limit below it is a cause",
 		  "SIZE" },
+		{ "devmem", '\0', POPT_ARG_STRING, &devmem, 0,
+		  "the NIC that must take devmem TCP: what it lacks is a cause (live only)", "IF" },
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
@@ -418,7 +421,7 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_doctor_report rep;
 	int rc;
 
-	require = explain_code = buffer_size = NULL;
+	require = explain_code = buffer_size = devmem = NULL;
 	list = 0;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, ARRAY_SIZE(doctor_cols));
 	if (rc)
@@ -430,6 +433,14 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 	if (buffer_size && (sb_parse_size(buffer_size, &dopts.buffer_size) || !dopts.buffer_size))
 		return sb_usage_error(c, "--buffer-size: '%s' is not a size (4096, 64K, 8M, 1G)",
 				      buffer_size);
+	if (devmem) {
+		if (!sb_root_is_live(c->root))
+			return sb_usage_error(c,
+					      "--devmem asks the running kernel: not with --sysroot");
+		if (!if_nametoindex(devmem))
+			return sb_usage_error(c, "--devmem: no network interface '%s'", devmem);
+		dopts.devmem_dev = devmem;
+	}
 	if (require) {
 		rc = validate_required(c, require);
 		if (rc)

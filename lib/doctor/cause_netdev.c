@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/devmem_ready.h"
 #include "socbox/netdev.h"
 
 void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint64_t age_s)
@@ -41,11 +42,41 @@ void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint6
 			       (unsigned long long)p->inflight, p->dmabuf ? ", dmabuf" : "");
 }
 
+/* doctor --devmem IF: what that NIC lacks for devmem TCP (live only). */
+static void devmem_ready(struct doctor_board *b)
+{
+	const char *ifname = b->opts ? b->opts->devmem_dev : NULL;
+	struct sb_devmem_ready r;
+	struct sb_cause *c;
+	char lacks[320];
+
+	if (!ifname || !sb_root_is_live(b->root))
+		return;
+	if (sb_devmem_ready_read(ifname, &r, NULL) < 0 ||
+	    !sb_devmem_ready_lacks(&r, ifname, lacks, sizeof(lacks)))
+		return;
+	c = doctor_cause(b, "netdev.devmem-unsupported", SB_DOCTOR_NETDEV, ifname);
+	if (!c)
+		return;
+	cause_diag(c, "%s cannot take devmem TCP as it is set up", ifname);
+	cause_evidence(c,
+		       "%s: tcp-data-split %s, hds-thresh %s, ntuple %s, channels %u combined "
+		       "%u rx",
+		       ifname,
+		       r.tcp_data_split < 0    ? "unknown"
+		       : r.tcp_data_split == 2 ? "on"
+					       : "off",
+		       r.have_hds_thresh ? (r.hds_thresh ? "not 0" : "0") : "unknown",
+		       r.have_ntuple ? (r.ntuple ? "on" : "off") : "unknown", r.combined, r.rx);
+	cause_fix(c, "%s", lacks);
+}
+
 /* "page_pool_release_retry() stalled pool shutdown: id %u, %d inflight %d sec"
  * (net/core/page_pool.c, 6.8+); 6.1 has no id: "... stalled pool shutdown %d inflight %d
  * sec" */
 void doctor_causes_netdev(struct doctor_board *b)
 {
+	devmem_ready(b);
 	for (size_t i = 0; i < b->log.n; i++) {
 		const char *text = b->log.lines[i].text;
 		const char *at = strstr(text, "stalled pool shutdown: id ");

@@ -7,9 +7,9 @@
 . "$SOCBOX_TESTLIB"
 CAUSES=$SOCBOX_FIXTURES/causes
 MAN=$(dirname "$SOCBOX_TESTLIB")/../man/socbox.1
-# a cause only the live kernel can show (a node's mode for this user):
-# tests/vm/guest/doctor-causes.sh makes them
-LIVE_ONLY='dmabuf.heap-denied'
+# causes only the live kernel can show (a node's mode for this user, a NIC's ethtool state):
+# tests/vm/guest/doctor-causes.sh and tests/host/doctor_devmem.sh make them
+LIVE_ONLY='dmabuf.heap-denied netdev.devmem-unsupported'
 
 doctor() { # CASE ARGS...: doctor on the laid-out case, with the case's own args
 	_case=$1

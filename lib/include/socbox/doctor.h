@@ -86,7 +86,8 @@ struct sb_doctor_report {
 
 /* Options of a run: what the user said the board must do. */
 struct sb_doctor_opts {
-	uint64_t buffer_size; /* the largest buffer the application allocates; 0: not said */
+	uint64_t buffer_size;	/* the largest buffer the application allocates; 0: not said */
+	const char *devmem_dev; /* the NIC that must take devmem TCP; NULL: none said */
 };
 
 void sb_doctor_run(const struct sb_root *r, const struct sb_doctor_opts *opts,
