@@ -255,8 +255,11 @@ static size_t channels_of(const struct doctor_board *b, const char *id)
 {
 	size_t n = 0;
 
+	/* the bus makes rpmsg_ctrl (and rpmsg_ns) itself: only the remote announces the rest */
 	for (size_t i = 0; i < b->rpmsg.nchannels; i++)
-		n += !strcmp(b->rpmsg.channels[i].remoteproc, id);
+		n += !strcmp(b->rpmsg.channels[i].remoteproc, id) &&
+		     strcmp(b->rpmsg.channels[i].name, "rpmsg_ctrl") &&
+		     strcmp(b->rpmsg.channels[i].name, "rpmsg_ns");
 	return n;
 }
 
