@@ -83,7 +83,16 @@ $R rproc start "$rp" 2>$T/missing.err
 is "$?" 1 "start with a missing firmware fails"
 like "$(cat $T/missing.err)" "not found under /lib/firmware" "and names the problem"
 is "$(cat "/sys/class/remoteproc/$rp/state")" offline "still offline"
+# socbox doctor names it from the kernel's own lines (firmware_loader and remoteproc_core)
+causes=$("$SOCBOX" doctor -P)
+like "$causes" "^CODE=\"rpmsg\\.firmware-missing\" DIAGNOSIS=\"$rp \\([^)]*\\): firmware socbox-missing\\.elf not found \\(error -2\\)\" FIX=\"install socbox-missing\\.elf in /lib/firmware, then rpmsgctl rproc start $rp\"\$" \
+	"doctor: the missing firmware named, with the fix"
+like "$("$SOCBOX" doctor -r -n -o subsystem,status)" '^rpmsg failed$' "doctor: rpmsg failed"
+"$SOCBOX" doctor -q --require rpmsg 2>$T/require.err
+is "$?" 1 "doctor --require rpmsg fails"
+like "$(cat $T/require.err)" "^socbox: rpmsg: required subsystem is failed: rpmsg\\.firmware-missing $rp" "and names the cause"
 ok "back to firmware a" $R rproc firmware "$rp" socbox-rproc-a.elf
+unlike "$("$SOCBOX" doctor -P)" 'rpmsg\.firmware-missing' "doctor: with a firmware that exists set, the old failure is no cause"
 ok "start a" $R rproc start "$rp"
 ok "channel up" wait_for 10 has_channel
 
@@ -107,10 +116,18 @@ ok "state crashed" wait_for 10 state_is crashed
 ok "counted" wait_for 10 sh -c "[ \"\$($R rproc status $rp -r -n -o CRASHES)\" = $((before + 2)) ]"
 is "$(dmesg | grep -c "$rp: recovering")" "$recovering" "no recovery was started"
 like "$($R rproc status "$rp" -P)" 'STATE="crashed"' "status says crashed"
+causes=$("$SOCBOX" doctor -P)
+like "$causes" "^CODE=\"rpmsg\\.crashed\" DIAGNOSIS=\"$rp \\([^)]*\\) crashed and stays down: recovery is disabled\"" \
+	"doctor: the crashed processor named"
+like "$("$SOCBOX" doctor -r -n -o subsystem,status)" '^rpmsg degraded$' "doctor: a crashed processor is never ok"
+ok "snapshot of the crashed board" "$SOCBOX" snapshot $T/crashed
+is "$("$SOCBOX" doctor --sysroot $T/crashed -P | grep '^CODE=')" "$(echo "$causes" | grep '^CODE=')" \
+	"doctor: the snapshot names the same causes"
 ok "trace still readable for the post-mortem" sh -c "$R rproc trace $rp | grep -q 'boot $((b0 + 3)),'"
 ok "recovery on recovers the crashed remote" $R rproc recovery "$rp" on
 ok "running again" wait_for 10 state_is running
 ok "channel back" wait_for 10 has_channel
+unlike "$("$SOCBOX" doctor -P)" 'rpmsg\.crashed' "doctor: recovered, no longer a cause"
 ok "stop" $R rproc stop "$rp"
 $R rproc stop "$rp" 2>$T/stop.err
 is "$?" 1 "stop while offline fails"
