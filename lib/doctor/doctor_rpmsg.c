@@ -46,7 +46,8 @@ void doctor_probe_rpmsg(struct doctor_board *b, struct sb_doctor_sub *s)
 	doctor_num(s, "ctrl_devices", (int64_t)st->nctrls, false);
 	doctor_num(s, "endpoint_devices", (int64_t)st->nepts, false);
 
-	if (!nproc && !st->bus_present) {
+	/* the rpmsg core may be built in on a board that has no remote processor */
+	if (!nproc && !st->nchannels) {
 		described = described_rproc(b);
 		if (!described) {
 			/* no remote processor described: nothing is wrong, nothing to advise */
