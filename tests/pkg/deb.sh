@@ -15,7 +15,7 @@ done
 
 # the source as a tarball would have it
 mkdir "$T_TMP/src"
-(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf -) | tar -xf - -C "$T_TMP/src"
+(cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$T_TMP/src"
 t_run "source tree copied" 0 test -f "$T_TMP/src/debian/rules"
 
 build() { # ARCH: build in a copy of its own, keep the log
