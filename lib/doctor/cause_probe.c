@@ -126,14 +126,6 @@ static bool is_deferred(const struct doctor_board *b, const char *dev)
 	return false;
 }
 
-static bool has_cause(const struct doctor_board *b, const char *object)
-{
-	for (size_t i = 0; i < b->rep->ncauses; i++)
-		if (!strcmp(b->rep->causes[i].object, object))
-			return true;
-	return false;
-}
-
 static void unbound(struct doctor_board *b)
 {
 	for (size_t i = 0; i < b->npdevs; i++) {
@@ -142,7 +134,7 @@ static void unbound(struct doctor_board *b)
 
 		/* only compatibles whose driver is known: a node name alone says too little */
 		if (!p->role || !p->role->config || p->bound || is_deferred(b, p->name) ||
-		    has_cause(b, p->name))
+		    doctor_has_cause(b, p->name))
 			continue;
 		c = doctor_cause(b, "probe.no-driver", p->role->sub, p->name);
 		if (!c)

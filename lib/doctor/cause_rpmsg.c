@@ -45,14 +45,6 @@ static void search_dir(const struct doctor_board *b, char *out, size_t len)
 	snprintf(out, len, "%s", custom[0] ? custom : "/lib/firmware");
 }
 
-static bool has_cause_for(const struct doctor_board *b, const char *object)
-{
-	for (size_t i = 0; i < b->rep->ncauses; i++)
-		if (!strcmp(b->rep->causes[i].object, object))
-			return true;
-	return false;
-}
-
 /* One log line of the remoteproc core about a processor that is not up now. */
 static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const char *msg,
 		      const char *line)
@@ -123,7 +115,7 @@ static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const ch
 			cause_evidence(c, "kernel log: %s", line);
 		}
 	/* a firmware that is missing or rejected is why the boot failed: say that once */
-	if (has_cause_for(b, p->id))
+	if (doctor_has_cause(b, p->id))
 		return;
 	for (int i = 0; failed[i]; i++)
 		if (strstr(msg, failed[i]) &&

@@ -156,6 +156,14 @@ const char *doctor_log_dev(const char *text, char *dev, size_t len)
 	return colon + 2;
 }
 
+bool doctor_has_cause(const struct doctor_board *b, const char *object)
+{
+	for (size_t i = 0; i < b->rep->ncauses; i++)
+		if (!strcmp(b->rep->causes[i].object, object))
+			return true;
+	return false;
+}
+
 struct sb_cause *doctor_cause(struct doctor_board *b, const char *code, int sub, const char *object)
 {
 	struct sb_doctor_report *rep = b->rep;

@@ -64,6 +64,8 @@ const struct doctor_pdev *doctor_pdev_find(const struct doctor_board *b, const c
  * MSG, with DEVICE in dev; NULL when the line has not that shape. */
 const char *doctor_log_dev(const char *text, char *dev, size_t len);
 
+/* Whether a cause already names object (a later detector then says no more of it). */
+bool doctor_has_cause(const struct doctor_board *b, const char *object);
 /* Name a cause: NULL when the same code already names the same object. */
 struct sb_cause *doctor_cause(struct doctor_board *b, const char *code, int sub, const char *object);
 void cause_diag(struct sb_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
