@@ -17,13 +17,14 @@
 #include "socbox/escape.h"
 #include "socbox/events.h"
 #include "socbox/genl.h"
+#include "socbox/iommu_sid.h"
 #include "socbox/json.h"
 #include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/udev.h"
 #include "socbox/uapi/netdev.h"
 
-enum { C_TIME, C_SUBSYS, C_KIND, C_OBJECT, C_DETAIL, C_SOURCE };
+enum { C_TIME, C_SUBSYS, C_KIND, C_OBJECT, C_DETAIL, C_SOURCE, C_INSTANCE };
 static const struct sb_col event_cols[] = {
 	[C_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot (kernel log clock)",
 		     6 },
@@ -35,6 +36,8 @@ static const struct sb_col event_cols[] = {
 		       "what it is about: device, remote processor, channel, pool", 0 },
 	[C_DETAIL] = { "DETAIL", SB_T_STR, 0.5, SB_COL_TRUNC, "the rest of the record", 0 },
 	[C_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_HIDDEN, "kmsg, netdev or uevent", 0 },
+	[C_INSTANCE] = { "INSTANCE", SB_T_STR, 0, SB_COL_HIDDEN,
+			 "IOMMU faults: the instance that reported it (smmustat NAME)", 0 },
 };
 
 /* --format openmetrics/prometheus: records counted per subsystem, kind and object. */
@@ -73,6 +76,8 @@ static void print_json(const struct sb_event *ev)
 	sb_json_str(&j, "object", ev->object);
 	sb_json_str(&j, "detail", ev->detail);
 	sb_json_str(&j, "source", ev->source);
+	if (ev->instance[0])
+		sb_json_str(&j, "instance", ev->instance);
 	sb_json_obj_end(&j);
 }
 
@@ -104,6 +109,8 @@ static void event_row(struct sb_table *t, const struct sb_event *ev)
 	if (ev->detail[0])
 		sb_row_str(r, C_DETAIL, ev->detail);
 	sb_row_str(r, C_SOURCE, ev->source);
+	if (ev->instance[0])
+		sb_row_str(r, C_INSTANCE, ev->instance);
 }
 
 /* One event as it comes (table and JSON modes print lines; -r/-P/-o go through a table). */
@@ -223,6 +230,7 @@ struct follow {
 	bool have_genl;
 	uint64_t skip_until_us; /* records the first pass printed already */
 	struct sb_iommu_evasm asm_;
+	struct sb_sid_namer *names;
 	struct sb_ev_list held; /* read, not printed yet (FOLLOW_REORDER_MS) */
 	uint64_t detached[64];	/* pools announced detached, to report when they go */
 	size_t ndetached;
@@ -253,10 +261,11 @@ static void release(struct follow *f, bool all)
 	f->held.n = k;
 }
 
-static void emit_iommu(struct follow *f, const struct sb_iommu_event *ie)
+static void emit_iommu(struct follow *f, struct sb_iommu_event *ie)
 {
 	struct sb_event ev;
 
+	sb_sid_namer_name(f->names, ie);
 	sb_ev_from_iommu(ie, &ev);
 	hold(f, &ev);
 }
@@ -332,6 +341,8 @@ static int follow_open(struct follow *f, struct sb_ctx *c, struct sb_err *e)
 		return sb_report(c->applet, e);
 	f->have_kf = true;
 	sb_iommu_evasm_init(&f->asm_);
+	if (sb_sid_namer_open(c->root, &f->names))
+		f->names = NULL; /* out of memory: the records keep the log's names */
 	if ((f->v->mask & (1u << SB_EV_RPMSG)) && sb_devmon_open(&f->mon, "rpmsg", e)) {
 		sb_verbose(c->applet, "events: no rpmsg uevents: %s",
 			   e->reason[0] ? e->reason : sb_strerror(e->errnum));
@@ -359,6 +370,7 @@ static void follow_close(struct follow *f)
 		sb_devmon_close(f->mon);
 	if (f->have_genl)
 		sb_genl_close(&f->g);
+	sb_sid_namer_close(f->names);
 	sb_ev_list_free(&f->held);
 }
 

@@ -13,13 +13,15 @@
 #include "socbox/macro.h"
 #include "smmustat.h"
 
-enum { E_DEVICE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON, E_SID };
+enum { E_DEVICE, E_INSTANCE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON, E_SID };
 static const struct sb_col summary_cols[] = {
 	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL,
 		       "faulting client: as logged, else the device the firmware gives the stream id, else 'sid 0x..'",
 		       0 },
+	[E_INSTANCE] = { "INSTANCE", SB_T_STR, 0, SB_COL_LABEL,
+			 "IOMMU instance that reported it, as smmustat names it (NAME)", 0 },
 	[E_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL,
-		       "IOMMU that reported it (device name in the log, DMAR, AMD-Vi)", 0 },
+		       "IOMMU that reported it as the log names it (its device, DMAR, AMD-Vi)", 0 },
 	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
 		     "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
@@ -32,10 +34,12 @@ static const struct sb_col summary_cols[] = {
 	[E_SID] = { "SID", SB_T_STR, 0, SB_COL_HIDDEN, "stream id of the last record (SMMU)", 0 },
 };
 
-enum { L_TIME, L_SOURCE, L_DEVICE, L_SID, L_KIND, L_ADDR, L_REASON, L_NAMED_BY };
+enum { L_TIME, L_INSTANCE, L_SOURCE, L_DEVICE, L_SID, L_KIND, L_ADDR, L_REASON, L_NAMED_BY };
 static const struct sb_col list_cols[] = {
 	[L_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot", 3 },
-	[L_SOURCE] = { "SOURCE", SB_T_STR, 0, 0, "IOMMU that reported it", 0 },
+	[L_INSTANCE] = { "INSTANCE", SB_T_STR, 0, 0,
+			 "IOMMU instance that reported it, as smmustat names it (NAME)", 0 },
+	[L_SOURCE] = { "SOURCE", SB_T_STR, 0, 0, "IOMMU that reported it as the log names it", 0 },
 	[L_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "faulting client (see NAMED_BY)", 0 },
 	[L_SID] = { "SID", SB_T_STR, 0, 0, "stream id (SMMU)", 0 },
 	[L_KIND] = { "KIND", SB_T_STR, 0, 0, "event or fault kind", 0 },
@@ -65,6 +69,8 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 
 	if (ev->has_ts)
 		sb_row_dbl(row, L_TIME, (double)ev->ts_us / 1e6);
+	if (ev->instance[0])
+		sb_row_str(row, L_INSTANCE, ev->instance);
 	sb_row_str(row, L_SOURCE, ev->source[0] ? ev->source : "-");
 	sb_row_str(row, L_DEVICE, ev->device);
 	if (ev->has_sid)
@@ -105,6 +111,8 @@ static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, si
 			}
 		row = sb_table_row(t);
 		sb_row_str(row, E_DEVICE, ev[i].device);
+		if (ev[i].instance[0])
+			sb_row_str(row, E_INSTANCE, ev[i].instance);
 		sb_row_str(row, E_SOURCE, ev[i].source[0] ? ev[i].source : "-");
 		sb_row_str(row, E_KIND, ev[i].kind);
 		sb_row_u64(row, E_COUNT, count);

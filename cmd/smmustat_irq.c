@@ -4,19 +4,25 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "socbox/iommu.h"
 #include "socbox/iommu_irq.h"
+#include "socbox/iommu_names.h"
 #include "socbox/macro.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 #include "smmustat.h"
 
-enum { I_IRQ, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU, I_CPU_COUNTS };
+enum { I_IRQ, I_INSTANCE, I_KIND, I_ACTION, I_CHIP, I_TOTAL, I_RATE, I_PER_CPU, I_CPU_COUNTS };
 
 static const struct sb_col irq_cols[] = {
 	[I_IRQ] = { "IRQ", SB_T_STR, 0, SB_COL_RIGHT | SB_COL_LABEL, "interrupt number", 0 },
+	[I_INSTANCE] = { "INSTANCE", SB_T_STR, 0, SB_COL_LABEL,
+			 "IOMMU instance of the line (smmustat NAME), - when the kernel does not say",
+			 0 },
 	[I_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
 		     "evtq, gerror, priq, combined, cmdq-sync, context, global, dmar, amd-vi", 0 },
 	[I_ACTION] = { "ACTION", SB_T_STR, 0, SB_COL_LABEL, "action name(s) of the line", 0 },
@@ -64,6 +70,9 @@ static uint64_t prev_count(const struct sb_irq_table *prev, const char *name, un
 	return total ? r->total : sb_irq_count_cpu(prev, r, cpu);
 }
 
+static struct sb_iommu *inst;
+static size_t ninst;
+
 static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_table *cur,
 		     const struct sb_irq_table *prev, double secs)
 {
@@ -86,6 +95,8 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 		row = sb_table_row(t);
 		total = r->total - prev_count(prev, r->name, 0, true);
 		sb_row_str(row, I_IRQ, r->name);
+		if (kind && sb_iommu_irq_instance(inst, ninst, r, kind))
+			sb_row_str(row, I_INSTANCE, sb_iommu_irq_instance(inst, ninst, r, kind));
 		if (kind)
 			sb_row_str(row, I_KIND, kind);
 		if (r->actions[0])
@@ -142,6 +153,8 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "-i needs the live kernel, not a sysroot");
 	if (sb_irq_read(c->root, &cur, &e))
 		return sb_report(c->applet, &e);
+	if (sb_iommu_list(c->root, &inst, &ninst, NULL))
+		ninst = 0; /* the lines are still shown, with no instance */
 	o = sb_out_new(&c->out, stdout);
 	if (!(sb_opt.interval > 0)) {
 		rows = emit(c, o, &cur, NULL, 0);
@@ -153,6 +166,7 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 		rc = sb_out_print(o);
 		sb_out_free(o);
 		sb_irq_free(&cur);
+		free(inst);
 		return rc ? SB_EXIT_FAIL : 0;
 	}
 	sb_catch_stop_signals();
@@ -170,6 +184,7 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 		if (sb_irq_read(c->root, &cur, &e)) {
 			sb_irq_free(&prev);
 			sb_out_free(o);
+			free(inst);
 			return sb_report(c->applet, &e);
 		}
 		now = sb_now_ns();
@@ -191,5 +206,6 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 	}
 	sb_irq_free(&cur);
 	sb_out_free(o);
+	free(inst);
 	return sb_stop_status(rc);
 }

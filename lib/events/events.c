@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "socbox/events.h"
+#include "socbox/iommu_sid.h"
 #include "socbox/macro.h"
 #include "socbox/rproc.h"
 
@@ -239,8 +240,15 @@ void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev)
 			      ie->addr);
 	if (ie->reason[0] && n >= 0 && (size_t)n < sizeof(ev->detail))
 		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, ": %s", ie->reason);
-	if (ie->source[0] && n >= 0 && (size_t)n < sizeof(ev->detail))
-		snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " (%s)", ie->source);
+	snprintf(ev->instance, sizeof(ev->instance), "%s", ie->instance);
+	if (n < 0 || (size_t)n >= sizeof(ev->detail))
+		return;
+	if (ie->instance[0] && ie->instance_dev[0])
+		snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " (%s, %s)", ie->instance,
+			 ie->instance_dev);
+	else if (ie->instance[0] || ie->source[0])
+		snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " (%s)",
+			 ie->instance[0] ? ie->instance : ie->source);
 }
 
 bool sb_ev_from_pool(const struct sb_nd_pool *p, const char *ifname, struct sb_event *ev)
@@ -362,10 +370,11 @@ static int collect_pools(const struct sb_root *r, struct sb_ev_list *l)
 	return rc;
 }
 
-static int add_iommu(struct sb_ev_list *l, const struct sb_iommu_event *ie)
+static int add_iommu(struct sb_ev_list *l, struct sb_sid_namer *names, struct sb_iommu_event *ie)
 {
 	struct sb_event ev;
 
+	sb_sid_namer_name(names, ie);
 	sb_ev_from_iommu(ie, &ev);
 	return sb_ev_add(l, &ev);
 }
@@ -375,12 +384,17 @@ int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, 
 	bool iommu = mask & (1u << SB_EV_IOMMU);
 	struct sb_iommu_evasm a;
 	struct sb_iommu_event ie;
+	struct sb_sid_namer *names = NULL;
 	struct sb_kmsg log;
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
 	if ((rc = sb_kmsg_read(r, &log, e)))
 		return rc;
+	if (iommu && (rc = sb_sid_namer_open(r, &names))) {
+		sb_kmsg_free(&log);
+		return sb_err_set(e, -rc, "events", "read the IOMMU instances", NULL);
+	}
 	l->log_source = log.source;
 	for (size_t i = 0; i < log.n; i++)
 		if (log.lines[i].has_ts && log.lines[i].ts_us > l->last_ts_us)
@@ -394,12 +408,13 @@ int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, 
 		size_t n = iommu ? sb_iommu_evasm_feed(&a, &log.lines[i], done) : 0;
 
 		for (size_t k = 0; k < n && !rc; k++)
-			rc = add_iommu(l, &done[k]);
+			rc = add_iommu(l, names, &done[k]);
 		if (!rc && sb_ev_parse_kmsg(&log.lines[i], &ev) && (mask & (1u << ev.subsys)))
 			rc = sb_ev_add(l, &ev);
 	}
 	while (!rc && iommu && sb_iommu_evasm_flush(&a, &ie))
-		rc = add_iommu(l, &ie);
+		rc = add_iommu(l, names, &ie);
+	sb_sid_namer_close(names);
 	sb_kmsg_free(&log);
 	if (!rc && (mask & (1u << SB_EV_NETDEV)))
 		rc = collect_pools(r, l);

@@ -12,6 +12,7 @@
 #include "socbox/iommu_dt.h"
 #include "socbox/iommu_events.h"
 #include "socbox/iommu_iort.h"
+#include "socbox/iommu_names.h"
 #include "socbox/iommu_sid.h"
 #include "socbox/path.h"
 
@@ -473,6 +474,10 @@ int sb_sid_visit_all(struct sb_sid_fw *fw)
 #define NAMER_CACHE 64
 
 struct sb_sid_namer {
+	const struct sb_root *r;
+	struct sb_iommu_group *groups; /* read when a record first needs them */
+	size_t ngroups;
+	bool have_groups;
 	struct sb_iommu *inst;
 	size_t ninst;
 	struct sb_sid_fw *fw;
@@ -491,6 +496,7 @@ int sb_sid_namer_open(const struct sb_root *r, struct sb_sid_namer **out)
 	*out = NULL;
 	if (!nm)
 		return -ENOMEM;
+	nm->r = r;
 	if (sb_iommu_list(r, &nm->inst, &nm->ninst, NULL))
 		nm->ninst = 0;
 	if (sb_sid_fw_open(r, nm->inst, nm->ninst, NULL, NULL, &nm->fw)) {
@@ -501,16 +507,11 @@ int sb_sid_namer_open(const struct sb_root *r, struct sb_sid_namer **out)
 	return 0;
 }
 
-void sb_sid_namer_name(struct sb_sid_namer *nm, struct sb_iommu_event *ev)
+static void name_by_sid(struct sb_sid_namer *nm, size_t inst, struct sb_iommu_event *ev)
 {
-	size_t inst = nm ? nm->ninst : 0, k;
+	size_t k;
 
-	if (!nm || !ev->has_sid || ev->client_known || !ev->source[0] || !sb_sid_fw_any(nm->fw))
-		return;
-	for (size_t i = 0; i < nm->ninst; i++)
-		if (!strcmp(nm->inst[i].hwdev, ev->source))
-			inst = i;
-	if (inst == nm->ninst)
+	if (!ev->has_sid || ev->client_known || !sb_sid_fw_any(nm->fw))
 		return;
 	for (k = 0; k < nm->ncache; k++)
 		if (nm->cache[k].inst == inst && nm->cache[k].sid == ev->sid)
@@ -528,11 +529,52 @@ void sb_sid_namer_name(struct sb_sid_namer *nm, struct sb_iommu_event *ev)
 	ev->named_by_firmware = true;
 }
 
+static void need_groups(struct sb_sid_namer *nm)
+{
+	if (nm->have_groups)
+		return;
+	nm->have_groups = true;
+	if (sb_iommu_groups(nm->r, &nm->groups, &nm->ngroups, NULL)) {
+		nm->groups = NULL;
+		nm->ngroups = 0;
+	}
+}
+
+void sb_sid_namer_name(struct sb_sid_namer *nm, struct sb_iommu_event *ev)
+{
+	size_t inst;
+
+	if (!nm)
+		return;
+	if (sb_pci_addr_short(ev->device)) {
+		char full[sizeof(ev->device)];
+
+		need_groups(nm);
+		sb_pci_addr_full(ev->device, nm->groups, nm->ngroups, full, sizeof(full));
+		snprintf(ev->device, sizeof(ev->device), "%s", full);
+	}
+	inst = sb_iommu_instance_index(nm->inst, nm->ninst, ev->source);
+	if (inst < nm->ninst)
+		name_by_sid(nm, inst, ev);
+	else if (ev->client_known) {
+		const char *in;
+
+		need_groups(nm);
+		in = sb_iommu_of_device(nm->groups, nm->ngroups, ev->device);
+		inst = sb_iommu_instance_index(nm->inst, nm->ninst, in);
+	}
+	if (inst < nm->ninst) {
+		snprintf(ev->instance, sizeof(ev->instance), "%s", nm->inst[inst].name);
+		snprintf(ev->instance_dev, sizeof(ev->instance_dev), "%s", nm->inst[inst].hwdev);
+	}
+}
+
 void sb_sid_namer_close(struct sb_sid_namer *nm)
 {
 	if (!nm)
 		return;
 	sb_sid_fw_close(nm->fw);
+	sb_iommu_groups_free(nm->groups, nm->ngroups);
 	free(nm->inst);
 	free(nm);
 }

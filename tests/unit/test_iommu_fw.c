@@ -279,6 +279,20 @@ START_TEST(no_firmware)
 	sb_sid_namer_name(nm, &ev);
 	ck_assert_str_eq(ev.device, "sid 0x3");
 	ck_assert(!ev.named_by_firmware);
+	/* a VT-d fault names its device without the domain and its unit not at all */
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.source, sizeof(ev.source), "DMAR");
+	snprintf(ev.device, sizeof(ev.device), "17:00.0");
+	ev.client_known = true;
+	sb_sid_namer_name(nm, &ev);
+	ck_assert_str_eq(ev.device, "0000:17:00.0");
+	ck_assert_str_eq(ev.instance, "dmar0");
+	ck_assert_str_eq(ev.instance_dev, "");
+	snprintf(ev.device, sizeof(ev.device), "f0:1f.0"); /* in no group */
+	ev.instance[0] = '\0';
+	sb_sid_namer_name(nm, &ev);
+	ck_assert_str_eq(ev.device, "0000:f0:1f.0");
+	ck_assert_str_eq(ev.instance, "");
 	sb_sid_namer_close(nm);
 	sb_root_close(r);
 }

@@ -36,6 +36,7 @@ struct sb_event {
 	char kind[24]; /* "fault", "crash", "recovery", "up", "channel-add", "pool-stalled", ... */
 	char object[96];    /* what it is about: a device, "remoteproc0", a channel, "pool 12" */
 	char detail[256];   /* the rest, as text */
+	char instance[80];  /* IOMMU faults: the reporting instance (class name), empty if unknown */
 	const char *source; /* "kmsg", "netdev", "uevent" */
 	size_t seq;	    /* order of arrival, for equal times */
 	uint64_t key_us;    /* where it goes in the timeline (sb_ev_add) */
@@ -48,7 +49,7 @@ int sb_ev_subsys_mask(const char *list, unsigned *mask, char *bad, size_t len);
 /* Recognise one kernel log line of remoteproc, rpmsg, page pool or CMA. Returns true and
  * fills ev. IOMMU lines are not recognised here (sb_iommu_event_parse). */
 bool sb_ev_parse_kmsg(const struct sb_kmsg_line *l, struct sb_event *ev);
-/* An IOMMU record as an event. */
+/* An IOMMU record as an event (name it first: sb_sid_namer_name()). */
 void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev);
 /* A detached page pool that still holds pages, as an event at its detach time. */
 bool sb_ev_from_pool(const struct sb_nd_pool *p, const char *ifname, struct sb_event *ev);

@@ -36,6 +36,10 @@ struct sb_iommu_event {
 	bool has_sid;
 	bool client_known;	/* device names the client as the log did (not just a stream id) */
 	bool named_by_firmware; /* device found from the stream id in the firmware (iommu_sid.h) */
+	/* set by sb_sid_namer_name(): the reporting instance by its class name, and that
+	 * instance's parent device (the name the log uses; empty for VT-d and AMD-Vi) */
+	char instance[80];
+	char instance_dev[96];
 	uint64_t ts_us;
 	bool has_ts;
 };

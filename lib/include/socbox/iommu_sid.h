@@ -49,13 +49,17 @@ int sb_sid_owner(struct sb_sid_fw *fw, size_t inst, uint32_t sid, char *dev, siz
 /* Every device with stream IDs (for snapshot: each visits its paths). */
 int sb_sid_visit_all(struct sb_sid_fw *fw);
 
-/* Naming the client of event records that carry only a stream ID (older kernels' raw dumps,
- * "(unassigned sid)"): the device the firmware gives that ID at the reporting SMMU. */
+/* The one naming of event records every applet and socbox events use (iommu_names.h): the
+ * reporting instance by its class name, PCI clients with their domain, and the client of
+ * records that carry only a stream ID (older kernels' raw dumps, "(unassigned sid)"): the
+ * device the firmware gives that ID at the reporting SMMU. */
 struct sb_iommu_event;
 struct sb_sid_namer;
 /* Never fails for want of firmware (then nothing gets a name); -ENOMEM. */
 int sb_sid_namer_open(const struct sb_root *r, struct sb_sid_namer **out);
-/* When ev has a stream ID but no client, set ev->device to the owner and named_by_firmware. */
+/* Set ev->instance and instance_dev when the instance is known (from the source, else from
+ * the client's group), complete a short PCI client address, and when ev has a stream ID but
+ * no client, set ev->device to the owner and named_by_firmware. */
 void sb_sid_namer_name(struct sb_sid_namer *nm, struct sb_iommu_event *ev);
 void sb_sid_namer_close(struct sb_sid_namer *nm);
 
