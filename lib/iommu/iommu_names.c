@@ -12,7 +12,8 @@ size_t sb_iommu_instance_index(const struct sb_iommu *inst, size_t n, const char
 	if (!name || !*name)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(inst[i].name, name) || (inst[i].hwdev[0] && !strcmp(inst[i].hwdev, name)))
+		if (!strcmp(inst[i].name, name) ||
+		    (inst[i].hwdev[0] && !strcmp(inst[i].hwdev, name)))
 			return i;
 	return n;
 }

@@ -34,9 +34,9 @@ struct sb_event {
 	bool has_ts;
 	enum sb_ev_subsys subsys;
 	char kind[24]; /* "fault", "crash", "recovery", "up", "channel-add", "pool-stalled", ... */
-	char object[96];    /* what it is about: a device, "remoteproc0", a channel, "pool 12" */
-	char detail[256];   /* the rest, as text */
-	char instance[80];  /* IOMMU faults: the reporting instance (class name), empty if unknown */
+	char object[96];   /* what it is about: a device, "remoteproc0", a channel, "pool 12" */
+	char detail[256];  /* the rest, as text */
+	char instance[80]; /* IOMMU faults: the reporting instance (class name), empty if unknown */
 	const char *source; /* "kmsg", "netdev", "uevent" */
 	size_t seq;	    /* order of arrival, for equal times */
 	uint64_t key_us;    /* where it goes in the timeline (sb_ev_add) */
