@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "socbox/macro.h"
+#include "socbox/progress.h"
 #include "socbox/stats.h"
 #include "rpmsgctl.h"
 
@@ -23,12 +24,51 @@ static const struct sb_col lat_cols[] = {
 		       1 },
 };
 
-enum { H_LE, H_COUNT };
+enum { H_LE, H_COUNT, H_BAR };
+/* BAR is for people: JSON and metrics get the numbers alone (the first two columns) */
 static const struct sb_col hist_cols[] = {
 	[H_LE] = { "LE_US", SB_T_DBL, 0, SB_COL_RIGHT, "bucket upper bound (round trips below it)",
 		   1 },
 	[H_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT, "round trips in the bucket", 0 },
+	[H_BAR] = { "BAR", SB_T_STR, 0, 0, "COUNT drawn to scale", 0 },
 };
+#define HIST_BAR_WIDTH 40
+
+static bool for_people(const struct sb_ctx *c)
+{
+	return c->out.mode != SB_OUT_JSON && !sb_out_mode_is_metrics(c->out.mode);
+}
+
+/* Every bucket from the fastest to the slowest round trip, the empty ones between too, so
+ * the shape of the distribution shows; bars scaled to the fullest bucket. */
+static void histogram(struct sb_ctx *c, struct sb_out *o, const double *lat, size_t n)
+{
+	bool bars = for_people(c);
+	struct sb_table *t = sb_out_table(o, "histogram", "Histogram", hist_cols,
+					  bars ? ARRAY_SIZE(hist_cols) : H_BAR, false);
+	uint64_t max = 0;
+	int first = -1;
+	struct sb_hist h;
+
+	sb_hist_build(lat, n, 1.0, &h);
+	for (int i = 0; i < h.used; i++) {
+		if (h.counts[i] && first < 0)
+			first = i;
+		if (h.counts[i] > max)
+			max = h.counts[i];
+	}
+	for (int i = first < 0 ? h.used : first; i < h.used; i++) {
+		struct sb_row *row = sb_table_row(t);
+		char bar[HIST_BAR_WIDTH + 1];
+
+		sb_row_dbl(row, H_LE, sb_hist_upper(&h, i));
+		sb_row_u64(row, H_COUNT, h.counts[i]);
+		if (bars) {
+			sb_bar(bar, sizeof(bar), (double)h.counts[i], (double)max, HIST_BAR_WIDTH);
+			sb_row_str(row, H_BAR, bar);
+		}
+	}
+}
 
 /* Returns 0, or SB_EXIT_FAIL when the output could not be written. */
 static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
@@ -36,7 +76,6 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_stats st;
-	struct sb_hist h;
 	struct sb_table *t;
 	struct sb_row *row;
 	int rc;
@@ -58,15 +97,7 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 		sb_row_stats(row, L_STATS, &st);
 		sb_row_dbl(row, L_STDDEV, st.stddev);
 	}
-	t = sb_out_table(o, "histogram", "Histogram", hist_cols, ARRAY_SIZE(hist_cols), false);
-	sb_hist_build(lat, n, 1.0, &h);
-	for (int i = 0; i < h.used; i++) {
-		if (!h.counts[i])
-			continue;
-		row = sb_table_row(t);
-		sb_row_dbl(row, H_LE, sb_hist_upper(&h, i));
-		sb_row_u64(row, H_COUNT, h.counts[i]);
-	}
+	histogram(c, o, lat, n);
 	if (lost)
 		sb_out_note(o, "%u of %u requests got no echo within the timeout", lost, sent);
 	if (late)
@@ -106,6 +137,7 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	unsigned lost = 0, corrupt = 0, count;
+	struct sb_progress pg;
 	struct sb_rpmsg_ping p;
 	struct ept_session s;
 	double *lat = NULL;
@@ -144,6 +176,8 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		goto out;
+	sb_progress_start(&pg, sb_progress_wanted(c), stderr, RPMSGCTL " ping", SB_PROGRESS_ITEMS,
+			  "echoes", count);
 	for (unsigned i = 0; i < count; i++) {
 		uint64_t rtt = 0;
 		int r;
@@ -159,6 +193,7 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		}
 		if (r == -ETIMEDOUT) {
 			lost++;
+			sb_progress_line(&pg, "seq=%u: no echo within %d ms", i, timeout);
 			continue;
 		}
 		if (r < 0) {
@@ -168,10 +203,13 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		}
 		if (r == SB_ECHO_CORRUPT) {
 			corrupt++;
+			sb_progress_line(&pg, "seq=%u: the echo differs from what was sent", i);
 			continue;
 		}
 		lat[n++] = (double)rtt / 1000.0;
+		sb_progress_line(&pg, "%d bytes: seq=%u time=%.1f us", size, i, lat[n - 1]);
 	}
+	sb_progress_end(&pg);
 	rc = render(c, &s, lat, n, size, lost, corrupt, p.late, count) ?: rc;
 	rc = ept_session_close(c, &s) ?: rc;
 	if (!rc && (lost || corrupt)) {
