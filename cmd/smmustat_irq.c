@@ -81,7 +81,9 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 	struct sb_table *pt = opt_per_cpu ? sb_out_table(o, "per_cpu", "Per CPU", percpu_cols,
 							 ARRAY_SIZE(percpu_cols), false)
 					  : NULL;
-	unsigned rows = 0;
+	/* a person reads the CPUs that took interrupts; scripts get every row */
+	bool hide_idle = c->out.mode == SB_OUT_TABLE && !c->out.columns;
+	unsigned rows = 0, idle = 0;
 
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct sb_irq_row *r = &cur->rows[i];
@@ -120,7 +122,9 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 				sb_row_strv_add(row, I_PER_CPU, cell);
 				sb_row_objv_add_u64(row, I_CPU_COUNTS, 2, keys, rec);
 			}
-			if (pt) {
+			if (pt && !v && hide_idle)
+				idle++;
+			else if (pt) {
 				struct sb_row *pr = sb_table_row(pt);
 
 				sb_row_str(pr, P_IRQ, r->name);
@@ -131,7 +135,9 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 			}
 		}
 	}
-	(void)c;
+	if (idle)
+		sb_out_note(o, "%u idle per-CPU rows (count 0) not shown; -r or -J lists every row",
+			    idle);
 	return rows;
 }
 
