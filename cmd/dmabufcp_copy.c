@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "socbox/progress.h"
 #include "socbox/uapi/dma-buf.h"
 #include "dmabufcp.h"
 
@@ -91,6 +92,8 @@ struct job {
 	uint64_t *out_hash; /* DST '-': XXH3 of the bytes written per chunk, for --verify */
 	bool verified_output;
 	double in_ms, out_ms, verify_ms;
+	struct sb_progress pg;
+	uint64_t moved; /* bytes of all transfers so far, for pg */
 	char note[256];
 	struct sb_err e;
 };
@@ -267,6 +270,8 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 				   sb_copy_method_name(res.fallback_from),
 				   sb_copy_method_name(res.ran), res.fallback_reason);
 		add_row(j, i, dname, &res, dmabufcp_now_ms() - t0);
+		j->moved += ch->len;
+		sb_progress_update(&j->pg, j->moved);
 	}
 	return 0;
 }
@@ -451,6 +456,10 @@ static int run(struct job *j)
 		/* The whole buffer goes out: plan it as one chunk of its size. */
 		j->set.chunks[0].len = j->set.bufs[0].size;
 	}
+	/* a round trip moves every byte twice; progress is as fine as the chunks (-s) */
+	sb_progress_start(&j->pg, sb_progress_wanted(j->c), stderr, DMABUFCP " copy",
+			  SB_PROGRESS_BYTES, NULL, j->total * ((into ? 1 : 0) + (out ? 1 : 0)));
+	sb_progress_update(&j->pg, 0);
 	if (into) {
 		t0 = dmabufcp_now_ms();
 		if ((rc = transfer(j, SB_COPY_TO_BUF, j->src_fd, j->src_reopen)))
@@ -517,6 +526,7 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 		return SB_EXIT_FAIL;
 	j.tbl = sb_out_table(j.out, "transfers", NULL, cols, NCOLS, true);
 	rc = run(&j);
+	sb_progress_end(&j.pg);
 	if (rc && sb_stop_signal) {
 		/* a file is renamed into place only on success; stdout may already have part of it */
 		sb_err_set(&j.e, EINTR, j.dst ? j.dst : j.bufarg, "copy", NULL);

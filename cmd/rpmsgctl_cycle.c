@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "socbox/macro.h"
+#include "socbox/progress.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 #include "rpmsgctl.h"
@@ -22,16 +23,6 @@ static const struct sb_col phase_cols[P_NCOLS] = {
 	[P_STATS] = SB_STATS_COLS("MS", 2, 0),
 };
 #define NPCOLS ARRAY_SIZE(phase_cols)
-
-static void progress(unsigned done, unsigned total)
-{
-	if (sb_opt.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (done < total)
-		fprintf(stderr, "\r" RPMSGCTL " rproc cycle: %u/%u   ", done + 1, total);
-	else
-		fputs("\r\033[K", stderr);
-}
 
 int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 {
@@ -57,6 +48,7 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 	};
 	struct sb_rproc_cycle_opts o = { 0 };
 	struct sb_rproc_cycle cy;
+	struct sb_progress pg;
 	double *ms[SB_CYCLE_NPHASES] = { NULL };
 	unsigned first_crash = 0, last_crash = 0;
 	struct sb_out *out = NULL;
@@ -104,10 +96,12 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		   "%s (%s): %d %s cycles; baseline %zu channel(s), %zu control device(s)", cy.p.id,
 		   cy.p.name, count, crash ? "crash/recover" : "stop/start", cy.nchannels,
 		   cy.nctrls);
+	sb_progress_start(&pg, sb_progress_wanted(c), stderr, RPMSGCTL " rproc cycle",
+			  SB_PROGRESS_ITEMS, "cycles", (uint64_t)count);
 	for (unsigned i = 0; i < (unsigned)count && !sb_stop_signal; i++) {
 		struct sb_rproc_cycle_result res;
 
-		progress(i, (unsigned)count);
+		sb_progress_update(&pg, i);
 		if (sb_rproc_cycle_run(&cy, &res, &fail) < 0) {
 			failed = true;
 			break;
@@ -121,7 +115,7 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		}
 		sb_verbose(RPMSGCTL, "cycle %u: %.1f ms", i + 1, res.ms[SB_CYCLE_TOTAL]);
 	}
-	progress((unsigned)count, (unsigned)count);
+	sb_progress_end(&pg);
 
 	out = sb_out_new(&c->out, stdout);
 	sb_out_field_str(out, "remoteproc", cy.p.id);

@@ -12,6 +12,7 @@
 #include "socbox/iommufd.h"
 #include "socbox/iommu_stress_baseline.h"
 #include "socbox/macro.h"
+#include "socbox/progress.h"
 #include "socbox/uapi/map_benchmark.h"
 #include "smmustat.h"
 
@@ -193,8 +194,14 @@ static int parse_opts(struct sb_ctx *c, struct sb_stress_opts *o)
 	return 0;
 }
 
+static void tick(void *ctx, uint64_t requests)
+{
+	sb_progress_update(ctx, requests);
+}
+
 int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 {
+	struct sb_progress pg = { 0 };
 	struct run_summary base[MAX_BASELINES], cur;
 	struct sb_stress_result res;
 	struct sb_stress_opts o = { 0 };
@@ -250,9 +257,17 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 	o.ncpus = ncpus;
 	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", ncpus,
 		   o.duration_s, (unsigned long long)o.size, sb_stress_pattern_name(o.pattern));
+	if (o.method == SB_STRESS_IOMMUFD) {
+		sb_progress_start(&pg, sb_progress_wanted(c), stderr, "smmustat stress",
+				  SB_PROGRESS_ITEMS, "map+unmap", 0);
+		pg.run_s = o.duration_s;
+		o.tick = tick;
+		o.tick_ctx = &pg;
+	}
 	/* Ctrl-C ends the run early; its result (with the real duration) is still printed */
 	sb_catch_stop_signals();
 	rc = sb_stress_run(&o, &res, &e);
+	sb_progress_end(&pg);
 	free(cpus);
 	if (rc) {
 		sb_stress_result_free(&res);

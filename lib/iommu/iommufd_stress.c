@@ -40,6 +40,7 @@ struct worker {
 	atomic_bool *stop;
 	int wake; /* eventfd: an early failure ends the main thread's wait */
 	uint64_t requests;
+	atomic_ulong seen; /* requests, for the tick (the worker is its only writer) */
 	struct sb_err err;
 	int rc;
 };
@@ -120,11 +121,36 @@ static void *worker_run(void *arg)
 		if (w->rc)
 			break;
 		w->requests++;
+		atomic_store_explicit(&w->seen, (unsigned long)w->requests, memory_order_relaxed);
 	}
 	if (w->rc)
 		stop_all(w);
 	munmap(buf, window);
 	return NULL;
+}
+
+/* Until the duration is over, a worker failed (wake) or a stop signal came; the tick between. */
+static void wait_run(const struct sb_stress_opts *o, struct worker *w, unsigned started,
+		     struct pollfd *wake, atomic_bool *stop, uint64_t t0)
+{
+	uint64_t deadline = t0 + (uint64_t)(o->duration_s * 1e9);
+
+	if (!o->tick) {
+		if (!atomic_load(stop))
+			sb_poll(wake, 1,
+				o->duration_s * 1000 < INT_MAX ? (int)(o->duration_s * 1000) : -1);
+		return;
+	}
+	while (!atomic_load(stop)) {
+		uint64_t sum = 0;
+		int ms = sb_poll_timeout(deadline, SB_STRESS_TICK_MS);
+
+		if (!ms || sb_poll(wake, 1, ms) != 0)
+			break;
+		for (unsigned i = 0; i < started; i++)
+			sum += atomic_load_explicit(&w[i].seen, memory_order_relaxed);
+		o->tick(o->tick_ctx, sum);
+	}
 }
 
 static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *res,
@@ -185,9 +211,7 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 		sched_yield();
 	atomic_store(&go, true);
 	t0 = sb_now_ns();
-	if (!atomic_load(&stop))
-		sb_poll(&wake, 1,
-			o->duration_s * 1000 < INT_MAX ? (int)(o->duration_s * 1000) : -1);
+	wait_run(o, w, started, &wake, &stop, t0);
 	atomic_store(&stop, true);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);

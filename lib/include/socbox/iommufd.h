@@ -49,7 +49,12 @@ struct sb_stress_opts {
 	enum sb_stress_pattern pattern;
 	const char *devnode; /* iommufd: VFIO cdev; NULL maps into a bare IOAS */
 	bool no_huge;	     /* iommufd: force PAGE_SIZE mappings */
+	/* iommufd: called from the calling thread about SB_STRESS_TICK_MS apart with the
+	 * map+unmap pairs done so far (NULL: none) */
+	void (*tick)(void *ctx, uint64_t requests);
+	void *tick_ctx;
 };
+#define SB_STRESS_TICK_MS 200
 
 struct sb_stress_result {
 	const char *path; /* "iommufd+vfio", "iommufd-ioas", "dma_map_benchmark" */
