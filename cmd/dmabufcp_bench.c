@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "dmabufcp.h"
+#include "socbox/macro.h"
+#include "socbox/progress.h"
 #include "socbox/stats.h"
 
 enum {
@@ -95,7 +97,7 @@ static void error_note(struct cell *cl, const struct sb_err *e)
 }
 
 static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t size, uint64_t chunk,
-		    int runs, struct cell *cl)
+		    int runs, struct cell *cl, struct sb_progress *pg, uint64_t base)
 {
 	double *alloc = calloc((size_t)runs, sizeof(double)),
 	       *io = calloc((size_t)runs, sizeof(double));
@@ -138,6 +140,9 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 			struct sb_copy_result res = { 0 };
 
 			rc = sb_copy_run(cl->method, &rq, &res, &e);
+			sb_progress_update(pg,
+					   base + (uint64_t)r * size + set.chunks[i].file_offset +
+						   set.chunks[i].len);
 			if (!rc && res.fallback_from != SB_COPY_AUTO) {
 				cl->status = "fallback";
 				cl->ran = res.ran;
@@ -211,6 +216,48 @@ static double reference_io_ms(const struct cell *cells, size_t n)
 	return 0;
 }
 
+enum { T_CELL, T_MBPS, T_BAR };
+static const struct sb_col bar_cols[] = {
+	[T_CELL] = { "BUFFER/METHOD", SB_T_STR, 0, 0, "buffer kind and method", 0 },
+	[T_MBPS] = { "MBPS", SB_T_DBL, 0, SB_COL_RIGHT, "as in the results", 1 },
+	[T_BAR] = { "BAR", SB_T_STR, 0, 0, "MBPS to scale, the fastest full", 0 },
+};
+#define BAR_WIDTH 40
+
+/* The throughput of the measured cells as bars: a picture for people, so in tables only
+ * (the numbers are in the results, and in JSON). */
+static void bars(struct sb_out *o, uint64_t size, const struct cell *cells, size_t n)
+{
+	struct sb_table *t;
+	double max = 0;
+	size_t shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].total_ms > 0 && cells[i].io_ms > 0) {
+			shown++;
+			if ((double)size / cells[i].io_ms > max)
+				max = (double)size / cells[i].io_ms;
+		}
+	if (shown < 2)
+		return;
+	t = sb_out_table(o, "throughput", "Throughput", bar_cols, ARRAY_SIZE(bar_cols), false);
+	for (size_t i = 0; i < n; i++) {
+		struct sb_row *r;
+		char bar[BAR_WIDTH + 1];
+		double v;
+
+		if (!(cells[i].total_ms > 0 && cells[i].io_ms > 0))
+			continue;
+		v = (double)size / cells[i].io_ms;
+		r = sb_table_row(t);
+		sb_row_fmt(r, T_CELL, "%s/%s", cells[i].buffer,
+			   sb_copy_method_name(cells[i].method));
+		sb_row_dbl(r, T_MBPS, v / 1e3);
+		sb_bar(bar, sizeof(bar), v, max, BAR_WIDTH);
+		sb_row_str(r, T_BAR, bar);
+	}
+}
+
 static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t chunk, int runs,
 		  struct cell *cells, size_t n)
 {
@@ -257,6 +304,8 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 		if (cells[i].note[0])
 			sb_row_str(r, COL_NOTE, cells[i].note);
 	}
+	if (c->out.mode == SB_OUT_TABLE && !c->out.columns)
+		bars(o, size, cells, n);
 	sb_out_print(o);
 	sb_out_free(o);
 	if (!measured) {
@@ -270,8 +319,24 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	return 0;
 }
 
+/* Every run of every cell reads the whole file once. */
+static void progress_start(const struct sb_ctx *c, struct sb_progress *pg, const char *kinds,
+			   const bool *want, uint64_t size)
+{
+	uint64_t nkinds = 1, nmethods = 0;
+
+	for (const char *k = kinds; *k; k++)
+		nkinds += *k == ',';
+	for (int m = 0; m < SB_COPY_NMETHODS; m++)
+		nmethods += want[m];
+	sb_progress_start(pg, sb_progress_wanted(c), stderr, DMABUFCP " bench", SB_PROGRESS_BYTES,
+			  NULL, nkinds * nmethods * (uint64_t)opt_runs * size);
+	sb_progress_update(pg, 0);
+}
+
 int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 {
+	struct sb_progress pg = { 0 };
 	bool want[SB_COPY_NMETHODS];
 	struct cell *cells = NULL;
 	char *kinds, *save = NULL;
@@ -322,6 +387,8 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	if (opt_cached)
 		sb_copy_cache_warm(fd, (uint64_t)st.st_size);
 	kinds = strdup(opt_buffers ? opt_buffers : "heap:system,udmabuf");
+	if (kinds)
+		progress_start(c, &pg, kinds, want, (uint64_t)st.st_size);
 	for (char *k = strtok_r(kinds, ",", &save); k && !sb_stop_signal;
 	     k = strtok_r(NULL, ",", &save)) {
 		struct sb_dmabuf_spec spec;
@@ -344,11 +411,12 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 			cells[n].method = (enum sb_copy_method)m;
 			sb_verbose(DMABUFCP, "measuring %s %s", k,
 				   sb_copy_method_name(cells[n].method));
-			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, opt_runs,
-				&cells[n]);
+			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, opt_runs, &cells[n],
+				&pg, n * (uint64_t)opt_runs * (uint64_t)st.st_size);
 			n++;
 		}
 	}
+	sb_progress_end(&pg);
 	free(kinds);
 	if (!rc && sb_stop_signal) {
 		sb_err_set(&e, EINTR, "bench", "interrupted", NULL);
