@@ -87,7 +87,7 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct sb_irq_row *r = &cur->rows[i];
-		const char *kind = sb_irq_iommu_kind(r);
+		const char *kind = sb_irq_iommu_kind(r), *in;
 		struct sb_row *row;
 		uint64_t total;
 
@@ -97,8 +97,9 @@ static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_tab
 		row = sb_table_row(t);
 		total = r->total - prev_count(prev, r->name, 0, true);
 		sb_row_str(row, I_IRQ, r->name);
-		if (kind && sb_iommu_irq_instance(inst, ninst, r, kind))
-			sb_row_str(row, I_INSTANCE, sb_iommu_irq_instance(inst, ninst, r, kind));
+		in = kind ? sb_iommu_irq_instance(c->root, inst, ninst, r, kind) : NULL;
+		if (in)
+			sb_row_str(row, I_INSTANCE, in);
 		if (kind)
 			sb_row_str(row, I_KIND, kind);
 		if (r->actions[0])

@@ -80,3 +80,19 @@ size_t sb_dt_parse_iommus(const void *buf, size_t len, int (*cells_of)(void *ctx
 	}
 	return got;
 }
+
+size_t sb_dt_gic_hwirqs(const void *buf, size_t len, uint32_t *out, size_t max)
+{
+	const uint8_t *p = buf;
+	size_t got = 0;
+
+	if (len % 12)
+		return 0;
+	for (size_t off = 0; off < len && got < max; off += 12) {
+		uint32_t type = be32(p + off), num = be32(p + off + 4);
+
+		if (type <= 1 && num <= 0xffffffffu - 32)
+			out[got++] = num + (type == 0 ? 32 : 16);
+	}
+	return got;
+}

@@ -2,10 +2,14 @@
 /* One name per IOMMU object (socbox/iommu_names.h). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "socbox/iommu_dt.h"
 #include "socbox/iommu_irq.h"
 #include "socbox/iommu_names.h"
+#include "socbox/limits.h"
+#include "socbox/macro.h"
 
 size_t sb_iommu_instance_index(const struct sb_iommu *inst, size_t n, const char *name)
 {
@@ -78,16 +82,53 @@ static enum sb_iommu_kind irq_driver(const char *kind)
 	return SB_IOMMU_SMMUV3;
 }
 
-const char *sb_iommu_irq_instance(const struct sb_iommu *inst, size_t n,
+/* The hwirq /proc/interrupts prints after a GIC chip name ("GICv3 132 Level"). */
+static bool gic_hwirq(const struct sb_irq_row *row, uint32_t *hwirq)
+{
+	const char *p = row->desc;
+	char *end;
+	unsigned long v;
+
+	if (strncmp(row->chip, "GIC", 3) || strncmp(p, row->chip, strlen(row->chip)))
+		return false;
+	p += strlen(row->chip);
+	v = strtoul(p, &end, 10);
+	if (end == p || v > 0xffffffffu || (*end && *end != ' '))
+		return false;
+	*hwirq = (uint32_t)v;
+	return true;
+}
+
+static bool dt_lists(const struct sb_root *r, const struct sb_iommu *in, uint32_t hwirq)
+{
+	uint32_t irqs[16];
+	char *buf = NULL;
+	ssize_t len = sb_read_file(r, &buf, SB_READ_ATTR_MAX,
+				   "/sys/class/iommu/%s/device/of_node/interrupts", in->name);
+	size_t k = len > 0 ? sb_dt_gic_hwirqs(buf, (size_t)len, irqs, ARRAY_SIZE(irqs)) : 0;
+
+	free(buf);
+	while (k--)
+		if (irqs[k] == hwirq)
+			return true;
+	return false;
+}
+
+const char *sb_iommu_irq_instance(const struct sb_root *r, const struct sb_iommu *inst, size_t n,
 				  const struct sb_irq_row *row, const char *kind)
 {
 	const char *only = NULL;
 	size_t i = sb_iommu_instance_index(inst, n, row->actions);
+	uint32_t hwirq;
 
 	if (i < n)
 		return inst[i].name;
 	if (!kind)
 		return NULL;
+	if (r && gic_hwirq(row, &hwirq))
+		for (i = 0; i < n; i++)
+			if (inst[i].hwdev[0] && dt_lists(r, &inst[i], hwirq))
+				return inst[i].name;
 	for (i = 0; i < n; i++)
 		if (inst[i].kind == irq_driver(kind)) {
 			if (only)

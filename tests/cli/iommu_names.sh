@@ -57,5 +57,34 @@ t_run "arm64-soc: smmustat irq" 0 "$SOCBOX" smmustat irq --sysroot "$F/arm64-soc
 t_grep "the one SMMUv3 owns its lines" '^ 70 smmu3\.0x0000000049000000 evtq ' "$T_TMP/out"
 t_run "arm64-server: smmustat irq -J" 0 "$SOCBOX" smmustat irq --sysroot "$F/arm64-server-smmuv3" -J
 t_jq "two SMMUv3 on platform MSIs: INSTANCE unknown (null), never a guess" '[.irqs[] | .instance] | all(. == null)' "$T_TMP/out"
+# Two SMMUv3s with wired interrupts: each line is the one whose device tree node lists its
+# GIC interrupt (arm64-soc with a second SMMU at 0x4a000000; SPI n is GIC hwirq n + 32).
+B=$T_TMP/two
+cp -a "$F/arm64-soc" "$B"
+dt=$B/sys/firmware/devicetree/base/soc
+mkdir -p "$dt/iommu@4a000000" "$B/sys/devices/platform/soc/4a000000.iommu/iommu/smmu3.0x000000004a000000/devices"
+cp "$dt/iommu@49000000/#iommu-cells" "$dt/iommu@49000000/compatible" "$dt/iommu@4a000000/"
+python3 - "$dt" <<'PY'
+import struct, sys
+dt = sys.argv[1]
+def prop(node, name, *cells):
+    open("%s/%s/%s" % (dt, node, name), "wb").write(struct.pack(">%dI" % len(cells), *cells))
+prop("iommu@49000000", "interrupts", 0, 100, 4, 0, 102, 4)
+prop("iommu@4a000000", "interrupts", 0, 110, 4, 0, 112, 4)
+prop("iommu@4a000000", "phandle", 0x2b)
+prop("iommu@4a000000", "reg", 0, 0x4a000000, 0, 0x100000)
+open(dt + "/iommu@4a000000/name", "wb").write(b"iommu\0")
+PY
+ln -s ../../../../bus/platform/drivers/arm-smmu-v3 "$B/sys/devices/platform/soc/4a000000.iommu/driver"
+ln -s ../../../../firmware/devicetree/base/soc/iommu@4a000000 "$B/sys/devices/platform/soc/4a000000.iommu/of_node"
+ln -s ../../../4a000000.iommu "$B/sys/devices/platform/soc/4a000000.iommu/iommu/smmu3.0x000000004a000000/device"
+ln -s ../../devices/platform/soc/4a000000.iommu/iommu/smmu3.0x000000004a000000 "$B/sys/class/iommu/smmu3.0x000000004a000000"
+printf '%s\n' '  73:         0          7          0          0          0  GICv3    142 Level  arm-smmu-v3-evtq' \
+	'  74:         0          0          0          0          0  GICv3    144 Level  arm-smmu-v3-gerror' >>"$B/proc/interrupts"
+t_run "two DT SMMUs: overview" 0 "$SOCBOX" smmustat --sysroot "$B" -J
+t_eq "both instances registered" "$(jq -r '[.instances[].name] | join(" ")' "$T_TMP/out")" "smmu3.0x0000000049000000 smmu3.0x000000004a000000"
+t_run "two DT SMMUs: irq -J" 0 "$SOCBOX" smmustat irq --sysroot "$B" -J
+t_eq "each line named by the node that lists its interrupt" "$(jq -r '.irqs[] | "\(.irq)=\(.instance)"' "$T_TMP/out" | tr '\n' ' ')" \
+	"70=smmu3.0x0000000049000000 71=smmu3.0x0000000049000000 73=smmu3.0x000000004a000000 74=smmu3.0x000000004a000000 "
 t_jq "the old keys stay" '.irqs[0] | has("irq") and has("kind") and has("action") and has("total")' "$T_TMP/out"
 t_done

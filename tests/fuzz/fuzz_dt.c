@@ -2,7 +2,8 @@
 /* Device tree properties of a snapshot (/sys/firmware/devicetree/base: raw big-endian
  * cells): the input is read as a cell, as an iommu-map (then requester IDs are mapped with
  * an all-ones mask and with the mask the input's first cell gives) and as an iommus list
- * (each phandle's #iommu-cells taken from the phandle itself: 0, 1, 2 or "no IOMMU"). */
+ * (each phandle's #iommu-cells taken from the phandle itself: 0, 1, 2 or "no IOMMU") and as
+ * a GIC interrupts list. */
 #include "fuzz.h"
 #include "socbox/iommu_dt.h"
 #include "socbox/macro.h"
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *buf = malloc(size + 1);
 	struct sb_dt_iommus spec[8];
+	uint32_t irqs[4];
 	struct sb_dt_map *m = NULL;
 	uint32_t mask = 0xffffffffu, v;
 	size_t n = 0;
@@ -46,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(m);
 	FUZZ_ASSERT(sb_dt_parse_iommus(buf + 1, size, cells_of, NULL, spec, 8) <= 8);
+	FUZZ_ASSERT(sb_dt_gic_hwirqs(buf + 1, size, irqs, 4) <= 4);
 	free(buf);
 	return 0;
 }

@@ -253,6 +253,21 @@ START_TEST(stream_ids_of_devices)
 }
 END_TEST
 
+/* interrupts of a node under a GIC: SPI n is hwirq n + 32, PPI n is n + 16 */
+START_TEST(gic_interrupts)
+{
+	static const uint8_t prop[] = { 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0,
+					0, 9, 0, 0, 0, 4, 0, 0,	  0, 7, 0, 0, 0, 1, 0, 0, 0, 4 };
+	uint32_t irq[4];
+
+	ck_assert_uint_eq(sb_dt_gic_hwirqs(prop, sizeof(prop), irq, 4), 2);
+	ck_assert_uint_eq(irq[0], 132);
+	ck_assert_uint_eq(irq[1], 25);
+	ck_assert_uint_eq(sb_dt_gic_hwirqs(prop, sizeof(prop), irq, 1), 1);
+	ck_assert_uint_eq(sb_dt_gic_hwirqs(prop, 8, irq, 4), 0); /* not 3 cells each */
+}
+END_TEST
+
 /* No firmware at all (x86): nothing mapped, nothing read per device. */
 START_TEST(no_firmware)
 {
@@ -309,6 +324,7 @@ int main(void)
 	tcase_add_test(tc, iort_hostile);
 	tcase_add_test(tc, stream_ids_of_devices);
 	tcase_add_test(tc, no_firmware);
+	tcase_add_test(tc, gic_interrupts);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -34,4 +34,10 @@ struct sb_dt_iommus {
 size_t sb_dt_parse_iommus(const void *buf, size_t len, int (*cells_of)(void *ctx, uint32_t phandle),
 			  void *ctx, struct sb_dt_iommus *out, size_t max);
 
+/* interrupts = <type number flags ...> of a node whose parent is an Arm GIC (3 cells per
+ * interrupt): the hwirq numbers /proc/interrupts shows beside a GIC chip (SPI n: n + 32,
+ * PPI n: n + 16). Returns how many were put in out (up to max); 0 when the length is not a
+ * multiple of 12 bytes. */
+size_t sb_dt_gic_hwirqs(const void *buf, size_t len, uint32_t *out, size_t max);
+
 #endif

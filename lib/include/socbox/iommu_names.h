@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "socbox/iommu.h"
+#include "socbox/sys.h"
 
 /* The instance whose class name or parent device is name: its index, n when none. */
 size_t sb_iommu_instance_index(const struct sb_iommu *inst, size_t n, const char *name);
@@ -26,9 +27,10 @@ const char *sb_iommu_of_device(const struct sb_iommu_group *g, size_t ng, const 
 
 struct sb_irq_row;
 /* The instance that owns an IOMMU interrupt line of kind (sb_irq_iommu_kind()): the one its
- * action names ("dmar0"), else the only instance of that kind's driver; NULL when several
- * could own it (platform MSIs of two SMMUv3s: /proc/interrupts does not say whose). */
-const char *sb_iommu_irq_instance(const struct sb_iommu *inst, size_t n,
+ * action names ("dmar0"), else the one whose device tree node lists the line's GIC hwirq in
+ * interrupts, else the only instance of that kind's driver; NULL when several could own it
+ * (platform MSIs of two SMMUv3s: /proc/interrupts does not say whose). */
+const char *sb_iommu_irq_instance(const struct sb_root *r, const struct sb_iommu *inst, size_t n,
 				  const struct sb_irq_row *row, const char *kind);
 
 #endif
