@@ -2,7 +2,6 @@
 /* Compare two record sets: a merge of the objects sorted by subsystem and id, then the
  * attributes of each object both sides have. */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +46,7 @@ static int obj_qsort_cmp(const void *a, const void *b)
 bool sb_diff_ignored(const char *const *ignore, const char *path)
 {
 	for (size_t i = 0; ignore && ignore[i]; i++)
-		if (fnmatch(ignore[i], path, 0) == 0)
+		if (sb_diff_glob(ignore[i], path))
 			return true;
 	return false;
 }

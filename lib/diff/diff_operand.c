@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +17,31 @@
 
 extern char **environ;
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Remove name below dfd, a directory tree tar(1) may have left read-only: each directory is
+ * made the owner's before it is emptied. Nothing is followed (O_NOFOLLOW, unlinkat). Each
+ * level holds a descriptor, so the descriptor limit bounds the depth of the recursion. */
+static void remove_at(int dfd, const char *name)
 {
-	(void)st;
-	(void)ftw;
-	/* a directory unpacked read-only must be writable to be emptied */
-	if (flag == FTW_DP) {
-		chmod(path, 0700);
-		return rmdir(path) ? -1 : 0;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
+		return;
+	fchmodat(dfd, name, 0700, 0);
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
 	}
-	return unlink(path) ? -1 : 0;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			remove_at(dirfd(d), de->d_name);
+	closedir(d);
+	unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
 static int unpack(const char *tarball, const char *dir, struct sb_err *e)
@@ -52,23 +67,12 @@ static int unpack(const char *tarball, const char *dir, struct sb_err *e)
 	return 0;
 }
 
-/* Directories that tar(1) left without write or search permission cannot be walked for
- * removal; make the tree the owner's first. */
-static int make_removable(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)ftw;
-	if (flag == FTW_D || flag == FTW_DNR)
-		chmod(path, (st->st_mode & 07777) | 0700);
-	return 0;
-}
-
 void sb_diff_operand_close(struct sb_diff_operand *op)
 {
 	sb_root_close(op->root);
 	op->root = NULL;
 	if (*op->tmpdir) {
-		nftw(op->tmpdir, make_removable, 16, FTW_PHYS);
-		nftw(op->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_at(AT_FDCWD, op->tmpdir);
 		op->tmpdir[0] = '\0';
 	}
 }

@@ -115,6 +115,32 @@ START_TEST(ignore_globs_cross_slashes)
 }
 END_TEST
 
+START_TEST(globs)
+{
+	ck_assert(sb_diff_glob("*", ""));
+	ck_assert(sb_diff_glob("*", "rpmsg/remoteproc:remoteproc0/state"));
+	ck_assert(sb_diff_glob("rpmsg/*/state", "rpmsg/remoteproc:remoteproc0/state"));
+	ck_assert(!sb_diff_glob("rpmsg/*/state", "rpmsg/remoteproc:remoteproc0/firmware"));
+	ck_assert(sb_diff_glob("*/kernel", "doctor/board/kernel"));
+	ck_assert(!sb_diff_glob("doctor/board", "doctor/board/kernel"));
+	ck_assert(sb_diff_glob("remoteproc?", "remoteproc1"));
+	ck_assert(!sb_diff_glob("remoteproc?", "remoteproc10"));
+	ck_assert(sb_diff_glob("group:[0-3]", "group:2"));
+	ck_assert(!sb_diff_glob("group:[0-3]", "group:7"));
+	ck_assert(sb_diff_glob("group:[!0-3]", "group:7"));
+	ck_assert(sb_diff_glob("group:[^0-3]", "group:7"));
+	ck_assert(sb_diff_glob("a[]]b", "a]b"));
+	ck_assert(sb_diff_glob("a[x", "a[x")); /* no ']': a literal '[' */
+	ck_assert(sb_diff_glob("pool\\*", "pool*"));
+	ck_assert(!sb_diff_glob("pool\\*", "pool9"));
+	ck_assert(sb_diff_glob("*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaab"));
+	ck_assert(!sb_diff_glob("*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaa"));
+	ck_assert(sb_diff_glob("**", "x"));
+	ck_assert(!sb_diff_glob("", "x"));
+	ck_assert(!sb_diff_glob("x", ""));
+}
+END_TEST
+
 START_TEST(fixture_against_itself)
 {
 	struct sb_diff_set a = { 0 }, b = { 0 };
@@ -147,6 +173,7 @@ int main(void)
 	tcase_add_test(tc, equal_sets_do_not_differ);
 	tcase_add_test(tc, changes_in_print_order);
 	tcase_add_test(tc, ignore_globs_cross_slashes);
+	tcase_add_test(tc, globs);
 	tcase_add_test(tc, fixture_against_itself);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

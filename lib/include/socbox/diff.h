@@ -6,8 +6,8 @@
  * layout, order or values nobody looks at (counters, timestamps).
  *
  * A difference has a path, SUBSYSTEM/OBJECT/ATTRIBUTE (SUBSYSTEM/OBJECT for an object only
- * one side has), which --ignore patterns match as fnmatch(3) globs where '*' also matches
- * '/'. */
+ * one side has), which --ignore patterns match as globs where '*' also matches
+ * '/' (sb_diff_glob()). */
 #ifndef SOCBOX_DIFF_H
 #define SOCBOX_DIFF_H
 
@@ -92,6 +92,9 @@ int sb_diff_compare(struct sb_diff_set *old_set, struct sb_diff_set *new_set,
 void sb_diff_result_free(struct sb_diff_result *res);
 /* Whether path (SUBSYSTEM/OBJECT[/ATTRIBUTE]) matches one of the patterns. */
 bool sb_diff_ignored(const char *const *ignore, const char *path);
+/* Whether s matches the glob p: '*' any run of characters ('/' too), '?' one character,
+ * '[a-z]' and '[!a-z]' sets, '\' quotes the next character. */
+bool sb_diff_glob(const char *p, const char *s);
 
 /* A diff operand: a snapshot directory, a .tar written by `socbox snapshot` (unpacked into
  * a private temporary directory that sb_diff_operand_close() removes), or "/" for the live
