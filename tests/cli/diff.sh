@@ -123,4 +123,25 @@ echo garbage >"$T_TMP/bad.tar"
 t_run "not a tarball" 1 "$SOCBOX" diff "$T_TMP/bad.tar" "$F/am62x"
 t_grep "not a tarball: said" 'bad\.tar: unpack snapshot' "$T_TMP/err"
 t_eq "not a tarball: nothing left in TMPDIR" "$(ls -A "$TMPDIR")" ""
+
+# bash completion: the command, its options (every long option --help lists), columns from
+# its own -H, subsystems for --ignore; bash-completion's helpers replaced by stand-ins.
+mkdir -p "$T_TMP/bin" && ln -s "$SOCBOX" "$T_TMP/bin/socbox"
+complete_words() { # WORDS...: print the candidates for the last word
+	PATH="$T_TMP/bin:$PATH" bash -c '
+		_init_completion() { words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; cur=${words[cword]}; prev=${words[cword-1]}; }
+		_filedir() { COMPREPLY=(FILES); }
+		compopt() { :; }
+		. "$0"
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_socbox
+		printf "%s\n" "${COMPREPLY[@]}"' "$(dirname "$SOCBOX_TESTLIB")/../completions/bash/socbox" "$@"
+}
+t_eq "completion: the command" "$(complete_words socbox di)" diff
+t_eq "completion: operands are files" "$(complete_words socbox diff '')" FILES
+t_eq "completion: -I subsystems" "$(complete_words socbox diff -I '' | tr '\n' ' ')" "doctor/ rpmsg/ dmabuf/ iommu/ netdev/ "
+t_eq "completion: -o columns" "$(complete_words socbox diff -o '' | tr '\n' ' ')" "SUBSYSTEM CHANGE OBJECT ATTRIBUTE OLD NEW IGNORED "
+"$SOCBOX" diff --help | grep -oE -- '--[a-z-]+' | grep -v -- '--sysroot' | sort -u >"$T_TMP/help-opts"
+complete_words socbox diff - | sort -u >"$T_TMP/comp-opts"
+t_eq "completion: every option of --help" "$(comm -23 "$T_TMP/help-opts" "$T_TMP/comp-opts" | tr '\n' ' ')" ""
 t_done
