@@ -6,6 +6,7 @@ int doctor_main(int argc, const char **argv);
 int snapshot_main(int argc, const char **argv);
 int metrics_main(int argc, const char **argv);
 int events_main(int argc, const char **argv);
+int diff_main(int argc, const char **argv);
 
 #define SB_APPLET(name, summary) int name##_main(int argc, const char **argv);
 #include "applets.def"

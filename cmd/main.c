@@ -35,6 +35,7 @@ static const struct {
 	  "one timeline of faults, crashes, channels and page pools (--follow)" },
 	{ "metrics", metrics_main,
 	  "every subsystem's metrics, or node_exporter's textfile (--textfile DIR)" },
+	{ "diff", diff_main, "what differs between two snapshots, or a snapshot and this system" },
 };
 
 static const struct sb_applet *find_applet(const char *name)

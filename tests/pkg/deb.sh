@@ -40,7 +40,8 @@ t_run "lintian is clean (pedantic included)" 0 lintian --fail-on error,warning,i
 [ -s "$T_TMP/out" ] && t_fail "lintian said: $(head -c 600 "$T_TMP/out")"
 dpkg-deb -c "$deb" >"$T_TMP/contents"
 for f in ./usr/bin/socbox ./usr/share/man/man1/smmustat.1.gz ./usr/share/bash-completion/completions/rpmsgctl \
-	./lib/systemd/system/socbox-metrics.timer ./lib/systemd/system/socbox-metrics.service; do
+	./lib/systemd/system/socbox-metrics.timer ./lib/systemd/system/socbox-metrics.service \
+	./usr/share/socbox/prometheus/socbox.rules.yml; do
 	t_grep "the package has $f" " $f( |$)" "$T_TMP/contents"
 done
 for a in $("$SOCBOX" --list); do
