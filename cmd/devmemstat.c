@@ -126,13 +126,9 @@ static int open_snapshot(struct sb_ctx *c, uint32_t *ifindex)
 
 	*ifindex = 0;
 	if (dm_netns)
-		return sb_usage_error(c,
-				      "--netns needs the live kernel (a snapshot has one namespace)");
-	if (dm_save_netlink)
-		return sb_usage_error(c,
-				      "--save-netlink needs the live kernel (the snapshot keeps "
-				      "the replies in %s)",
-				      SB_ND_SNAP_MSGS);
+		return sb_need_live(c, "--netns");
+	if (dm_save_netlink) /* the snapshot keeps the replies in SB_ND_SNAP_MSGS */
+		return sb_need_live(c, "--save-netlink");
 	if (sb_nd_read_ifnames(c->root, &snap_names, &nsnap_names) < 0)
 		nsnap_names = 0;
 	if (!snap_names)

@@ -434,11 +434,13 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "--buffer-size: '%s' is not a size (4096, 64K, 8M, 1G)",
 				      buffer_size);
 	if (devmem) {
-		if (!sb_root_is_live(c->root))
-			return sb_usage_error(c,
-					      "--devmem asks the running kernel: not with --sysroot");
-		if (!if_nametoindex(devmem))
-			return sb_usage_error(c, "--devmem: no network interface '%s'", devmem);
+		if ((rc = sb_need_live(c, "--devmem")))
+			return rc;
+		if (!if_nametoindex(devmem)) {
+			sb_eprintf("socbox doctor: --devmem: no network interface '%s' (see 'ip link')",
+				   devmem);
+			return SB_EXIT_UNSUPPORTED;
+		}
 		dopts.devmem_dev = devmem;
 	}
 	if (require) {

@@ -466,10 +466,10 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		rc = sb_usage_error(c, "--timeout needs seconds between 0 and %d", SB_INTERVAL_MAX);
 	else if ((timeout > 0 || sb_opt.count) && !sb_opt.follow)
 		rc = sb_usage_error(c, "--timeout and -c go with --follow");
-	else if (sb_opt.follow && !sb_root_is_live(c->root))
-		rc = sb_usage_error(c, "--follow needs the live kernel, not a sysroot");
 	else if (sb_opt.follow && sb_out_mode_is_metrics(c->out.mode))
 		rc = sb_usage_error(c, "--follow prints events; metrics count them once");
+	else if (sb_opt.follow)
+		rc = sb_need_live(c, "--follow");
 	if (rc)
 		goto out;
 	v.max = sb_opt.count;

@@ -233,9 +233,7 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 					    &e)))
 		return sb_usage_error(c, "%s", e.reason);
 	if (sb_opt.follow) {
-		if (!sb_root_is_live(c->root))
-			return sb_usage_error(c, "--follow needs the live kernel, not a sysroot");
-		return follow(c);
+		return sb_need_live(c, "--follow") ?: follow(c);
 	}
 	sb_err_clear(&e);
 	if (sb_kmsg_read(c->root, &log, &e))

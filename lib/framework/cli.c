@@ -75,6 +75,15 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	return SB_EXIT_USAGE;
 }
 
+int sb_need_live(const struct sb_ctx *c, const char *what)
+{
+	if (sb_root_is_live(c->root))
+		return 0;
+	sb_eprintf("%s%s%s: %s needs the live kernel, not a sysroot (run it on the board)",
+		   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "", what);
+	return SB_EXIT_UNSUPPORTED;
+}
+
 int sb_report(const char *applet, const struct sb_err *e)
 {
 	char buf[1024];

@@ -107,6 +107,10 @@ void sb_ctx_done(struct sb_ctx *c);
 /* "APPLET CMD: message (see 'APPLET CMD --help')" on stderr; returns SB_EXIT_USAGE. */
 int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* What needs the running kernel (ioctls, netlink, perf, following the log) asked of a
+ * sysroot: 0 on the live system, else "APPLET CMD: WHAT needs the live kernel, not a
+ * sysroot" on stderr and SB_EXIT_UNSUPPORTED (not possible here, whatever the command line). */
+int sb_need_live(const struct sb_ctx *c, const char *what);
 /* "APPLET: OBJECT: what: reason (hint)" on stderr; returns the exit code for e. */
 int sb_report(const char *applet, const struct sb_err *e);
 /* Progress and --verbose messages on stderr (suppressed by -q). */
