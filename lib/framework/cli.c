@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/cli.h"
 #include "socbox/config.h"
 #include "socbox/escape.h"
 #include "socbox/macro.h"
+#include "socbox/suggest.h"
 
 struct sb_common_opts sb_opt;
 
@@ -58,9 +60,27 @@ static void print_version(const char *applet)
 static const char exit_codes_help[] =
 	"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n";
 
-int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
+static const char *first_prog;
+static const char *const *first_words;
+
+void sb_cli_first_words(const char *prog, const char *const *words)
+{
+	first_prog = prog;
+	first_words = words;
+}
+
+/* "APPLET CMD: msg (see 'APPLET CMD OPT'what)" */
+static int usage_see(const struct sb_ctx *c, const char *msg, const char *opt, const char *what)
 {
 	const char *sp = c->cmd ? " " : "", *cmd = c->cmd ? c->cmd : "";
+
+	sb_eprintf("%s%s%s: %s (see '%s%s%s %s'%s)", c->applet, sp, cmd, msg, c->applet, sp, cmd,
+		   opt, what);
+	return SB_EXIT_USAGE;
+}
+
+int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
+{
 	va_list ap;
 	char *msg;
 	int n;
@@ -68,11 +88,41 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	sb_eprintf("%s%s%s: %s (see '%s%s%s --help')", c->applet, sp, cmd,
-		   n < 0 ? "bad usage" : msg, c->applet, sp, cmd);
+	usage_see(c, n < 0 ? "bad usage" : msg, "--help", "");
 	if (n >= 0)
 		free(msg);
 	return SB_EXIT_USAGE;
+}
+
+int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struct sb_col *cols,
+		     size_t ncols)
+{
+	const char *spec = c->out.columns ? c->out.columns : "";
+	struct sb_suggest s;
+	char msg[sizeof(e->reason) + 96];
+
+	snprintf(msg, sizeof(msg), "%s", e->reason[0] ? e->reason : "bad column list");
+	spec += *spec == '+';
+	while (*spec) { /* the first unknown name, as the output layer reported it */
+		size_t len = strcspn(spec, ",");
+		size_t i = 0;
+
+		while (i < ncols &&
+		       (strlen(cols[i].name) != len || strncasecmp(cols[i].name, spec, len)))
+			i++;
+		if (len && i == ncols) {
+			sb_suggest_init(&s, spec, len);
+			for (i = 0; i < ncols; i++)
+				sb_suggest_add(&s, cols[i].name);
+			if (sb_suggest_best(&s))
+				snprintf(msg, sizeof(msg), "%s; did you mean '%s'?",
+					 e->reason[0] ? e->reason : "unknown column",
+					 sb_suggest_best(&s));
+			break;
+		}
+		spec += len + (spec[len] == ',');
+	}
+	return usage_see(c, msg, "-H", " for the columns");
 }
 
 int sb_need_live(const struct sb_ctx *c, const char *what)
@@ -184,6 +234,32 @@ static const struct poptOption *numeric_option(const struct poptOption *t, const
 	return NULL;
 }
 
+static void offer_options(struct sb_suggest *s, const struct poptOption *t)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+			offer_options(s, t->arg);
+		else if (t->longName && !(t->argInfo & POPT_ARGFLAG_DOC_HIDDEN))
+			sb_suggest_add(s, t->longName);
+	}
+}
+
+/* popt's "--jsn: unknown option", with the long option meant when one is close */
+static int bad_option(const struct sb_ctx *c, const struct poptOption *table, int rc)
+{
+	const char *bad = poptBadOption(c->popt, POPT_BADOPTION_NOALIAS);
+	struct sb_suggest s;
+
+	if (rc != POPT_ERROR_BADOPT || strncmp(bad, "--", 2))
+		return sb_usage_error(c, "%s: %s", bad, poptStrerror(rc));
+	sb_suggest_init(&s, bad + 2, strcspn(bad + 2, "="));
+	offer_options(&s, table);
+	if (!sb_suggest_best(&s))
+		return sb_usage_error(c, "%s: %s", bad, poptStrerror(rc));
+	return sb_usage_error(c, "%s: %s; did you mean '--%s'?", bad, poptStrerror(rc),
+			      sb_suggest_best(&s));
+}
+
 static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *table, int argc,
 			       const char **argv)
 {
@@ -249,8 +325,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	}
 	argv[0] = fake_argv0;
 	if (rc < -1)
-		return sb_usage_error(c, "%s: %s", poptBadOption(c->popt, POPT_BADOPTION_NOALIAS),
-				      poptStrerror(rc));
+		return bad_option(c, table, rc);
 	c->args = poptGetArgs(c->popt);
 	for (c->nargs = 0; c->args && c->args[c->nargs]; c->nargs++)
 		;
@@ -264,6 +339,15 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 					"'%s' is a command: it comes first, before the options "
 					"('%s %s ...')",
 					k->name, c->applet, k->name);
+	/* "socbox --sysroot X doctor": the same mistake one level up */
+	for (int i = 0; first_words && !args_help && i < c->nargs; i++)
+		for (const char *const *w = first_words; *w; w++)
+			if (!strcmp(*w, c->args[i])) {
+				sb_eprintf("%s: '%s' is a command: it comes first, before the "
+					   "options ('%s %s ...') (see '%s --help')",
+					   first_prog, *w, first_prog, *w, first_prog);
+				return SB_EXIT_USAGE;
+			}
 	if (!args_help && c->nargs)
 		return sb_usage_error(c, "unexpected argument '%s'", c->args[0]);
 	rc = output_mode(c);
@@ -291,7 +375,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 		}
 		sb_err_clear(&e);
 		if (sb_out_check_columns(c->out.columns, cols, ncols, &e))
-			return sb_usage_error(c, "%s", e.reason);
+			return sb_usage_columns(c, &e, cols, ncols);
 	}
 	sb_err_clear(&e);
 	if (sb_root_open(&c->root, sb_opt.sysroot, &e)) {
@@ -323,6 +407,31 @@ static void applet_help(const char *applet, const char *summary, const struct sb
 	       exit_codes_help);
 }
 
+/* The command a mistyped word was meant to be, or NULL. A word that could be a file, a
+ * buffer (heap:NAME, PID:FD) or a value is never taken for a typo. */
+static const char *meant_command(const struct sb_cmd *cmds, const char *word)
+{
+	struct sb_suggest s;
+
+	if (word[strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")] ||
+	    !access(word, F_OK))
+		return NULL;
+	sb_suggest_init(&s, word, (size_t)-1);
+	for (const struct sb_cmd *k = cmds; k->name; k++)
+		sb_suggest_add(&s, k->name);
+	return sb_suggest_best(&s);
+}
+
+static int unknown_command(const char *applet, const char *word, const char *meant)
+{
+	if (meant)
+		sb_eprintf("%s: unknown command '%s'; did you mean '%s'? (see '%s --help')", applet,
+			   word, meant, applet);
+	else
+		sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, word, applet);
+	return SB_EXIT_USAGE;
+}
+
 int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
 		    const char *default_cmd, int argc, const char **argv)
 {
@@ -341,9 +450,10 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 			argc--;
 			argv++;
 		} else if (!def || !def->args) {
-			sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, argv[1],
-				   applet);
-			return SB_EXIT_USAGE;
+			return unknown_command(applet, argv[1], meant_command(cmds, argv[1]));
+		} else if (meant_command(cmds, argv[1])) {
+			/* "dmabufcp heap": a typo, not the default command's argument */
+			return unknown_command(applet, argv[1], meant_command(cmds, argv[1]));
 		}
 	} else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		applet_help(applet, summary, cmds, default_cmd);

@@ -111,6 +111,13 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
  * sysroot: 0 on the live system, else "APPLET CMD: WHAT needs the live kernel, not a
  * sysroot" on stderr and SB_EXIT_UNSUPPORTED (not possible here, whatever the command line). */
 int sb_need_live(const struct sb_ctx *c, const char *what);
+/* An -o list the output layer refused (e from sb_out_check_columns()): the reason, the
+ * column meant when one is close, and a pointer to -H, which lists them. SB_EXIT_USAGE. */
+int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struct sb_col *cols,
+		     size_t ncols);
+/* The words of the program above the applets ("socbox" and its applets and commands): one
+ * given after the options is explained as a misplaced command (NULL-terminated list). */
+void sb_cli_first_words(const char *prog, const char *const *words);
 /* "APPLET: OBJECT: what: reason (hint)" on stderr; returns the exit code for e. */
 int sb_report(const char *applet, const struct sb_err *e);
 /* Progress and --verbose messages on stderr (suppressed by -q). */
