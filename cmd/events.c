@@ -436,7 +436,7 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_FOLLOW("go on with new events as they come (live; -c N stops after N)"),
 		{ "timeout", 't', POPT_ARG_DOUBLE, &timeout, 0,
 		  "with --follow: stop after SEC seconds", "SEC" },
-		SB_POPT_LIVE,
+		SB_POPT_COUNT,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
@@ -455,9 +455,6 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	if (c->nargs)
 		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
-	else if (sb_opt.interval > 0)
-		rc = sb_usage_error(
-			c, "events are not sampled: -i does not apply (--follow waits for them)");
 	else if (subsys && sb_ev_subsys_mask(subsys, &v.mask, bad, sizeof(bad)))
 		rc = sb_usage_error(
 			c, "--subsystem: unknown '%s' (iommu, remoteproc, rpmsg, netdev, dmabuf)",
@@ -533,7 +530,9 @@ out:
 
 int events_main(int argc, const char **argv)
 {
-	struct sb_ctx c = { .applet = "socbox", .cmd = "events", .out.metrics_ns = "events" };
+	struct sb_ctx c = {
+		.applet = "socbox", .cmd = "events", .out.metrics_ns = "events", .streams = true
+	};
 	int rc = events_run(&c, argc, argv);
 
 	sb_ctx_done(&c);

@@ -9,7 +9,7 @@
 
 static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	struct poptOption opts[] = { SB_POPT_COMMON, POPT_TABLEEND };
+	struct poptOption opts[] = { SB_POPT_LIVE_ROOT, POPT_TABLEEND };
 	struct sb_snap_stats st;
 	struct sb_err e;
 	int rc = sb_cli_parse(c, opts, "OUT[.tar]", argc, argv, NULL, 0);

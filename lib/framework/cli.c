@@ -33,22 +33,33 @@ struct poptOption sb_popt_output[] = {
 	POPT_TABLEEND
 };
 
-struct poptOption sb_popt_live[] = {
-	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL,
-	  "sample every SEC seconds", "SEC" },
+/* A sub-table without a heading prints its options in the including table's group. */
+struct poptOption sb_popt_count[] = {
 	{ "count", 'c', POPT_ARG_INT, &sb_opt.count, 0, "stop after N samples or messages", "N" },
 	POPT_TABLEEND
 };
 
-struct poptOption sb_popt_common[] = {
-	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
-	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+struct poptOption sb_popt_live[] = {
+	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL,
+	  "sample every SEC seconds", "SEC" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_count, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+struct poptOption sb_popt_live_root[] = {
 	{ "quiet", 'q', POPT_ARG_NONE, &sb_opt.quiet, 0, "print nothing but results and errors",
 	  NULL },
 	{ "verbose", 'v', POPT_ARG_NONE, &sb_opt.verbose, 0,
 	  "say what is done and which kernel path ran", NULL },
 	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "print the version and exit", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
+	POPT_TABLEEND
+};
+
+struct poptOption sb_popt_common[] = {
+	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
+	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live_root, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -260,6 +271,29 @@ static int bad_option(const struct sb_ctx *c, const struct poptOption *table, in
 			      sb_suggest_best(&s));
 }
 
+static bool has_option(const struct poptOption *t, const char *name)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++)
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE
+			    ? has_option(t->arg, name)
+			    : t->longName && !strcmp(t->longName, name))
+			return true;
+	return false;
+}
+
+/* -J's help says what this command prints (the JSON shape is decided below) */
+static void json_help(const struct sb_ctx *c, const struct poptOption *table)
+{
+	bool i = has_option(table, "interval"), f = has_option(table, "follow");
+
+	sb_popt_output[0].descrip =
+		c->streams ? "JSON Lines output (one object per line)"
+		: i && f   ? "JSON output (one object; JSON Lines with -i, -c or -f)"
+		: i	   ? "JSON output (one object; JSON Lines with -i or -c)"
+		: f	   ? "JSON output (one object; JSON Lines with -f)"
+			   : "JSON output (one object)";
+}
+
 static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *table, int argc,
 			       const char **argv)
 {
@@ -304,6 +338,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	rc = empty_numeric_value(c, table, argc, argv);
 	if (rc)
 		return rc;
+	json_help(c, table);
 	fake_argv0 = argv[0];
 	argv[0] = name;
 	c->popt = poptGetContext(name, argc, argv, table, 0);

@@ -32,6 +32,9 @@ extern struct sb_common_opts sb_opt;
 extern struct poptOption sb_popt_output[]; /* -J -o -n -r -P -H --format */
 extern struct poptOption sb_popt_live[];   /* -i -c */
 extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
+extern struct poptOption sb_popt_count[];  /* -c, for what waits for records but never samples */
+/* -q -v -V -h, for what reads the live system only (snapshot) */
+extern struct poptOption sb_popt_live_root[];
 #define SB_POPT_OUTPUT \
 	{ \
 		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_output, 0, "Output options:", NULL \
@@ -43,6 +46,15 @@ extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
 #define SB_POPT_COMMON \
 	{ \
 		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL \
+	}
+
+#define SB_POPT_COUNT \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_count, 0, "Sampling options:", NULL \
+	}
+#define SB_POPT_LIVE_ROOT \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live_root, 0, "Common options:", NULL \
 	}
 
 /* --follow, for commands that wait for new records; its help names what is followed. */
