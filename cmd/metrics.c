@@ -218,11 +218,14 @@ static int render_collectors(const struct sb_ctx *c, const struct result *res, c
 
 static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *textfile, *format;
+	static char *textfile, *textfile_t, *format;
 	struct poptOption opts[] = {
-		{ "textfile", 't', POPT_ARG_STRING, &textfile, 0,
+		{ "textfile", '\0', POPT_ARG_STRING, &textfile, 0,
 		  "write DIR/" TEXTFILE_NAME
 		  " atomically (node_exporter's --collector.textfile.directory)",
+		  "DIR" },
+		/* -t means --timeout everywhere else; kept for the scripts that wrote -t DIR */
+		{ NULL, 't', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &textfile_t, 0, NULL,
 		  "DIR" },
 		{ "format", '\0', POPT_ARG_STRING, &format, 0,
 		  "prometheus (default; what the textfile collector reads) or openmetrics", "FMT" },
@@ -238,10 +241,17 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 	bool ran;
 	int rc;
 
-	textfile = format = NULL;
+	textfile = textfile_t = format = NULL;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, collector_cols, 4);
 	if (rc)
 		goto out;
+	if (textfile_t && !textfile) {
+		if (!sb_opt.quiet)
+			sb_eprintf("socbox metrics: -t is the old spelling of --textfile (-t is "
+				   "--timeout in every other command)");
+		textfile = textfile_t;
+		textfile_t = NULL;
+	}
 	if (c->nargs) {
 		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
 		goto out;
@@ -304,6 +314,7 @@ free_all:
 	sb_expo_free(&x);
 out:
 	free(textfile);
+	free(textfile_t);
 	free(format);
 	return rc;
 }

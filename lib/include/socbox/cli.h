@@ -77,6 +77,9 @@ struct sb_ctx {
 	int nargs;
 	bool streams;		   /* the command's SB_CMD_STREAMS */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
+	const char **times;	   /* argv with durations in the options' units (popt's) */
+	const char **times_of;	   /* ... and the argv it was made from */
+	int ntimes;
 };
 
 enum sb_cmd_flags {
@@ -139,6 +142,10 @@ void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(
  * decimal, or hex after 0x, never octal, as sb_parse_u64) and CPU or queue lists ("0-3,8").
  * Return 0 or -EINVAL. */
 int sb_parse_size(const char *s, uint64_t *out);
+/* A duration: a number with a unit (us, ms, s, m, h, d: "500ms", "1.5s") or a bare number
+ * of bare_unit_s seconds; never negative, never NaN or infinite. Options whose argument is
+ * named MS or SEC in --help take these from sb_cli_parse() without code of their own. */
+int sb_parse_duration(const char *s, double bare_unit_s, double *out_s);
 int sb_parse_list(const char *s, unsigned max, unsigned **out, unsigned *n);
 
 #endif
