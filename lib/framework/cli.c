@@ -201,8 +201,20 @@ static int output_mode(struct sb_ctx *c)
 		for (i = 0; i < ARRAY_SIZE(formats); i++)
 			if (!strcmp(sb_opt.format, formats[i].name))
 				break;
-		if (i == ARRAY_SIZE(formats))
-			return sb_usage_error(c, "unknown format '%s'", sb_opt.format);
+		if (i == ARRAY_SIZE(formats)) {
+			struct sb_suggest s;
+
+			sb_suggest_init(&s, sb_opt.format, (size_t)-1);
+			for (i = 0; i < ARRAY_SIZE(formats); i++)
+				sb_suggest_add(&s, formats[i].name);
+			if (sb_suggest_best(&s))
+				return sb_usage_error(c, "unknown format '%s'; did you mean '%s'?",
+						      sb_opt.format, sb_suggest_best(&s));
+			return sb_usage_error(
+				c,
+				"unknown format '%s' (table, json, raw, pairs, openmetrics or prometheus)",
+				sb_opt.format);
+		}
 		c->out.mode = formats[i].mode;
 	}
 	c->out.noheadings = sb_opt.noheadings;

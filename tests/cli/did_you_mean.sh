@@ -30,6 +30,8 @@ mkdir "$T_TMP/d" && : >"$T_TMP/d/heap"
 t_eq "a file named like a typo is the copy's source (needs the live kernel: 3)" "$?" 3
 t_usage "long option" "socbox doctor: --jsn: unknown option; did you mean '--json'? (see 'socbox doctor --help')" doctor --jsn
 t_usage "long option with a value" "rpmsgctl list: --sysrot=x: unknown option; did you mean '--sysroot'? (see 'rpmsgctl list --help')" rpmsgctl list --sysrot=x
+t_usage "format" "smmustat groups: unknown format 'jsno'; did you mean 'json'? (see 'smmustat groups --help')" smmustat groups --format jsno --sysroot "$ARM"
+t_usage "format far from any: the list" "smmustat groups: unknown format 'yaml' (table, json, raw, pairs, openmetrics or prometheus) (see 'smmustat groups --help')" smmustat groups --format yaml --sysroot "$ARM"
 t_usage "column" "dmabufcp ls: unknown column 'NAEM'; did you mean 'NAME'? (see 'dmabufcp ls -H' for the columns)" dmabufcp ls -o INODE,NAEM --sysroot "$DB"
 t_usage "column added to the defaults" "smmustat events: unknown column 'RESON'; did you mean 'REASON'? (see 'smmustat events -H' for the columns)" smmustat events -o +RESON --sysroot "$ARM"
 t_usage "unknown column points to -H" "rpmsgctl list: unknown column 'XYZZY' (see 'rpmsgctl list -H' for the columns)" rpmsgctl list -o XYZZY --sysroot "$AM"
