@@ -207,6 +207,14 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		if (rc < 0)
 			st->malformed++;
 		sb_nd_state_keep_ifindex(st, ifindex);
+		if (ifindex && (st->have & SB_ND_DEVS) && !st->ndevs) { /* named, not there */
+			sb_nd_state_free(st);
+			sb_err_set(&e, ENODEV, dm_dev, "find interface",
+				   "'devmemstat --load-netlink %s' lists the captured devices",
+				   dm_load_netlink);
+			sb_err_reason(&e, "no device with ifindex %u in the capture", ifindex);
+			return sb_report(c->applet, &e);
+		}
 		return 0;
 	}
 	if (!sb_root_is_live(c->root)) {

@@ -62,6 +62,8 @@ matrix() {
 3 notfound smmustat groups -g 999 --sysroot $ARM
 3 notfound smmustat pmu --pmu bogus --sysroot $ARM
 3 notfound devmemstat -d eth9 --sysroot $F/qemu-virt-arm64
+3 notfound devmemstat -d 99 --load-netlink $NL
+0 ok devmemstat -d 3 --load-netlink $NL
 LINES
 }
 
