@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "socbox/cli.h"
+#include "cli_times.h"
 #include "socbox/config.h"
 #include "socbox/escape.h"
 #include "socbox/macro.h"
@@ -284,144 +284,6 @@ static int bad_option(const struct sb_ctx *c, const struct poptOption *table, in
 			      sb_suggest_best(&s));
 }
 
-int sb_parse_duration(const char *s, double bare_unit_s, double *out_s)
-{
-	static const struct {
-		const char *suffix;
-		double seconds;
-	} units[] = {
-		{ "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
-		{ "m", 60 },	{ "h", 3600 },	{ "d", 86400 },
-	};
-	char *end;
-	double v;
-
-	if (!s || *s < '0' || *s > '9') /* no sign, no "inf", no "nan" */
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !isfinite(v) || end == s)
-		return -EINVAL;
-	if (!*end) {
-		*out_s = v * bare_unit_s;
-		return 0;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
-		if (strcmp(end, units[i].suffix))
-			continue;
-		*out_s = v * units[i].seconds;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* The value of a time option as popt reads it: a number in the option's own unit (its
- * argument is named MS or SEC in --help). *out NULL when s is a plain number (popt's to
- * judge); -EINVAL when it is neither that nor a duration. */
-static int time_in_unit(const struct poptOption *o, const char *s, char **out)
-{
-	double sec;
-	char *end;
-
-	*out = NULL;
-	strtod(s, &end);
-	if (end != s && !*end)
-		return 0;
-	if (sb_parse_duration(s, 1, &sec))
-		return -EINVAL;
-	if (!strcmp(o->argDescrip, "MS")) /* whole milliseconds, never less than asked */
-		return asprintf(out, "%.0f", ceil(sec * 1e3)) < 0 ? -ENOMEM : 0;
-	return asprintf(out, "%.9g", sec) < 0 ? -ENOMEM : 0;
-}
-
-static const struct poptOption *time_option(const struct poptOption *t, const char *arg, size_t len)
-{
-	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
-		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
-			const struct poptOption *o = time_option(t->arg, arg, len);
-			if (o)
-				return o;
-			continue;
-		}
-		if (!t->argDescrip || (strcmp(t->argDescrip, "MS") && strcmp(t->argDescrip, "SEC")))
-			continue;
-		if (arg[1] == '-' ? t->longName && strlen(t->longName) == len - 2 &&
-					    !strncmp(arg + 2, t->longName, len - 2)
-				  : t->shortName && arg[1] == t->shortName)
-			return t;
-	}
-	return NULL;
-}
-
-static void free_times(const char **copy, int argc, const char **argv)
-{
-	for (int i = 0; copy && i < argc; i++)
-		if (copy[i] != argv[i])
-			free((char *)copy[i]);
-	free(copy);
-}
-
-/* Durations with a unit ("-t 2s", "--timeout=500ms", "-i 250ms") become numbers in the
- * option's unit in a copy of argv before popt reads them; bare numbers stay what they
- * always were. *copy is the copy (free with free_times()), or NULL when nothing changed.
- * Returns 0 or a usage error. */
-static int convert_times(const struct sb_ctx *c, const struct poptOption *table, int argc,
-			 const char **argv, const char ***copyp)
-{
-	const char **copy = NULL;
-
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		const struct poptOption *o;
-		bool inline_value;
-		char *v, *joined;
-
-		if (a[0] != '-' || !a[1])
-			continue;
-		if (a[1] == '-') {
-			o = time_option(table, a, eq ? (size_t)(eq - a) : strlen(a));
-			inline_value = eq != NULL;
-		} else {
-			o = time_option(table, a, 2);
-			inline_value = a[2] != '\0';
-		}
-		if (!o || (!inline_value && i + 1 >= argc))
-			continue;
-		const char *val = inline_value ? (a[1] == '-' ? eq + 1 : a + 2) : argv[i + 1];
-
-		if (time_in_unit(o, val, &v)) {
-			free_times(copy, argc, argv);
-			return sb_usage_error(
-				c,
-				"--%s: '%s' is not a duration (250ms, 2s, 1m; a bare number counts %s)",
-				o->longName, val,
-				!strcmp(o->argDescrip, "MS") ? "milliseconds" : "seconds");
-		}
-		if (!v)
-			continue;
-		if (!copy) {
-			copy = calloc((size_t)argc + 1, sizeof(*copy));
-			if (!copy) {
-				free(v);
-				return sb_usage_error(c, "out of memory");
-			}
-			for (int k = 0; k < argc; k++)
-				copy[k] = argv[k];
-		}
-		if (!inline_value) {
-			copy[++i] = v;
-			continue;
-		}
-		if (asprintf(&joined, "%.*s%s", (int)(a[1] == '-' ? eq + 1 - a : 2), a, v) < 0)
-			joined = NULL;
-		free(v);
-		if (joined)
-			copy[i] = joined;
-	}
-	*copyp = copy;
-	return 0;
-}
-
 static bool has_option(const struct poptOption *t, const char *name)
 {
 	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++)
@@ -490,9 +352,9 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	if (rc)
 		return rc;
 	json_help(c, table);
-	free_times(c->times, c->ntimes, c->times_of);
+	sb_cli_free_times(c->times, c->ntimes, c->times_of);
 	c->times = NULL;
-	rc = convert_times(c, table, argc, argv, &c->times);
+	rc = sb_cli_convert_times(c, table, argc, argv, &c->times);
 	if (rc)
 		return rc;
 	c->times_of = argv;
@@ -588,7 +450,7 @@ void sb_ctx_done(struct sb_ctx *c)
 	sb_root_close(c->root);
 	c->root = NULL;
 	c->out.columns = NULL;
-	free_times(c->times, c->ntimes, c->times_of);
+	sb_cli_free_times(c->times, c->ntimes, c->times_of);
 	c->times = NULL;
 	free_common_strings();
 }
