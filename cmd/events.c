@@ -14,6 +14,7 @@
 
 #include "builtins.h"
 #include "socbox/cli.h"
+#include "socbox/suggest.h"
 #include "socbox/escape.h"
 #include "socbox/events.h"
 #include "socbox/genl.h"
@@ -423,6 +424,18 @@ static int follow_loop(struct follow *f, double timeout_s)
 	return f->rc;
 }
 
+static int unknown_subsystem(const struct sb_ctx *c, const char *bad)
+{
+	static const char *const names[] = {
+		"iommu", "remoteproc", "rpmsg", "netdev", "dmabuf", NULL
+	};
+	const char *meant = sb_suggest_among(bad, names);
+
+	return sb_usage_error(c, "--subsystem: unknown '%s'%s%s%s (%s, %s, %s, %s, %s)", bad,
+			      meant ? "; did you mean '" : "", meant ? meant : "",
+			      meant ? "'?" : "", names[0], names[1], names[2], names[3], names[4]);
+}
+
 static int events_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *subsys, *since;
@@ -456,9 +469,7 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 	if (c->nargs)
 		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
 	else if (subsys && sb_ev_subsys_mask(subsys, &v.mask, bad, sizeof(bad)))
-		rc = sb_usage_error(
-			c, "--subsystem: unknown '%s' (iommu, remoteproc, rpmsg, netdev, dmabuf)",
-			bad);
+		rc = unknown_subsystem(c, bad);
 	else if (timeout < 0 || !isfinite(timeout) || timeout > SB_INTERVAL_MAX)
 		rc = sb_usage_error(c, "--timeout needs seconds between 0 and %d", SB_INTERVAL_MAX);
 	else if ((timeout > 0 || sb_opt.count) && !sb_opt.follow)

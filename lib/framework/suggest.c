@@ -67,3 +67,13 @@ const char *sb_suggest_best(const struct sb_suggest *s)
 {
 	return s->best;
 }
+
+const char *sb_suggest_among(const char *word, const char *const *words)
+{
+	struct sb_suggest s;
+
+	sb_suggest_init(&s, word, (size_t)-1);
+	for (; *words; words++)
+		sb_suggest_add(&s, *words);
+	return sb_suggest_best(&s);
+}

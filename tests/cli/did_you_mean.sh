@@ -32,6 +32,9 @@ t_usage "long option" "socbox doctor: --jsn: unknown option; did you mean '--jso
 t_usage "long option with a value" "rpmsgctl list: --sysrot=x: unknown option; did you mean '--sysroot'? (see 'rpmsgctl list --help')" rpmsgctl list --sysrot=x
 t_usage "format" "smmustat groups: unknown format 'jsno'; did you mean 'json'? (see 'smmustat groups --help')" smmustat groups --format jsno --sysroot "$ARM"
 t_usage "format far from any: the list" "smmustat groups: unknown format 'yaml' (table, json, raw, pairs, openmetrics or prometheus) (see 'smmustat groups --help')" smmustat groups --format yaml --sysroot "$ARM"
+t_usage "a value of a list" "socbox events: --subsystem: unknown 'iomu'; did you mean 'iommu'? (iommu, remoteproc, rpmsg, netdev, dmabuf) (see 'socbox events --help')" events -s rpmsg,iomu --sysroot "$ARM"
+t_usage "... of doctor's" "socbox doctor: --require: unknown subsystem 'dmabfu'; did you mean 'dmabuf'? (rpmsg, dmabuf, iommu, netdev) (see 'socbox doctor --help')" doctor --require dmabfu --sysroot "$AM"
+t_usage "a cause code" "socbox doctor: --explain: no such cause 'rpmsg.crahsed'; did you mean 'rpmsg.crashed'? (see 'socbox doctor --list-causes')" doctor --explain rpmsg.crahsed
 t_usage "column" "dmabufcp ls: unknown column 'NAEM'; did you mean 'NAME'? (see 'dmabufcp ls -H' for the columns)" dmabufcp ls -o INODE,NAEM --sysroot "$DB"
 t_usage "column added to the defaults" "smmustat events: unknown column 'RESON'; did you mean 'REASON'? (see 'smmustat events -H' for the columns)" smmustat events -o +RESON --sysroot "$ARM"
 t_usage "unknown column points to -H" "rpmsgctl list: unknown column 'XYZZY' (see 'rpmsgctl list -H' for the columns)" rpmsgctl list -o XYZZY --sysroot "$AM"

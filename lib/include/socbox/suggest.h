@@ -20,5 +20,7 @@ void sb_suggest_init(struct sb_suggest *s, const char *word, size_t len);
 void sb_suggest_add(struct sb_suggest *s, const char *candidate);
 /* The closest candidate, or NULL. */
 const char *sb_suggest_best(const struct sb_suggest *s);
+/* The word of a NULL-terminated list closest to word, or NULL. */
+const char *sb_suggest_among(const char *word, const char *const *words);
 
 #endif
