@@ -126,13 +126,9 @@ static int open_snapshot(struct sb_ctx *c, uint32_t *ifindex)
 
 	*ifindex = 0;
 	if (dm_netns)
-		return sb_usage_error(c,
-				      "--netns needs the live kernel (a snapshot has one namespace)");
-	if (dm_save_netlink)
-		return sb_usage_error(c,
-				      "--save-netlink needs the live kernel (the snapshot keeps "
-				      "the replies in %s)",
-				      SB_ND_SNAP_MSGS);
+		return sb_need_live(c, "--netns");
+	if (dm_save_netlink) /* the snapshot keeps the replies in SB_ND_SNAP_MSGS */
+		return sb_need_live(c, "--save-netlink");
 	if (sb_nd_read_ifnames(c->root, &snap_names, &nsnap_names) < 0)
 		nsnap_names = 0;
 	if (!snap_names)
@@ -211,6 +207,14 @@ int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifi
 		if (rc < 0)
 			st->malformed++;
 		sb_nd_state_keep_ifindex(st, ifindex);
+		if (ifindex && (st->have & SB_ND_DEVS) && !st->ndevs) { /* named, not there */
+			sb_nd_state_free(st);
+			sb_err_set(&e, ENODEV, dm_dev, "find interface",
+				   "'devmemstat --load-netlink %s' lists the captured devices",
+				   dm_load_netlink);
+			sb_err_reason(&e, "no device with ifindex %u in the capture", ifindex);
+			return sb_report(c->applet, &e);
+		}
 		return 0;
 	}
 	if (!sb_root_is_live(c->root)) {

@@ -165,7 +165,7 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after SEC seconds",
 		  "SEC" },
 		DM_POPT_NS,
-		SB_POPT_LIVE,
+		SB_POPT_COUNT,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND

@@ -330,6 +330,7 @@ int dmabufcp_ls(struct sb_ctx *c, int argc, const char **argv)
 	if (opt_pid && !sb_is_dir(c->root, "/proc/%d", opt_pid)) {
 		sb_err_set(&e, ESRCH, "--pid", "find the process", NULL);
 		sb_err_reason(&e, "no process %d", opt_pid);
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(DMABUFCP, &e);
 	}
 	if (sb_dmabuf_inventory(c->root, (pid_t)opt_pid, &inv, &e))

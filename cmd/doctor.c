@@ -10,6 +10,7 @@
 #include "socbox/cli.h"
 #include "socbox/doctor.h"
 #include "socbox/macro.h"
+#include "socbox/suggest.h"
 
 /* One row per subsystem. FACTS, LIVE and HINTS do not fit a table row: hidden in the text
  * modes (-o +FACTS shows them), in JSON by default, in the order doctor -J always had. */
@@ -295,12 +296,17 @@ static int validate_required(const struct sb_ctx *c, const char *list)
 	if (!copy)
 		return SB_EXIT_FAIL;
 	for (char *name = strtok_r(copy, ",", &save); name && !rc;
-	     name = strtok_r(NULL, ",", &save))
+	     name = strtok_r(NULL, ",", &save)) {
+		static const char *const names[] = { "rpmsg", "dmabuf", "iommu", "netdev", NULL };
+		const char *meant = sb_suggest_among(name, names);
+
 		if (sb_doctor_index(name) < 0)
 			rc = sb_usage_error(
 				c,
-				"--require: unknown subsystem '%s' (rpmsg, dmabuf, iommu, netdev)",
-				name);
+				"--require: unknown subsystem '%s'%s%s%s (rpmsg, dmabuf, iommu, netdev)",
+				name, meant ? "; did you mean '" : "", meant ? meant : "",
+				meant ? "'?" : "");
+	}
 	free(copy);
 	return rc;
 }
@@ -324,14 +330,22 @@ static int explain(const struct sb_ctx *c, const char *code)
 	int rc;
 
 	if (!d) {
-		const char *near = NULL;
+		struct sb_suggest s;
+		const char *near;
 
+		sb_suggest_init(&s, code, (size_t)-1);
+		for (const struct sb_cause_def *k = sb_cause_catalogue; k->code; k++)
+			sb_suggest_add(&s, k->code);
+		near = sb_suggest_best(&s);
+		/* a typo first, else a code it is part of ("rpmsg.firmware") */
 		for (const struct sb_cause_def *k = sb_cause_catalogue; k->code && !near; k++)
 			if (strstr(k->code, code) ||
 			    !strncmp(k->code, code, strcspn(code, ".") + 1))
 				near = k->code;
-		sb_eprintf("%s: %s: no such cause%s%s%s", c->applet, code,
-			   near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+		sb_eprintf("socbox doctor: --explain: no such cause '%s'%s%s%s (see 'socbox doctor "
+			   "--list-causes')",
+			   code, near ? "; did you mean '" : "", near ? near : "",
+			   near ? "'?" : "");
 		return SB_EXIT_USAGE;
 	}
 	fields[0][1] = d->code;
@@ -434,11 +448,13 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "--buffer-size: '%s' is not a size (4096, 64K, 8M, 1G)",
 				      buffer_size);
 	if (devmem) {
-		if (!sb_root_is_live(c->root))
-			return sb_usage_error(c,
-					      "--devmem asks the running kernel: not with --sysroot");
-		if (!if_nametoindex(devmem))
-			return sb_usage_error(c, "--devmem: no network interface '%s'", devmem);
+		if ((rc = sb_need_live(c, "--devmem")))
+			return rc;
+		if (!if_nametoindex(devmem)) {
+			sb_eprintf("socbox doctor: --devmem: no network interface '%s' (see 'ip link')",
+				   devmem);
+			return SB_EXIT_UNSUPPORTED;
+		}
 		dopts.devmem_dev = devmem;
 	}
 	if (require) {

@@ -14,6 +14,7 @@
 
 #include "builtins.h"
 #include "socbox/cli.h"
+#include "socbox/suggest.h"
 #include "socbox/escape.h"
 #include "socbox/events.h"
 #include "socbox/genl.h"
@@ -435,6 +436,18 @@ static int follow_loop(struct follow *f, double timeout_s)
 	return f->rc;
 }
 
+static int unknown_subsystem(const struct sb_ctx *c, const char *bad)
+{
+	static const char *const names[] = {
+		"iommu", "remoteproc", "rpmsg", "netdev", "dmabuf", NULL
+	};
+	const char *meant = sb_suggest_among(bad, names);
+
+	return sb_usage_error(c, "--subsystem: unknown '%s'%s%s%s (%s, %s, %s, %s, %s)", bad,
+			      meant ? "; did you mean '" : "", meant ? meant : "",
+			      meant ? "'?" : "", names[0], names[1], names[2], names[3], names[4]);
+}
+
 static int events_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *subsys, *since;
@@ -448,7 +461,7 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_FOLLOW("go on with new events as they come (live; -c N stops after N)"),
 		{ "timeout", 't', POPT_ARG_DOUBLE, &timeout, 0,
 		  "with --follow: stop after SEC seconds", "SEC" },
-		SB_POPT_LIVE,
+		SB_POPT_COUNT,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
@@ -467,21 +480,16 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	if (c->nargs)
 		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
-	else if (sb_opt.interval > 0)
-		rc = sb_usage_error(
-			c, "events are not sampled: -i does not apply (--follow waits for them)");
 	else if (subsys && sb_ev_subsys_mask(subsys, &v.mask, bad, sizeof(bad)))
-		rc = sb_usage_error(
-			c, "--subsystem: unknown '%s' (iommu, remoteproc, rpmsg, netdev, dmabuf)",
-			bad);
+		rc = unknown_subsystem(c, bad);
 	else if (timeout < 0 || !isfinite(timeout) || timeout > SB_INTERVAL_MAX)
 		rc = sb_usage_error(c, "--timeout needs seconds between 0 and %d", SB_INTERVAL_MAX);
 	else if ((timeout > 0 || sb_opt.count) && !sb_opt.follow)
 		rc = sb_usage_error(c, "--timeout and -c go with --follow");
-	else if (sb_opt.follow && !sb_root_is_live(c->root))
-		rc = sb_usage_error(c, "--follow needs the live kernel, not a sysroot");
 	else if (sb_opt.follow && sb_out_mode_is_metrics(c->out.mode))
 		rc = sb_usage_error(c, "--follow prints events; metrics count them once");
+	else if (sb_opt.follow)
+		rc = sb_need_live(c, "--follow");
 	if (rc)
 		goto out;
 	v.max = sb_opt.count;
@@ -545,7 +553,9 @@ out:
 
 int events_main(int argc, const char **argv)
 {
-	struct sb_ctx c = { .applet = "socbox", .cmd = "events", .out.metrics_ns = "events" };
+	struct sb_ctx c = {
+		.applet = "socbox", .cmd = "events", .out.metrics_ns = "events", .streams = true
+	};
 	int rc = events_run(&c, argc, argv);
 
 	sb_ctx_done(&c);

@@ -15,6 +15,7 @@
 #include "socbox/cli.h"
 #include "socbox/config.h"
 #include "socbox/macro.h"
+#include "socbox/suggest.h"
 #include "builtins.h"
 
 static const struct sb_applet applets[] = {
@@ -142,9 +143,40 @@ static int install_links(const char *dir)
 	return rc;
 }
 
+/* socbox's own words: its commands and applets, for the mistakes made with them */
+static const char *const *first_words(void)
+{
+	static const char *words[ARRAY_SIZE(builtins) + ARRAY_SIZE(applets)];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+		words[n++] = builtins[i].name;
+	for (const struct sb_applet *a = applets; a->name; a++)
+		words[n++] = a->name;
+	words[n] = NULL;
+	return words;
+}
+
+static int unknown_word(const char *word)
+{
+	struct sb_suggest s;
+
+	sb_suggest_init(&s, word, (size_t)-1);
+	for (const char *const *w = first_words(); *w; w++)
+		sb_suggest_add(&s, *w);
+	if (sb_suggest_best(&s))
+		sb_eprintf("socbox: unknown applet or command '%s'; did you mean '%s'? (see 'socbox --help')",
+			   word, sb_suggest_best(&s));
+	else
+		sb_eprintf("socbox: unknown applet or command '%s' (see 'socbox --help')", word);
+	return SB_EXIT_USAGE;
+}
+
 static int socbox_main(int argc, const char **argv)
 {
 	const struct sb_applet *a;
+
+	sb_cli_first_words("socbox", first_words());
 
 	if (argc < 2)
 		return doctor_main(1, (const char *[]){ "doctor", NULL });
@@ -177,8 +209,7 @@ static int socbox_main(int argc, const char **argv)
 		return a->main(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return doctor_main(argc, argv);
-	sb_eprintf("socbox: unknown applet or command '%s' (see 'socbox --list')", argv[1]);
-	return SB_EXIT_USAGE;
+	return unknown_word(argv[1]);
 }
 
 int main(int argc, char **argv)

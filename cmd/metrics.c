@@ -53,7 +53,7 @@ static const struct sb_col collector_cols[] = {
 	[K_COLLECTOR] = { "COLLECTOR", SB_T_STR, 0, SB_COL_LABEL,
 			  "the view (command line) that was run", 0 },
 	[K_SUCCESS] = { "SUCCESS", SB_T_BOOL, 0, SB_COL_METRIC,
-			"its metrics are in this exposition (it ran to the end; exit 0, or 1 for a failed check)",
+			"it answered: exit 0 or 1 for a failed check (its metrics are here), or 3 (not on this system)",
 			0 },
 	[K_EXIT] = { "EXIT_CODE", SB_T_S64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 		     "its exit status (3: not on this system, 4: permission; -1: killed)", 0 },
@@ -178,7 +178,7 @@ static void run(const struct collector *k, const char *format, const char *sysro
 	r->seconds = now() - start;
 }
 
-static int render_collectors(const struct sb_ctx *c, const struct result *res, const bool *taken,
+static int render_collectors(const struct sb_ctx *c, const struct result *res, const bool *answered,
 			     struct sb_expo *x)
 {
 	struct sb_out_opts oo = c->out;
@@ -203,7 +203,7 @@ static int render_collectors(const struct sb_ctx *c, const struct result *res, c
 		struct sb_row *r = sb_table_row(t);
 
 		sb_row_str(r, K_COLLECTOR, collectors[i].name);
-		sb_row_bool(r, K_SUCCESS, taken[i]);
+		sb_row_bool(r, K_SUCCESS, answered[i]);
 		sb_row_s64(r, K_EXIT, res[i].exit_code);
 		sb_row_dbl(r, K_DURATION, res[i].seconds);
 	}
@@ -218,11 +218,14 @@ static int render_collectors(const struct sb_ctx *c, const struct result *res, c
 
 static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *textfile, *format;
+	static char *textfile, *textfile_t, *format;
 	struct poptOption opts[] = {
-		{ "textfile", 't', POPT_ARG_STRING, &textfile, 0,
+		{ "textfile", '\0', POPT_ARG_STRING, &textfile, 0,
 		  "write DIR/" TEXTFILE_NAME
 		  " atomically (node_exporter's --collector.textfile.directory)",
+		  "DIR" },
+		/* -t means --timeout everywhere else; kept for the scripts that wrote -t DIR */
+		{ NULL, 't', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &textfile_t, 0, NULL,
 		  "DIR" },
 		{ "format", '\0', POPT_ARG_STRING, &format, 0,
 		  "prometheus (default; what the textfile collector reads) or openmetrics", "FMT" },
@@ -230,7 +233,7 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		POPT_TABLEEND,
 	};
 	struct result res[NCOLLECTORS];
-	bool taken[NCOLLECTORS];
+	bool taken[NCOLLECTORS], answered[NCOLLECTORS];
 	const char *sysroot, *text;
 	struct sb_expo x;
 	struct sb_err e;
@@ -238,10 +241,17 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 	bool ran;
 	int rc;
 
-	textfile = format = NULL;
+	textfile = textfile_t = format = NULL;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, collector_cols, 4);
 	if (rc)
 		goto out;
+	if (textfile_t && !textfile) {
+		if (!sb_opt.quiet)
+			sb_eprintf("socbox metrics: -t is the old spelling of --textfile (-t is "
+				   "--timeout in every other command)");
+		textfile = textfile_t;
+		textfile_t = NULL;
+	}
 	if (c->nargs) {
 		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
 		goto out;
@@ -273,6 +283,8 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		/* exit 1 is a failed check (a leaked pool) when there is output, else an error */
 		ran = res[i].exit_code == 0 || (res[i].exit_code == 1 && res[i].len);
 		taken[i] = ran && sb_expo_add(&x, res[i].out ? res[i].out : "", res[i].len) == 0;
+		/* "no IOMMU on this board" is an answer, not a failure to alert on */
+		answered[i] = taken[i] || res[i].exit_code == SB_EXIT_UNSUPPORTED;
 		if (ran && !taken[i])
 			sb_eprintf("socbox: metrics: %s: its output was cut short; left out",
 				   collectors[i].name);
@@ -283,7 +295,7 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		rc = SB_EXIT_FAIL;
 		goto free_all;
 	}
-	rc = render_collectors(c, res, taken, &x);
+	rc = render_collectors(c, res, answered, &x);
 	text = rc ? NULL : sb_expo_finish(&x, &len);
 	if (!text) {
 		sb_eprintf("socbox: metrics: %s", sb_strerror(rc ? -rc : ENOMEM));
@@ -302,6 +314,7 @@ free_all:
 	sb_expo_free(&x);
 out:
 	free(textfile);
+	free(textfile_t);
 	free(format);
 	return rc;
 }

@@ -181,8 +181,10 @@ static int load_modules(struct sb_ctx *c)
 	static const char *const mods[] = { "rpmsg_char", "rpmsg_ctrl" };
 	struct sb_err e;
 
-	if (!sb_root_is_live(c->root))
-		return sb_usage_error(c, "--load-modules needs the live kernel, not --sysroot");
+	int rc = sb_need_live(c, "--load-modules");
+
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < ARRAY_SIZE(mods); i++) {
 		enum sb_mod_state ms;
 

@@ -235,15 +235,15 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 		return -1;
 	}
 	sb_err_clear(&e);
-	if ((opt_list || sb_opt.follow
-		     ? sb_out_check_columns(c->out.columns, list_cols, ARRAY_SIZE(list_cols), &e)
-		     : sb_out_check_columns(c->out.columns, summary_cols, ARRAY_SIZE(summary_cols),
-					    &e)))
-		return sb_usage_error(c, "%s", e.reason);
+	if (opt_list || sb_opt.follow) {
+		if (sb_out_check_columns(c->out.columns, list_cols, ARRAY_SIZE(list_cols), &e))
+			return sb_usage_columns(c, &e, list_cols, ARRAY_SIZE(list_cols));
+	} else if (sb_out_check_columns(c->out.columns, summary_cols, ARRAY_SIZE(summary_cols),
+					&e)) {
+		return sb_usage_columns(c, &e, summary_cols, ARRAY_SIZE(summary_cols));
+	}
 	if (sb_opt.follow) {
-		if (!sb_root_is_live(c->root))
-			return sb_usage_error(c, "--follow needs the live kernel, not a sysroot");
-		return follow(c);
+		return sb_need_live(c, "--follow") ?: follow(c);
 	}
 	sb_err_clear(&e);
 	if (sb_kmsg_read(c->root, &log, &e))

@@ -158,7 +158,7 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		sb_err_set(&e, ENOENT, opt_device, "find the IOMMU group of the device",
 			   "the device is not behind an IOMMU, or the name is wrong (use the bus address)");
 		sb_err_reason(&e, "no group has it");
-		sb_err_exit(&e, SB_EXIT_FAIL);
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		sb_iommu_groups_free(g, ng);
 		return sb_report(c->applet, &e);
 	}
@@ -203,7 +203,7 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		sb_iommu_groups_free(g, ng);
 		sb_err_set(&e, ENOENT, "/sys/kernel/iommu_groups", "find group", NULL);
 		sb_err_reason(&e, "no group %d", opt_group);
-		sb_err_exit(&e, SB_EXIT_FAIL);
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(c->applet, &e);
 	}
 	rc = sb_out_print(o);

@@ -156,8 +156,8 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		return rc;
 	sb_err_clear(&e);
-	if (sb_opt.interval > 0 && !sb_root_is_live(c->root))
-		return sb_usage_error(c, "-i needs the live kernel, not a sysroot");
+	if (sb_opt.interval > 0 && (rc = sb_need_live(c, "-i")))
+		return rc;
 	if (sb_irq_read(c->root, &cur, &e))
 		return sb_report(c->applet, &e);
 	if (sb_iommu_list(c->root, &inst, &ninst, NULL))

@@ -256,7 +256,8 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&e);
 	if (sb_out_check_columns(c->out.columns, opt_list ? disc_cols : count_cols,
 				 opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols), &e))
-		return sb_usage_error(c, "%s", e.reason);
+		return sb_usage_columns(c, &e, opt_list ? disc_cols : count_cols,
+					opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols));
 	if (opt_pmu) {
 		names.names = calloc(1, sizeof(char *));
 		if (names.names && (names.names[0] = strdup(opt_pmu)))

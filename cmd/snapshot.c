@@ -9,7 +9,7 @@
 
 static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	struct poptOption opts[] = { SB_POPT_COMMON, POPT_TABLEEND };
+	struct poptOption opts[] = { SB_POPT_LIVE_ROOT, POPT_TABLEEND };
 	struct sb_snap_stats st;
 	struct sb_err e;
 	int rc = sb_cli_parse(c, opts, "OUT[.tar]", argc, argv, NULL, 0);
@@ -18,9 +18,8 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs != 1 || !*c->args[0])
 		return sb_usage_error(c, "needs exactly one output directory or .tar file");
-	if (!sb_root_is_live(c->root))
-		return sb_usage_error(
-			c, "a snapshot is taken from the live system; --sysroot does not apply");
+	if ((rc = sb_need_live(c, "a snapshot")))
+		return rc;
 	sb_err_clear(&e);
 	if (sb_snapshot_write(c->args[0], &st, &e))
 		return sb_report(c->applet, &e);

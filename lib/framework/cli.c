@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/cli.h"
+#include "cli_times.h"
 #include "socbox/config.h"
 #include "socbox/escape.h"
 #include "socbox/macro.h"
+#include "socbox/suggest.h"
 
 struct sb_common_opts sb_opt;
 
@@ -31,22 +34,33 @@ struct poptOption sb_popt_output[] = {
 	POPT_TABLEEND
 };
 
-struct poptOption sb_popt_live[] = {
-	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL,
-	  "sample every SEC seconds", "SEC" },
+/* A sub-table without a heading prints its options in the including table's group. */
+struct poptOption sb_popt_count[] = {
 	{ "count", 'c', POPT_ARG_INT, &sb_opt.count, 0, "stop after N samples or messages", "N" },
 	POPT_TABLEEND
 };
 
-struct poptOption sb_popt_common[] = {
-	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
-	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+struct poptOption sb_popt_live[] = {
+	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL,
+	  "sample every SEC seconds (or with a unit: 250ms, 1m)", "SEC" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_count, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+struct poptOption sb_popt_live_root[] = {
 	{ "quiet", 'q', POPT_ARG_NONE, &sb_opt.quiet, 0, "print nothing but results and errors",
 	  NULL },
 	{ "verbose", 'v', POPT_ARG_NONE, &sb_opt.verbose, 0,
 	  "say what is done and which kernel path ran", NULL },
 	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "print the version and exit", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
+	POPT_TABLEEND
+};
+
+struct poptOption sb_popt_common[] = {
+	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
+	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live_root, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -58,9 +72,27 @@ static void print_version(const char *applet)
 static const char exit_codes_help[] =
 	"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n";
 
-int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
+static const char *first_prog;
+static const char *const *first_words;
+
+void sb_cli_first_words(const char *prog, const char *const *words)
+{
+	first_prog = prog;
+	first_words = words;
+}
+
+/* "APPLET CMD: msg (see 'APPLET CMD OPT'what)" */
+static int usage_see(const struct sb_ctx *c, const char *msg, const char *opt, const char *what)
 {
 	const char *sp = c->cmd ? " " : "", *cmd = c->cmd ? c->cmd : "";
+
+	sb_eprintf("%s%s%s: %s (see '%s%s%s %s'%s)", c->applet, sp, cmd, msg, c->applet, sp, cmd,
+		   opt, what);
+	return SB_EXIT_USAGE;
+}
+
+int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
+{
 	va_list ap;
 	char *msg;
 	int n;
@@ -68,11 +100,50 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	sb_eprintf("%s%s%s: %s (see '%s%s%s --help')", c->applet, sp, cmd,
-		   n < 0 ? "bad usage" : msg, c->applet, sp, cmd);
+	usage_see(c, n < 0 ? "bad usage" : msg, "--help", "");
 	if (n >= 0)
 		free(msg);
 	return SB_EXIT_USAGE;
+}
+
+int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struct sb_col *cols,
+		     size_t ncols)
+{
+	const char *spec = c->out.columns ? c->out.columns : "";
+	struct sb_suggest s;
+	char msg[sizeof(e->reason) + 96];
+
+	snprintf(msg, sizeof(msg), "%s", e->reason[0] ? e->reason : "bad column list");
+	spec += *spec == '+';
+	while (*spec) { /* the first unknown name, as the output layer reported it */
+		size_t len = strcspn(spec, ",");
+		size_t i = 0;
+
+		while (i < ncols &&
+		       (strlen(cols[i].name) != len || strncasecmp(cols[i].name, spec, len)))
+			i++;
+		if (len && i == ncols) {
+			sb_suggest_init(&s, spec, len);
+			for (i = 0; i < ncols; i++)
+				sb_suggest_add(&s, cols[i].name);
+			if (sb_suggest_best(&s))
+				snprintf(msg, sizeof(msg), "%s; did you mean '%s'?",
+					 e->reason[0] ? e->reason : "unknown column",
+					 sb_suggest_best(&s));
+			break;
+		}
+		spec += len + (spec[len] == ',');
+	}
+	return usage_see(c, msg, "-H", " for the columns");
+}
+
+int sb_need_live(const struct sb_ctx *c, const char *what)
+{
+	if (sb_root_is_live(c->root))
+		return 0;
+	sb_eprintf("%s%s%s: %s needs the live kernel, not a sysroot (run it on the board)",
+		   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "", what);
+	return SB_EXIT_UNSUPPORTED;
 }
 
 int sb_report(const char *applet, const struct sb_err *e)
@@ -130,8 +201,20 @@ static int output_mode(struct sb_ctx *c)
 		for (i = 0; i < ARRAY_SIZE(formats); i++)
 			if (!strcmp(sb_opt.format, formats[i].name))
 				break;
-		if (i == ARRAY_SIZE(formats))
-			return sb_usage_error(c, "unknown format '%s'", sb_opt.format);
+		if (i == ARRAY_SIZE(formats)) {
+			struct sb_suggest s;
+
+			sb_suggest_init(&s, sb_opt.format, (size_t)-1);
+			for (i = 0; i < ARRAY_SIZE(formats); i++)
+				sb_suggest_add(&s, formats[i].name);
+			if (sb_suggest_best(&s))
+				return sb_usage_error(c, "unknown format '%s'; did you mean '%s'?",
+						      sb_opt.format, sb_suggest_best(&s));
+			return sb_usage_error(
+				c,
+				"unknown format '%s' (table, json, raw, pairs, openmetrics or prometheus)",
+				sb_opt.format);
+		}
 		c->out.mode = formats[i].mode;
 	}
 	c->out.noheadings = sb_opt.noheadings;
@@ -173,6 +256,55 @@ static const struct poptOption *numeric_option(const struct poptOption *t, const
 			return t;
 	}
 	return NULL;
+}
+
+static void offer_options(struct sb_suggest *s, const struct poptOption *t)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+			offer_options(s, t->arg);
+		else if (t->longName && !(t->argInfo & POPT_ARGFLAG_DOC_HIDDEN))
+			sb_suggest_add(s, t->longName);
+	}
+}
+
+/* popt's "--jsn: unknown option", with the long option meant when one is close */
+static int bad_option(const struct sb_ctx *c, const struct poptOption *table, int rc)
+{
+	const char *bad = poptBadOption(c->popt, POPT_BADOPTION_NOALIAS);
+	struct sb_suggest s;
+
+	if (rc != POPT_ERROR_BADOPT || strncmp(bad, "--", 2))
+		return sb_usage_error(c, "%s: %s", bad, poptStrerror(rc));
+	sb_suggest_init(&s, bad + 2, strcspn(bad + 2, "="));
+	offer_options(&s, table);
+	if (!sb_suggest_best(&s))
+		return sb_usage_error(c, "%s: %s", bad, poptStrerror(rc));
+	return sb_usage_error(c, "%s: %s; did you mean '--%s'?", bad, poptStrerror(rc),
+			      sb_suggest_best(&s));
+}
+
+static bool has_option(const struct poptOption *t, const char *name)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++)
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE
+			    ? has_option(t->arg, name)
+			    : t->longName && !strcmp(t->longName, name))
+			return true;
+	return false;
+}
+
+/* -J's help says what this command prints (the JSON shape is decided below) */
+static void json_help(const struct sb_ctx *c, const struct poptOption *table)
+{
+	bool i = has_option(table, "interval"), f = has_option(table, "follow");
+
+	sb_popt_output[0].descrip =
+		c->streams ? "JSON Lines output (one object per line)"
+		: i && f   ? "JSON output (one object; JSON Lines with -i, -c or -f)"
+		: i	   ? "JSON output (one object; JSON Lines with -i or -c)"
+		: f	   ? "JSON output (one object; JSON Lines with -f)"
+			   : "JSON output (one object)";
 }
 
 static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *table, int argc,
@@ -219,6 +351,16 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	rc = empty_numeric_value(c, table, argc, argv);
 	if (rc)
 		return rc;
+	json_help(c, table);
+	sb_cli_free_times(c->times, c->ntimes, c->times_of);
+	c->times = NULL;
+	rc = sb_cli_convert_times(c, table, argc, argv, &c->times);
+	if (rc)
+		return rc;
+	c->times_of = argv;
+	c->ntimes = argc;
+	if (c->times) /* popt keeps the array it parses */
+		argv = c->times;
 	fake_argv0 = argv[0];
 	argv[0] = name;
 	c->popt = poptGetContext(name, argc, argv, table, 0);
@@ -240,8 +382,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	}
 	argv[0] = fake_argv0;
 	if (rc < -1)
-		return sb_usage_error(c, "%s: %s", poptBadOption(c->popt, POPT_BADOPTION_NOALIAS),
-				      poptStrerror(rc));
+		return bad_option(c, table, rc);
 	c->args = poptGetArgs(c->popt);
 	for (c->nargs = 0; c->args && c->args[c->nargs]; c->nargs++)
 		;
@@ -255,6 +396,15 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 					"'%s' is a command: it comes first, before the options "
 					"('%s %s ...')",
 					k->name, c->applet, k->name);
+	/* "socbox --sysroot X doctor": the same mistake one level up */
+	for (int i = 0; first_words && !args_help && i < c->nargs; i++)
+		for (const char *const *w = first_words; *w; w++)
+			if (!strcmp(*w, c->args[i])) {
+				sb_eprintf("%s: '%s' is a command: it comes first, before the "
+					   "options ('%s %s ...') (see '%s --help')",
+					   first_prog, *w, first_prog, *w, first_prog);
+				return SB_EXIT_USAGE;
+			}
 	if (!args_help && c->nargs)
 		return sb_usage_error(c, "unexpected argument '%s'", c->args[0]);
 	rc = output_mode(c);
@@ -282,7 +432,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 		}
 		sb_err_clear(&e);
 		if (sb_out_check_columns(c->out.columns, cols, ncols, &e))
-			return sb_usage_error(c, "%s", e.reason);
+			return sb_usage_columns(c, &e, cols, ncols);
 	}
 	sb_err_clear(&e);
 	if (sb_root_open(&c->root, sb_opt.sysroot, &e)) {
@@ -300,6 +450,8 @@ void sb_ctx_done(struct sb_ctx *c)
 	sb_root_close(c->root);
 	c->root = NULL;
 	c->out.columns = NULL;
+	sb_cli_free_times(c->times, c->ntimes, c->times_of);
+	c->times = NULL;
 	free_common_strings();
 }
 
@@ -312,6 +464,31 @@ static void applet_help(const char *applet, const char *summary, const struct sb
 		       default_cmd && !strcmp(k->name, default_cmd) ? " (default)" : "");
 	printf("\nRun '%s COMMAND --help' for the options of a command.\n%s", applet,
 	       exit_codes_help);
+}
+
+/* The command a mistyped word was meant to be, or NULL. A word that could be a file, a
+ * buffer (heap:NAME, PID:FD) or a value is never taken for a typo. */
+static const char *meant_command(const struct sb_cmd *cmds, const char *word)
+{
+	struct sb_suggest s;
+
+	if (word[strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")] ||
+	    !access(word, F_OK))
+		return NULL;
+	sb_suggest_init(&s, word, (size_t)-1);
+	for (const struct sb_cmd *k = cmds; k->name; k++)
+		sb_suggest_add(&s, k->name);
+	return sb_suggest_best(&s);
+}
+
+static int unknown_command(const char *applet, const char *word, const char *meant)
+{
+	if (meant)
+		sb_eprintf("%s: unknown command '%s'; did you mean '%s'? (see '%s --help')", applet,
+			   word, meant, applet);
+	else
+		sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, word, applet);
+	return SB_EXIT_USAGE;
 }
 
 int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
@@ -332,9 +509,10 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 			argc--;
 			argv++;
 		} else if (!def || !def->args) {
-			sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, argv[1],
-				   applet);
-			return SB_EXIT_USAGE;
+			return unknown_command(applet, argv[1], meant_command(cmds, argv[1]));
+		} else if (meant_command(cmds, argv[1])) {
+			/* "dmabufcp heap": a typo, not the default command's argument */
+			return unknown_command(applet, argv[1], meant_command(cmds, argv[1]));
 		}
 	} else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		applet_help(applet, summary, cmds, default_cmd);

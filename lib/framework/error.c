@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "socbox/error.h"
 
@@ -122,4 +125,63 @@ void sb_err_format(const struct sb_err *e, char *buf, unsigned long len)
 		snprintf(buf + off, len - off, "%s(%s)", off ? " " : "", e->hint);
 	if (!buf[0])
 		snprintf(buf, len, "unknown error");
+}
+
+unsigned sb_err_width(FILE *fp)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long v;
+
+	if (!isatty(fileno(fp)))
+		return 0;
+	if (env && *env) {
+		v = strtol(env, &end, 10);
+		if (!*end && v > 0 && v < 10000)
+			return (unsigned)v;
+	}
+	if (ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* display columns of s[0..n): UTF-8 continuation bytes take none */
+static size_t columns(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+#define WRAP_INDENT "  "
+
+void sb_err_put_wrapped(FILE *fp, const char *line, unsigned width)
+{
+	size_t used = 0, indent = 0;
+	const char *p = line;
+
+	/* too narrow to wrap usefully: one line, as for a script */
+	if (width < 20) {
+		fprintf(fp, "%s\n", line);
+		return;
+	}
+	while (*p) {
+		size_t sp = strspn(p, " "), word = strcspn(p + sp, " ");
+		size_t ww = columns(p + sp, word);
+
+		/* break before a word that does not fit; a word wider than a line is never cut */
+		if (used > indent && used + sp + ww > width) {
+			fputs("\n" WRAP_INDENT, fp);
+			used = indent = strlen(WRAP_INDENT);
+			p += sp;
+			sp = 0;
+		}
+		fprintf(fp, "%.*s", (int)(sp + word), p);
+		used += sp + ww;
+		p += sp + word;
+	}
+	fputc('\n', fp);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/error.h"
 #include "socbox/escape.h"
 #include "socbox/limits.h"
 
@@ -139,7 +140,7 @@ void sb_put_error_line(FILE *fp, const char *line)
 	sb_escape(esc, 4 * len + 1, line, 0);
 	len = strlen(esc);
 	if (len < SB_ERR_LINE_MAX) {
-		fprintf(fp, "%s\n", esc);
+		sb_err_put_wrapped(fp, esc, sb_err_width(fp));
 		free(esc);
 		return;
 	}

@@ -139,7 +139,7 @@ int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *ou
 		sb_err_set(e, ENOENT, spec, "find remote processor", "%s", hint);
 		sb_err_reason(e, "no remote processor registered");
 	}
-	sb_err_exit(e, n ? SB_EXIT_FAIL : SB_EXIT_UNSUPPORTED);
+	sb_err_exit(e, SB_EXIT_UNSUPPORTED); /* named, not here: as a device absent */
 	return -ENOENT;
 }
 

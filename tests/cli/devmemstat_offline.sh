@@ -39,7 +39,7 @@ t_jq "same pools as the capture, eth2 named" '[.pools[] | .pool_id] == [9,10,11,
 t_jq "pool 9 detached 4700 - detach time ago" '.pools[] | select(.pool_id == 9) | .leaked == true and .detached_s > 0' "$T_TMP/out"
 t_run "queues --dev eth2 on the snapshot" 0 "$SOCBOX" devmemstat queues --sysroot "$T_TMP/snap" --dev eth2 -J
 t_jq "bound queues of eth2" '[.queues[] | select(.dmabuf == 1) | .queue] == [2,3]' "$T_TMP/out"
-t_run "--netns on a snapshot" 2 "$SOCBOX" devmemstat queues --sysroot "$T_TMP/snap" --netns x
+t_run "--netns on a snapshot" 3 "$SOCBOX" devmemstat queues --sysroot "$T_TMP/snap" --netns x
 printf 'family_version=1\n' >"$T_TMP/snap/sys/kernel/socbox/netdev.parts"
 t_run "damaged capture" 1 "$SOCBOX" devmemstat pools --sysroot "$T_TMP/snap"
 t_grep "says it is damaged" 'netdev.parts: read netdev capture: .*damaged' "$T_TMP/err"

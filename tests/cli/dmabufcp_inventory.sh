@@ -29,7 +29,7 @@ t_jq "refcount from bufinfo" '(.buffers[] | select(.inode == 31) | .count) == 4'
 
 t_run "ls --pid 913" 0 $D ls -J --pid 913 --sysroot "$B"
 t_jq "--pid keeps that process's three buffers" '[.buffers[].inode] == [45, 46, 51] and (.processes | length) == 1' "$T_TMP/out"
-t_run "ls --pid of a process that is not there" 1 $D ls --pid 4242 --sysroot "$B"
+t_run "ls --pid of a process that is not there" 3 $D ls --pid 4242 --sysroot "$B"
 t_grep "... says which" 'no process 4242' "$T_TMP/err"
 t_run "ls -o with an unknown column" 2 $D ls -o BOGUS --sysroot "$B"
 t_run "ls -H" 0 $D ls -H -r -n

@@ -90,7 +90,7 @@ while read -r code; do
 	fi
 done <"$T_TMP/codes"
 t_run "--explain an unknown code" 2 "$SOCBOX" doctor --explain rpmsg.firmware
-t_grep "did you mean" 'no such cause \(did you mean rpmsg\.firmware-missing\?\)' "$T_TMP/err"
+t_grep "did you mean" "no such cause 'rpmsg\\.firmware'; did you mean 'rpmsg\\.firmware-missing'\\?" "$T_TMP/err"
 
 # what fleets and factories read
 t_run "metrics name the cause" 0 doctor am62x-firmware-missing --format openmetrics

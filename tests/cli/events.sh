@@ -73,7 +73,7 @@ t_nogrep "no raw ESC" "$(printf '\033')" "$T_TMP/out"
 
 t_run "no kernel log in the snapshot" 1 "$SOCBOX" events --sysroot "$F/stm32mp157-dk2"
 t_grep "says what to do" 'take the snapshot as root' "$T_TMP/err"
-t_run "--follow needs the live kernel" 2 "$SOCBOX" events --follow --sysroot "$T_TMP/board"
+t_run "--follow needs the live kernel" 3 "$SOCBOX" events --follow --sysroot "$T_TMP/board"
 t_run "unknown subsystem" 2 "$SOCBOX" events -s gpu
 t_run "bad --since" 2 "$SOCBOX" events --sysroot "$T_TMP/board" --since 5x
 t_run "-c without --follow" 2 "$SOCBOX" events -c 1

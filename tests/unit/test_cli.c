@@ -97,6 +97,74 @@ START_TEST(help_and_version_exit_zero)
 }
 END_TEST
 
+static char *wrapped(const char *line, unsigned width)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	sb_err_put_wrapped(fp, line, width);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(messages_wrap)
+{
+	const char *msg = "smmustat: /sys/class/iommu: find an IOMMU: no IOMMU instance registered";
+	char *s;
+
+	s = wrapped(msg, 30);
+	ck_assert_str_eq(s, "smmustat: /sys/class/iommu:\n  find an IOMMU: no IOMMU\n"
+			    "  instance registered\n");
+	free(s);
+	/* not a terminal (0), or one too narrow to help: one line */
+	s = wrapped(msg, 0);
+	ck_assert_str_eq(s, "smmustat: /sys/class/iommu: find an IOMMU: no IOMMU instance "
+			    "registered\n");
+	free(s);
+	/* a word wider than the line is never cut */
+	s = wrapped("rpmsgctl: /sys/devices/platform/bus@f0000/5000000.m4fss/remoteproc: gone", 24);
+	ck_assert_str_eq(s,
+			 "rpmsgctl:\n  /sys/devices/platform/bus@f0000/5000000.m4fss/remoteproc:\n"
+			 "  gone\n");
+	free(s);
+	/* width in characters, not bytes */
+	s = wrapped("dmabufcp: caf\xc3\xa9 caf\xc3\xa9 caf\xc3\xa9 caf\xc3\xa9", 24);
+	ck_assert_str_eq(s, "dmabufcp: caf\xc3\xa9 caf\xc3\xa9 caf\xc3\xa9\n  caf\xc3\xa9\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(durations)
+{
+	double s;
+
+	ck_assert_int_eq(sb_parse_duration("500ms", 1, &s), 0);
+	ck_assert(s == 0.5);
+	ck_assert_int_eq(sb_parse_duration("2s", 1e-3, &s), 0);
+	ck_assert(s == 2);
+	ck_assert_int_eq(sb_parse_duration("1.5m", 1, &s), 0);
+	ck_assert(s == 90);
+	ck_assert_int_eq(sb_parse_duration("1h", 1, &s), 0);
+	ck_assert(s == 3600);
+	ck_assert_int_eq(sb_parse_duration("250us", 1, &s), 0);
+	ck_assert(s > 0.000249 && s < 0.000251);
+	/* a bare number keeps the option's own unit */
+	ck_assert_int_eq(sb_parse_duration("1500", 1e-3, &s), 0);
+	ck_assert(s == 1.5);
+	ck_assert_int_eq(sb_parse_duration("3", 1, &s), 0);
+	ck_assert(s == 3);
+	ck_assert_int_eq(sb_parse_duration("-1s", 1, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_duration("2x", 1, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_duration("s", 1, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_duration("", 1, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_duration("infs", 1, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_duration("1e999s", 1, &s), -EINVAL);
+	ck_assert_int_eq(sb_parse_duration(NULL, 1, &s), -EINVAL);
+}
+END_TEST
+
 START_TEST(sizes)
 {
 	uint64_t v;
@@ -187,6 +255,8 @@ int main(void)
 	tcase_add_test(tc, default_command_runs_without_verb);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, help_and_version_exit_zero);
+	tcase_add_test(tc, durations);
+	tcase_add_test(tc, messages_wrap);
 	tcase_add_test(tc, sizes);
 	tcase_add_test(tc, sizes_are_never_octal);
 	tcase_add_test(tc, lists);

@@ -32,6 +32,9 @@ extern struct sb_common_opts sb_opt;
 extern struct poptOption sb_popt_output[]; /* -J -o -n -r -P -H --format */
 extern struct poptOption sb_popt_live[];   /* -i -c */
 extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
+extern struct poptOption sb_popt_count[];  /* -c, for what waits for records but never samples */
+/* -q -v -V -h, for what reads the live system only (snapshot) */
+extern struct poptOption sb_popt_live_root[];
 #define SB_POPT_OUTPUT \
 	{ \
 		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_output, 0, "Output options:", NULL \
@@ -43,6 +46,15 @@ extern struct poptOption sb_popt_common[]; /* --sysroot -q -v -V -h */
 #define SB_POPT_COMMON \
 	{ \
 		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_common, 0, "Common options:", NULL \
+	}
+
+#define SB_POPT_COUNT \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_count, 0, "Sampling options:", NULL \
+	}
+#define SB_POPT_LIVE_ROOT \
+	{ \
+		NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live_root, 0, "Common options:", NULL \
 	}
 
 /* --follow, for commands that wait for new records; its help names what is followed. */
@@ -65,6 +77,9 @@ struct sb_ctx {
 	int nargs;
 	bool streams;		   /* the command's SB_CMD_STREAMS */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
+	const char **times;	   /* argv with durations in the options' units (popt's) */
+	const char **times_of;	   /* ... and the argv it was made from */
+	int ntimes;
 };
 
 enum sb_cmd_flags {
@@ -107,6 +122,17 @@ void sb_ctx_done(struct sb_ctx *c);
 /* "APPLET CMD: message (see 'APPLET CMD --help')" on stderr; returns SB_EXIT_USAGE. */
 int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* What needs the running kernel (ioctls, netlink, perf, following the log) asked of a
+ * sysroot: 0 on the live system, else "APPLET CMD: WHAT needs the live kernel, not a
+ * sysroot" on stderr and SB_EXIT_UNSUPPORTED (not possible here, whatever the command line). */
+int sb_need_live(const struct sb_ctx *c, const char *what);
+/* An -o list the output layer refused (e from sb_out_check_columns()): the reason, the
+ * column meant when one is close, and a pointer to -H, which lists them. SB_EXIT_USAGE. */
+int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struct sb_col *cols,
+		     size_t ncols);
+/* The words of the program above the applets ("socbox" and its applets and commands): one
+ * given after the options is explained as a misplaced command (NULL-terminated list). */
+void sb_cli_first_words(const char *prog, const char *const *words);
 /* "APPLET: OBJECT: what: reason (hint)" on stderr; returns the exit code for e. */
 int sb_report(const char *applet, const struct sb_err *e);
 /* Progress and --verbose messages on stderr (suppressed by -q). */
@@ -116,6 +142,10 @@ void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(
  * decimal, or hex after 0x, never octal, as sb_parse_u64) and CPU or queue lists ("0-3,8").
  * Return 0 or -EINVAL. */
 int sb_parse_size(const char *s, uint64_t *out);
+/* A duration: a number with a unit (us, ms, s, m, h, d: "500ms", "1.5s") or a bare number
+ * of bare_unit_s seconds; never negative, never NaN or infinite. Options whose argument is
+ * named MS or SEC in --help take these from sb_cli_parse() without code of their own. */
+int sb_parse_duration(const char *s, double bare_unit_s, double *out_s);
 int sb_parse_list(const char *s, unsigned max, unsigned **out, unsigned *n);
 
 #endif

@@ -5,6 +5,7 @@
 #define SOCBOX_ERROR_H
 
 #include <errno.h>
+#include <stdio.h>
 
 enum sb_exit {
 	SB_EXIT_OK = 0,		 /* success */
@@ -53,5 +54,12 @@ int sb_err_exit_code(const struct sb_err *e);
 
 /* Format "OBJECT: WHAT: REASON (HINT)" without the applet prefix, leaving out empty parts. */
 void sb_err_format(const struct sb_err *e, char *buf, unsigned long len);
+
+/* The width to wrap messages on fp at: 0 when fp is not a terminal (scripts read one line
+ * per message), else $COLUMNS, else the terminal's width. */
+unsigned sb_err_width(FILE *fp);
+/* line and "\n" on fp, broken at spaces to width columns (0: not at all), continuation
+ * lines indented by two spaces; a word wider than the line (a path, a name) is never cut. */
+void sb_err_put_wrapped(FILE *fp, const char *line, unsigned width);
 
 #endif

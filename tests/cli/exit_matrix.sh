@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# One exit code per situation, the same in every applet (HACKING.md, "Exit codes"): each
+# line below is a situation, an applet or command, and the code a script may branch on.
+. "$SOCBOX_TESTLIB"
+F=$SOCBOX_FIXTURES
+AM=$F/am62x
+DB=$F/am62x-dmabuf
+ARM=$F/arm64-server-smmuv3
+X86=$F/x86-vtd
+NL=$F/netlink/devmem-nic.nl
+OUT=$T_TMP/out.d
+
+# WANT SITUATION COMMAND... (COMMAND follows the socbox binary; no word has a space)
+matrix() {
+	cat <<LINES
+0 ok doctor --sysroot $AM
+0 ok events --sysroot $ARM
+0 ok rpmsgctl --sysroot $AM
+0 ok dmabufcp heaps --sysroot $DB
+0 ok smmustat --sysroot $ARM
+0 ok devmemstat show --load-netlink $NL
+1 failed doctor --require iommu --sysroot $AM
+1 failed smmustat check --expect-instances=1 --sysroot $ARM
+1 failed devmemstat bindings --load-netlink $NL
+1 failed rpmsgctl rproc start remoteproc0 --sysroot $AM
+2 usage doctor --bogus
+2 usage doctr
+2 usage events --since yesterday --sysroot $ARM
+2 usage metrics --format json
+2 usage snapshot
+2 usage rpmsgctl lsit
+2 usage rpmsgctl rproc status a b --sysroot $AM
+2 usage dmabufcp heap
+2 usage dmabufcp ls -o NAEM --sysroot $DB
+2 usage smmustat overveiw
+2 usage smmustat irq -i 0 --sysroot $ARM
+2 usage devmemstat qeues
+2 usage devmemstat --sysroot /nonexistent
+3 absent rpmsgctl --sysroot $X86
+3 absent dmabufcp heaps --sysroot $X86
+3 absent smmustat --sysroot $AM
+3 absent smmustat groups --sysroot $AM
+3 absent devmemstat --sysroot $AM
+3 live events --follow --sysroot $AM
+3 live doctor --devmem lo --sysroot $AM
+3 live rpmsgctl ping --sysroot $AM
+3 live rpmsgctl list --load-modules --sysroot $AM
+3 live rpmsgctl ept create x --sysroot $AM
+3 live dmabufcp bench /dev/null --sysroot $AM
+3 live dmabufcp /dev/null udmabuf $OUT --sysroot $AM
+3 live smmustat irq -i 1 --sysroot $ARM
+3 live smmustat events --follow --sysroot $ARM
+3 live smmustat stress --sysroot $ARM
+3 live devmemstat monitor --sysroot $AM
+3 live devmemstat queues --netns x --sysroot $AM
+3 notfound doctor --devmem socbox-nosuch0
+3 notfound rpmsgctl rproc status remoteproc9 --sysroot $AM
+3 notfound rpmsgctl rproc trace remoteproc9 --sysroot $AM
+3 notfound dmabufcp ls --pid 999999 --sysroot $DB
+3 notfound smmustat groups -d bogus --sysroot $ARM
+3 notfound smmustat groups -g 999 --sysroot $ARM
+3 notfound smmustat pmu --pmu bogus --sysroot $ARM
+3 notfound devmemstat -d eth9 --sysroot $F/qemu-virt-arm64
+3 notfound devmemstat -d 99 --load-netlink $NL
+0 ok devmemstat -d 3 --load-netlink $NL
+LINES
+}
+
+matrix >"$T_TMP/matrix"
+while read -r want situation cmd; do
+	# shellcheck disable=SC2086 # the words of the command
+	t_run "$situation: $cmd" "$want" "$SOCBOX" $cmd
+done <"$T_TMP/matrix"
+
+# a snapshot is taken from the live system, however the sysroot was given
+t_run "live: snapshot with SOCBOX_SYSROOT" 3 env SOCBOX_SYSROOT="$AM" "$SOCBOX" snapshot "$OUT"
+# permission: another user's dma-buf (pidfd_getfd needs ptrace rights over PID 1)
+if [ "$(id -u)" -eq 0 ]; then
+	t_need setpriv util-linux &&
+		t_run "permission: dmabufcp PID:FD" 4 setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$SOCBOX" dmabufcp 1:0 "$OUT"
+else
+	t_run "permission: dmabufcp PID:FD" 4 "$SOCBOX" dmabufcp 1:0 "$OUT"
+fi
+t_done
