@@ -44,7 +44,7 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	sb_out_field_str(o, "method", sb_rpmsg_method_name(s->ept.method));
 	if (s->ept.devnode[0])
 		sb_out_field_str(o, "device", s->ept.devnode);
-	sb_out_field_u64(o, "size_bytes", (uint64_t)size);
+	sb_out_field_bytes(o, "size_bytes", (uint64_t)size);
 	sb_out_field_u64(o, "sent", sent);
 	sb_out_field_u64(o, "received", n);
 	sb_out_field_u64(o, "lost", lost);
