@@ -176,8 +176,8 @@ void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
 		sb_out_note(o, "%s", buf);
 	}
 	if (st->malformed)
-		sb_out_note(o, "%u netlink messages could not be parsed and were skipped",
-			    st->malformed);
+		sb_out_problem(o, "%u netlink messages could not be parsed and were skipped",
+			       st->malformed);
 }
 
 int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,

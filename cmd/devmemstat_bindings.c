@@ -156,10 +156,10 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_note(o,
 			    "no devmem bindings (create one with 'devmemstat bind' or ncdevmem)");
 	if (nleaked)
-		sb_out_note(o,
-			    "%zu page pool(s) detached from their device still hold memory: "
-			    "something (a socket, an skb, a devmem token) did not return it",
-			    nleaked);
+		sb_out_problem(o,
+			       "%zu page pool(s) detached from their device still hold memory: "
+			       "something (a socket, an skb, a devmem token) did not return it",
+			       nleaked);
 	dm_note_unsupported(o, &st);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	if (!rc && nleaked) {

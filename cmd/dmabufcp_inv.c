@@ -116,7 +116,7 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 		}
 	}
 	if (!a.udmabuf && ms == SB_MOD_AVAILABLE)
-		sb_out_note(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
+		sb_out_problem(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
 	if (!sb_root_is_live(c->root))
 		sb_out_note(o, "MODE, OWNER and CAN_ALLOC need the live system's device nodes");
 	sb_out_print(o);

@@ -149,15 +149,16 @@ static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 			sb_out_note(o, "%s (%s) is offline: 'rpmsgctl rproc start %s' boots %s",
 				    rp[i].id, rp[i].name, rp[i].id, rp[i].firmware);
 		else if (!strcmp(s, "crashed"))
-			sb_out_note(o,
-				    "%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
-				    rp[i].id, rp[i].name, rp[i].recovery, rp[i].id);
+			sb_out_problem(
+				o,
+				"%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
+				rp[i].id, rp[i].name, rp[i].recovery, rp[i].id);
 		else if ((!strcmp(s, "running") || !strcmp(s, "attached")) &&
 			 !find_channel(st, NULL, rp[i].id))
-			sb_out_note(o,
-				    "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
-				    "vdev resource or has not started rpmsg yet",
-				    rp[i].id, rp[i].name, s);
+			sb_out_problem(o,
+				       "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
+				       "vdev resource or has not started rpmsg yet",
+				       rp[i].id, rp[i].name, s);
 	}
 	if (!st->bus_present)
 		sb_out_note(o,

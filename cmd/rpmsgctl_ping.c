@@ -68,12 +68,12 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 		sb_row_u64(row, H_COUNT, h.counts[i]);
 	}
 	if (lost)
-		sb_out_note(o, "%u of %u requests got no echo within the timeout", lost, sent);
+		sb_out_problem(o, "%u of %u requests got no echo within the timeout", lost, sent);
 	if (late)
 		sb_out_note(o, "%u echoes came after their request had timed out and were skipped",
 			    late);
 	if (corrupt)
-		sb_out_note(o, "%u echoes differed from what was sent", corrupt);
+		sb_out_problem(o, "%u echoes differed from what was sent", corrupt);
 	if (size < SB_RPMSG_PING_HDR)
 		sb_out_note(o,
 			    "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",
