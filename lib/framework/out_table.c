@@ -19,7 +19,7 @@
 #include "out_model.h"
 #include "socbox/escape.h"
 
-#define MIN_FLEX_WIDTH 8 /* a wrapped or cut column keeps at least this (or its heading) */
+#define MIN_FLEX_WIDTH 8 /* a cut column keeps at least this (or its heading) */
 
 /* Display width of UTF-8 text: code points (escaped text has no controls; wide East Asian
  * characters are rare in kernel attributes and counted as one). */
@@ -235,7 +235,10 @@ static void fit_width(const struct sb_table *tb, char **text, size_t *width, siz
 	for (size_t s = 0; s < tb->nsel; s++) {
 		const struct sb_col *col = &tb->cols[tb->sel[s]];
 
-		floor[s] = strlen(col->name) > MIN_FLEX_WIDTH ? strlen(col->name) : MIN_FLEX_WIDTH;
+		/* a wrapped column needs no more than its heading and its longest word */
+		floor[s] = strlen(col->name);
+		if (!(col->flags & SB_COL_WRAP) && floor[s] < MIN_FLEX_WIDTH)
+			floor[s] = MIN_FLEX_WIDTH;
 		for (size_t r = 0; r < tb->nrows && (col->flags & SB_COL_WRAP); r++) {
 			size_t w = longest_word(text[r * tb->nsel + s]);
 			if (w > floor[s])

@@ -141,6 +141,21 @@ START_TEST(identifiers_whole_text_wrapped)
 }
 END_TEST
 
+/* A wrapped column may be as narrow as its heading and its longest word: 26 + 1 + 5. */
+START_TEST(wrapped_column_narrow_as_its_words)
+{
+	char *s;
+
+	setenv("COLUMNS", "32", 1);
+	s = one_row(SB_OUT_TABLE, false, "DEVICE,TEXT");
+	unsetenv("COLUMNS");
+	ck_assert_ptr_nonnull(strstr(s, "virtio0.rpmsg_chrdev.-1.14 the\n"));
+	for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n"))
+		ck_assert_uint_le(strlen(line), 32);
+	free(s);
+}
+END_TEST
+
 /* $COLUMNS is the width even when stdout is no terminal (a pipe, tmux capture, tests). */
 START_TEST(notes_wrapped_once_and_quiet)
 {
@@ -266,6 +281,7 @@ int main(void)
 	tcase_add_test(tc, human_bytes_as_lsblk);
 	tcase_add_test(tc, lists_read_one_way);
 	tcase_add_test(tc, identifiers_whole_text_wrapped);
+	tcase_add_test(tc, wrapped_column_narrow_as_its_words);
 	tcase_add_test(tc, notes_wrapped_once_and_quiet);
 	tcase_add_test(tc, problems_in_json);
 	tcase_add_test(tc, list_columns_wraps_help);
