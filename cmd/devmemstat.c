@@ -172,8 +172,8 @@ void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st)
 		sb_out_note(o, "%s", buf);
 	}
 	if (st->malformed)
-		sb_out_note(o, "%u netlink messages could not be parsed and were skipped",
-			    st->malformed);
+		sb_out_problem(o, "%u netlink messages could not be parsed and were skipped",
+			       st->malformed);
 }
 
 int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
@@ -260,17 +260,24 @@ static const struct sb_col overview_cols[] = {
 	[OV_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	[OV_RX_QUEUES] = { "RX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "RX queues", 0 },
 	[OV_TX_QUEUES] = { "TX_QUEUES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "TX queues", 0 },
-	[OV_NAPI_IDS] = { "NAPI_IDS", SB_T_U64V, 0, SB_COL_WRAP, "NAPI instance ids", 0 },
-	[OV_IRQS] = { "IRQS", SB_T_U64V, 0, SB_COL_WRAP, "IRQs of the NAPIs", 0 },
+	/* hidden from the table, not from JSON, so that the view fits 80 columns: the
+	 * queues and pools views show them */
+	[OV_NAPI_IDS] = { "NAPI_IDS", SB_T_U64V, 0, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
+			  "NAPI instance ids", 0 },
+	[OV_IRQS] = { "IRQS", SB_T_U64V, 0, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
+		      "IRQs of the NAPIs", 0 },
 	[OV_DMABUFS] = { "DMABUFS", SB_T_U64V, 0, 0, "devmem binding ids bound to its queues", 0 },
 	[OV_POOLS] = { "POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "page pools", 0 },
-	[OV_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[OV_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0,
+			  SB_COL_RIGHT | SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
 			  "pages in flight, all pools", 0 },
-	[OV_INFLIGHT_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[OV_INFLIGHT_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0,
+			      SB_COL_RIGHT | SB_COL_METRIC | SB_COL_BYTES,
 			      "memory in flight, all pools", 0 },
-	[OV_DETACHED] = { "DETACHED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[OV_DETACHED] = { "DETACHED_POOLS", SB_T_U64, 0,
+			  SB_COL_RIGHT | SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
 			  "pools detached but not yet freed", 0 },
-	[OV_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[OV_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC | SB_COL_PERCENT,
 			 "recycled / returned pages, all pools (0..1)", 3 },
 	/* the device's netdev attributes as the kernel gives them (flag bits of
 	 * enum netdev_xdp_act, netdev_xdp_rx_metadata, netdev_xsk_flags) */

@@ -22,7 +22,7 @@ static const struct sb_col bind_cols[] = {
 	[BD_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
 	[BD_IFNAME] = { "IFNAME", SB_T_STR, 0, 0, "interface name", 0 },
 	[BD_QUEUES] = { "QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
-	[BD_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "udmabuf size", 0 },
+	[BD_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_BYTES, "udmabuf size", 0 },
 };
 _Static_assert(ARRAY_SIZE(bind_cols) == BD_SIZE + 1, "a column for each constant");
 

@@ -18,9 +18,11 @@ static const struct sb_col binding_cols[] = {
 	[B_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	[B_RXQ] = { "RX_QUEUES", SB_T_U64V, 0, 0, "RX queues bound", 0 },
 	[B_POOLS] = { "POOLS", SB_T_U64V, 0, 0, "page pools fed by the binding", 0 },
-	[B_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	/* pages hidden from the table (JSON keeps them): the memory says it at 80 columns */
+	[B_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0,
+			 SB_COL_RIGHT | SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
 			 "pages in flight, all its pools", 0 },
-	[B_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[B_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC | SB_COL_BYTES,
 		    "memory in flight, all its pools", 0 },
 	[B_LEAKED] = { "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 		       "its pools detached but still holding memory", 0 },
@@ -35,7 +37,7 @@ static const struct sb_col leak_cols[] = {
 	[L_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id, if any", 0 },
 	[L_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 			 "pages not returned", 0 },
-	[L_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[L_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC | SB_COL_BYTES,
 		    "memory not returned", 0 },
 	[L_AGE] = { "DETACHED_S", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 		    "seconds since the detach", 0 },
@@ -154,10 +156,10 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_note(o,
 			    "no devmem bindings (create one with 'devmemstat bind' or ncdevmem)");
 	if (nleaked)
-		sb_out_note(o,
-			    "%zu page pool(s) detached from their device still hold memory: "
-			    "something (a socket, an skb, a devmem token) did not return it",
-			    nleaked);
+		sb_out_problem(o,
+			       "%zu page pool(s) detached from their device still hold memory: "
+			       "something (a socket, an skb, a devmem token) did not return it",
+			       nleaked);
 	dm_note_unsupported(o, &st);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	if (!rc && nleaked) {

@@ -39,7 +39,8 @@ static const struct sb_col event_cols[] = {
 	[E_POOL] = { "POOL_ID", SB_T_U64, 0, SB_COL_RIGHT, "page pool id", 0 },
 	[E_NAPI] = { "NAPI_ID", SB_T_U64, 0, SB_COL_RIGHT, "NAPI the pool feeds", 0 },
 	[E_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT, "pages in flight", 0 },
-	[E_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "memory in flight", 0 },
+	[E_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_BYTES,
+		    "memory in flight", 0 },
 	[E_DMABUF] = { "DMABUF", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
 	[E_DETACHED] = { "DETACHED", SB_T_BOOL, 0, 0, "the pool is detached from its device", 0 },
 	/* dev-add and dev-change carry the device's XDP features (what dev-change is about) */

@@ -85,9 +85,9 @@ static const struct sb_col dev_cols[] = {
 	[D_RX_PPS] = { "RX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "received packets/s",
 		       0 },
 	[D_TX_PPS] = { "TX_PPS", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC, "sent packets/s", 0 },
-	[D_RX_BYTES] = { "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+	[D_RX_BYTES] = { "RX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_BYTES,
 			 "bytes received in the interval", 0 },
-	[D_TX_BYTES] = { "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN,
+	[D_TX_BYTES] = { "TX_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_BYTES,
 			 "bytes sent in the interval", 0 },
 };
 _Static_assert(ARRAY_SIZE(dev_cols) == D_TX_BYTES + 1, "a column for each constant");
@@ -121,11 +121,11 @@ static const struct sb_col pool_cols[] = {
 	[PP_IFNAME] = { "IFNAME", SB_T_STR, 0, SB_COL_LABEL, "interface name", 0 },
 	[PP_INFLIGHT] = { "INFLIGHT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC, "pages in flight",
 			  0 },
-	[PP_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[PP_MEM] = { "INFLIGHT_MEM_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC | SB_COL_BYTES,
 		     "memory in flight", 0 },
 	[PP_ALLOC_PS] = { "ALLOC_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
 			  "pages allocated/s (fast + slow)", 0 },
-	[PP_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
+	[PP_RECYCLE] = { "RECYCLE_RATE", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC | SB_COL_PERCENT,
 			 "recycled / returned in the interval (0..1)", 3 },
 };
 _Static_assert(ARRAY_SIZE(pool_cols) == PP_RECYCLE + 1, "a column for each constant");
@@ -317,7 +317,7 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 						    sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW])) /
 					       dt);
 			if (rate >= 0)
-				printf(" recycle:%6.2f%%", rate * 100);
+				printf(" recycle:%5.1f%%", rate * 100); /* as RECYCLE_RATE */
 			if (p->has & SB_ND_POOL_DETACHED)
 				printf(" detached");
 			putchar('\n');

@@ -30,7 +30,9 @@ enum {
 
 static const struct sb_col heap_cols[H_NCOLS] = {
 	[H_NAME] = { "NAME", SB_T_STR, 12, SB_COL_LABEL, "heap name, or udmabuf", 0 },
-	[H_KIND] = { "KIND", SB_T_STR, 7, SB_COL_LABEL, "heap or udmabuf", 0 },
+	/* KIND and LIST_LIMIT hidden (JSON keeps them): the view fits 80 columns */
+	[H_KIND] = { "KIND", SB_T_STR, 7, SB_COL_LABEL | SB_COL_HIDDEN | SB_COL_JSON,
+		     "heap or udmabuf", 0 },
 	[H_DEVICE] = { "DEVICE", SB_T_STR, 20, SB_COL_METRIC, "device node", 0 },
 	[H_MODE] = { "MODE", SB_T_STR, 10, 0, "permissions of the device node (live system only)",
 		     0 },
@@ -38,9 +40,11 @@ static const struct sb_col heap_cols[H_NCOLS] = {
 		      0 },
 	[H_CAN_ALLOC] = { "CAN_ALLOC", SB_T_BOOL, 5, SB_COL_METRIC,
 			  "this user can open the device to allocate (live system only)", 0 },
-	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC,
+	[H_SIZE_LIMIT_BYTES] = { "SIZE_LIMIT_BYTES", SB_T_U64, 10,
+				 SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
 				 "largest buffer (udmabuf size_limit_mb)", 0 },
-	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_METRIC,
+	[H_LIST_LIMIT] = { "LIST_LIMIT", SB_T_U64, 6,
+			   SB_COL_RIGHT | SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
 			   "most memfd ranges per buffer (udmabuf list_limit)", 0 },
 };
 
@@ -112,7 +116,7 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 		}
 	}
 	if (!a.udmabuf && ms == SB_MOD_AVAILABLE)
-		sb_out_note(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
+		sb_out_problem(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
 	if (!sb_root_is_live(c->root))
 		sb_out_note(o, "MODE, OWNER and CAN_ALLOC need the live system's device nodes");
 	sb_out_print(o);
@@ -127,7 +131,8 @@ enum { B_INODE, B_SIZE_BYTES, B_EXPORTER, B_NAME, B_HOLDERS, B_COUNT, B_ATTACHED
 static const struct sb_col buf_cols[B_NCOLS] = {
 	[B_INODE] = { "INODE", SB_T_U64, 8, SB_COL_RIGHT,
 		      "inode number of the dma-buf (its identity)", 0 },
-	[B_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT, "buffer size", 0 },
+	[B_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_BYTES, "buffer size",
+			   0 },
 	[B_EXPORTER] = { "EXPORTER", SB_T_STR, 10, 0, "exporter (heap name, udmabuf, driver)", 0 },
 	[B_NAME] = { "NAME", SB_T_STR, 10, 0, "name set with DMA_BUF_SET_NAME", 0 },
 	[B_HOLDERS] = { "HOLDERS", SB_T_STRV, 0.4, SB_COL_WRAP,
@@ -144,11 +149,11 @@ static const struct sb_col proc_cols[P_NCOLS] = {
 	[P_COMM] = { "COMM", SB_T_STR, 12, SB_COL_LABEL, "command name", 0 },
 	[P_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC,
 			"distinct buffers held", 0 },
-	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC,
+	[P_FD_BYTES] = { "FD_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
 			 "size of the buffers held by fd", 0 },
-	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "bytes mapped",
-			  0 },
-	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC,
+	[P_MAP_BYTES] = { "MAP_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
+			  "bytes mapped", 0 },
+	[P_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
 			    "size of the distinct buffers held either way", 0 },
 };
 
@@ -156,8 +161,8 @@ enum { X_EXPORTER, X_BUFFERS, X_SIZE_BYTES, X_NCOLS };
 static const struct sb_col exp_cols[X_NCOLS] = {
 	[X_EXPORTER] = { "EXPORTER", SB_T_STR, 12, SB_COL_LABEL, "exporter", 0 },
 	[X_BUFFERS] = { "BUFFERS", SB_T_U64, 4, SB_COL_RIGHT | SB_COL_METRIC, "buffers", 0 },
-	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_METRIC, "total size",
-			   0 },
+	[X_SIZE_BYTES] = { "SIZE_BYTES", SB_T_U64, 10, SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
+			   "total size", 0 },
 };
 
 static int opt_pid;
@@ -344,7 +349,7 @@ int dmabufcp_ls(struct sb_ctx *c, int argc, const char **argv)
 	processes_table(o, &inv, (pid_t)opt_pid);
 	exporters_table(o, &inv, &all);
 	sb_out_field_u64(o, "total_buffers", inv.n);
-	sb_out_field_u64(o, "total_bytes", all);
+	sb_out_field_bytes(o, "total_bytes", all);
 	sb_out_field_bool(o, "bufinfo", inv.have_bufinfo);
 	sb_out_field_u64(o, "processes_unreadable", inv.procs_denied);
 	if (!inv.have_bufinfo)

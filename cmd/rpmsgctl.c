@@ -17,11 +17,14 @@
 
 enum { CH_DEVICE, CH_NAME, CH_SRC, CH_DST, CH_ANNOUNCE, CH_DRIVER, CH_REMOTEPROC };
 static const struct sb_col chan_cols[] = {
-	[CH_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC | SB_COL_LABEL, "rpmsg bus device", 0 },
-	[CH_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "channel (service) name", 0 },
+	[CH_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "rpmsg bus device", 0 },
+	/* the DEVICE names the channel already: NAME and ANNOUNCE make room for 80 columns */
+	[CH_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL | SB_COL_HIDDEN | SB_COL_JSON,
+		      "channel (service) name", 0 },
 	[CH_SRC] = { "SRC", SB_T_S64, 0, SB_COL_RIGHT, "local address (-1: any)", 0 },
 	[CH_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
-	[CH_ANNOUNCE] = { "ANNOUNCE", SB_T_BOOL, 0, 0, "announced to the remote", 0 },
+	[CH_ANNOUNCE] = { "ANNOUNCE", SB_T_BOOL, 0, SB_COL_HIDDEN | SB_COL_JSON,
+			  "announced to the remote", 0 },
 	[CH_DRIVER] = { "DRIVER", SB_T_STR, 0, SB_COL_METRIC, "bound driver (\"\" when none)", 0 },
 	[CH_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL,
 			    "remote processor it belongs to", 0 },
@@ -31,18 +34,19 @@ enum { CT_DEVICE, CT_DEVNODE, CT_CHANNEL, CT_REMOTEPROC };
 static const struct sb_col ctrl_cols[] = {
 	[CT_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "control device", 0 },
 	[CT_DEVNODE] = { "DEVNODE", SB_T_STR, 0, SB_COL_METRIC, "device node", 0 },
-	[CT_CHANNEL] = { "CHANNEL", SB_T_STR, 0, SB_COL_TRUNC, "rpmsg device it controls", 0 },
+	[CT_CHANNEL] = { "CHANNEL", SB_T_STR, 0, 0, "rpmsg device it controls", 0 },
 	[CT_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor", 0 },
 };
 
 enum { EP_DEVICE, EP_DEVNODE, EP_NAME, EP_SRC, EP_DST, EP_PARENT, EP_REMOTEPROC };
 static const struct sb_col ept_cols[] = {
 	[EP_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL, "endpoint device", 0 },
-	[EP_DEVNODE] = { "DEVNODE", SB_T_STR, 0, SB_COL_METRIC, "device node", 0 },
+	[EP_DEVNODE] = { "DEVNODE", SB_T_STR, 0, SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
+			 "device node (/dev/DEVICE)", 0 },
 	[EP_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "endpoint name", 0 },
 	[EP_SRC] = { "SRC", SB_T_S64, 0, SB_COL_RIGHT, "local address (-1: any)", 0 },
 	[EP_DST] = { "DST", SB_T_S64, 0, SB_COL_RIGHT, "remote address (-1: any)", 0 },
-	[EP_PARENT] = { "PARENT", SB_T_STR, 0, SB_COL_TRUNC, "control device or channel", 0 },
+	[EP_PARENT] = { "PARENT", SB_T_STR, 0, 0, "control device or channel", 0 },
 	[EP_REMOTEPROC] = { "REMOTEPROC", SB_T_STR, 0, SB_COL_LABEL, "remote processor", 0 },
 };
 
@@ -145,15 +149,16 @@ static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 			sb_out_note(o, "%s (%s) is offline: 'rpmsgctl rproc start %s' boots %s",
 				    rp[i].id, rp[i].name, rp[i].id, rp[i].firmware);
 		else if (!strcmp(s, "crashed"))
-			sb_out_note(o,
-				    "%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
-				    rp[i].id, rp[i].name, rp[i].recovery, rp[i].id);
+			sb_out_problem(
+				o,
+				"%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
+				rp[i].id, rp[i].name, rp[i].recovery, rp[i].id);
 		else if ((!strcmp(s, "running") || !strcmp(s, "attached")) &&
 			 !find_channel(st, NULL, rp[i].id))
-			sb_out_note(o,
-				    "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
-				    "vdev resource or has not started rpmsg yet",
-				    rp[i].id, rp[i].name, s);
+			sb_out_problem(o,
+				       "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
+				       "vdev resource or has not started rpmsg yet",
+				       rp[i].id, rp[i].name, s);
 	}
 	if (!st->bus_present)
 		sb_out_note(o,

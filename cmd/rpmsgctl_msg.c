@@ -158,7 +158,8 @@ static void print_hex(const unsigned char *b, size_t n)
 
 enum { M_LENGTH, M_HEX };
 static const struct sb_col msg_cols[] = {
-	[M_LENGTH] = { "LENGTH_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "message length", 0 },
+	[M_LENGTH] = { "LENGTH_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_BYTES, "message length",
+		       0 },
 	[M_HEX] = { "DATA_HEX", SB_T_STR, 0, SB_COL_WRAP, "message bytes in hex", 0 },
 };
 

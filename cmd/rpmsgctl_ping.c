@@ -83,7 +83,7 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	sb_out_field_str(o, "method", sb_rpmsg_method_name(s->ept.method));
 	if (s->ept.devnode[0])
 		sb_out_field_str(o, "device", s->ept.devnode);
-	sb_out_field_u64(o, "size_bytes", (uint64_t)size);
+	sb_out_field_bytes(o, "size_bytes", (uint64_t)size);
 	sb_out_field_u64(o, "sent", sent);
 	sb_out_field_u64(o, "received", n);
 	sb_out_field_u64(o, "lost", lost);
@@ -99,12 +99,12 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	}
 	histogram(c, o, lat, n);
 	if (lost)
-		sb_out_note(o, "%u of %u requests got no echo within the timeout", lost, sent);
+		sb_out_problem(o, "%u of %u requests got no echo within the timeout", lost, sent);
 	if (late)
 		sb_out_note(o, "%u echoes came after their request had timed out and were skipped",
 			    late);
 	if (corrupt)
-		sb_out_note(o, "%u echoes differed from what was sent", corrupt);
+		sb_out_problem(o, "%u echoes differed from what was sent", corrupt);
 	if (size < SB_RPMSG_PING_HDR)
 		sb_out_note(o,
 			    "a %d-byte payload holds only the low %d byte(s) of the sequence number and no run cookie",

@@ -30,15 +30,19 @@ const struct sb_col rproc_cols[] = {
 	[S_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "remote processor name", 0 },
 	[S_STATE] = { "STATE", SB_T_STR, 0, SB_COL_METRIC,
 		      "offline, running, crashed, attached, ...", 0 },
-	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, SB_COL_TRUNC, "firmware file below /lib/firmware",
-			 0 },
-	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC, "automatic recovery after a crash",
-			 0 },
+	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, 0, "firmware file below /lib/firmware", 0 },
+	/* hidden from the table (not from JSON) so that the view fits 80 columns with the
+	 * firmware names boards ship (imx8mp's is 43 characters) */
+	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
+			 "automatic recovery after a crash", 0 },
 	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
-	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_TRUNC, "parent device", 0 },
-	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT, "debugfs trace buffers", 0 },
-	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP, "rpmsg channels it announced", 0 },
-	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON, "parent device", 0 },
+	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_JSON,
+		       "debugfs trace buffers", 0 },
+	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
+			 "rpmsg channels it announced", 0 },
+	[S_CRASHES] = { "CRASHES", SB_T_U64, 0,
+			SB_COL_RIGHT | SB_COL_COUNTER | SB_COL_HIDDEN | SB_COL_JSON,
 			"crashes the kernel handled since boot (kernel log)", 0 },
 };
 const size_t rproc_ncols = ARRAY_SIZE(rproc_cols);

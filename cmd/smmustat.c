@@ -2,6 +2,7 @@
 /* smmustat: IOMMU and Arm SMMUv3 state. The overview (default) shows one row per IOMMU
  * instance; the other commands live in cmd/smmustat_<command>.c. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,20 +32,24 @@ enum {
 	COL_DRIVER,
 	COL_ECMDQ,
 	COL_VERSION,
+	COL_DOMAINS,
 };
 
 static const struct sb_col overview_cols[] = {
 	[COL_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "IOMMU instance (/sys/class/iommu)", 0 },
 	[COL_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
 		       "arm-smmu-v3, arm-smmu, intel-vt-d, amd-vi, virtio-iommu, other", 0 },
-	[COL_BASE] = { "BASE", SB_T_STR, 0, 0, "MMIO base address", 0 },
+	/* BASE and INVALIDATION (a field above the table already) are hidden so that the
+	 * overview fits 80 columns; JSON keeps them */
+	[COL_BASE] = { "BASE", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON, "MMIO base address", 0 },
 	[COL_GROUPS] = { "GROUPS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 			 "IOMMU groups behind the instance", 0 },
 	[COL_DEVICES] = { "DEVICES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 			  "devices behind the instance", 0 },
-	[COL_DOMAIN] = { "DOMAIN", SB_T_STR, 0, 0,
+	[COL_DOMAIN] = { "DOMAIN", SB_T_STR, 0, SB_COL_WRAP,
 			 "default domain types of its groups (TYPE or TYPE:N,...)", 0 },
-	[COL_INVALIDATION] = { "INVALIDATION", SB_T_STR, 0, SB_COL_METRIC,
+	[COL_INVALIDATION] = { "INVALIDATION", SB_T_STR, 0,
+			       SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
 			       "strict, lazy or passthrough", 0 },
 	[COL_FEATURES] = { "FEATURES", SB_T_STRV, 0.4, SB_COL_WRAP,
 			   "decoded features (SMMUv3 probe line, VT-d cap/ecap, AMD EFR)", 0 },
@@ -64,6 +69,8 @@ static const struct sb_col overview_cols[] = {
 	[COL_ECMDQ] = { "ECMDQ", SB_T_STR, 0, SB_COL_HIDDEN, "last ECMDQ log line (vendor kernels)",
 			0 },
 	[COL_VERSION] = { "VERSION", SB_T_STR, 0, SB_COL_HIDDEN, "VT-d architecture version", 0 },
+	[COL_DOMAINS] = { "DOMAINS", SB_T_OBJ, 0, SB_COL_HIDDEN | SB_COL_JSON,
+			  "groups by default domain type (JSON: {\"dma\": 3, \"identity\": 1})", 0 },
 };
 
 static char *feature_table;
@@ -84,6 +91,27 @@ static int check_table_name(struct sb_ctx *c)
 	return 0;
 }
 
+/* DOMAINS: groups per default domain type, keyed by the type in snake_case as JSON keys are
+ * ("DMA-FQ" is dma_fq) */
+static void domain_counts(struct sb_row *row, const struct sb_iommu *m)
+{
+	sb_row_obj(row, COL_DOMAINS);
+	for (int i = 0; i < SB_IOMMU_NDOMAIN_TYPES; i++) {
+		char key[32];
+		size_t k;
+
+		if (!m->ntypes[i])
+			continue;
+		for (k = 0; sb_iommu_group_types[i][k] && k + 1 < sizeof(key); k++) {
+			char ch = sb_iommu_group_types[i][k];
+
+			key[k] = ch == '-' ? '_' : (char)tolower((unsigned char)ch);
+		}
+		key[k] = '\0';
+		sb_row_obj_s64(row, COL_DOMAINS, key, m->ntypes[i]);
+	}
+}
+
 static void fill_row(struct sb_table *t, const struct smmu_state *s, const struct sb_iommu *m)
 {
 	struct sb_row *row = sb_table_row(t);
@@ -98,6 +126,7 @@ static void fill_row(struct sb_table *t, const struct smmu_state *s, const struc
 	sb_row_u64(row, COL_DEVICES, m->ndevices);
 	smmu_domain_summary(m, dom, sizeof(dom));
 	sb_row_str(row, COL_DOMAIN, dom);
+	domain_counts(row, m);
 	if (s->policy.mode[0])
 		sb_row_str(row, COL_INVALIDATION, s->policy.mode);
 	smmu_features(s, m, &f);

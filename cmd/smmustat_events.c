@@ -25,7 +25,9 @@ static const struct sb_col summary_cols[] = {
 	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
 		     "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
-	[E_FIRST] = { "FIRST_S", SB_T_DBL, 0, SB_COL_RIGHT, "first record, seconds since boot", 3 },
+	/* FIRST_S hidden from the table (JSON keeps it): REASON gets the room at 80 columns */
+	[E_FIRST] = { "FIRST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_JSON,
+		      "first record, seconds since boot", 3 },
 	[E_LAST] = { "LAST_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
 		     "last record, seconds since boot", 3 },
 	[E_ADDR] = { "LAST_ADDR", SB_T_STR, 0, 0, "address of the last record", 0 },

@@ -38,7 +38,8 @@ static const struct sb_col resv_cols[] = {
 	[R_GROUP] = { "GROUP", SB_T_U64, 0, SB_COL_RIGHT, "group number", 0 },
 	[R_START] = { "START", SB_T_STR, 0, 0, "first address", 0 },
 	[R_END] = { "END", SB_T_STR, 0, 0, "last address (inclusive)", 0 },
-	[R_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT, "size of the region", 0 },
+	[R_SIZE] = { "SIZE_BYTES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_BYTES, "size of the region",
+		     0 },
 	[R_KIND] = { "KIND", SB_T_STR, 0, 0, "direct, direct-relaxable, reserved, msi", 0 },
 };
 

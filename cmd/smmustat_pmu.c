@@ -21,9 +21,11 @@
 enum { D_PMU, D_TYPE, D_CPU, D_IDENTIFIER, D_EVENTS, D_FORMATS };
 static const struct sb_col disc_cols[] = {
 	[D_PMU] = { "PMU", SB_T_STR, 0, 0, "perf PMU name (smmuv3_pmcg_<base>>12>)", 0 },
-	[D_TYPE] = { "TYPE", SB_T_U64, 0, SB_COL_RIGHT, "perf_event_attr.type", 0 },
+	/* TYPE and IDENTIFIER hidden (JSON keeps them): the list fits 80 columns */
+	[D_TYPE] = { "TYPE", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_JSON,
+		     "perf_event_attr.type", 0 },
 	[D_CPU] = { "CPU", SB_T_S64, 0, SB_COL_RIGHT, "CPU the counters are bound to (cpumask)", 0 },
-	[D_IDENTIFIER] = { "IDENTIFIER", SB_T_STR, 0, 0, "PMCG IIDR", 0 },
+	[D_IDENTIFIER] = { "IDENTIFIER", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON, "PMCG IIDR", 0 },
 	[D_EVENTS] = { "EVENTS", SB_T_STRV, 0.35, SB_COL_WRAP, "events the hardware advertises", 0 },
 	[D_FORMATS] = { "FORMATS", SB_T_STRV, 0.3, SB_COL_WRAP,
 			"format fields (filter_stream_id, filter_span, ...)", 0 },

@@ -89,7 +89,9 @@ static void reset(struct sb_out *o)
 	for (size_t i = 0; i < o->nnotes; i++)
 		free(o->notes[i]);
 	free(o->notes);
+	free(o->problem);
 	o->notes = NULL;
+	o->problem = NULL;
 	o->nnotes = 0;
 }
 
@@ -233,6 +235,7 @@ struct sb_row *sb_table_row(struct sb_table *t)
 	r->cells = calloc(t->ncols ? t->ncols : 1, sizeof(struct cell));
 	if (!r->cells)
 		abort();
+	r->table = t;
 	t->rows = xgrow(t->rows, &t->caprows, t->nrows, sizeof(*t->rows));
 	t->rows[t->nrows++] = r;
 	return r;
@@ -243,17 +246,40 @@ size_t sb_table_rows(const struct sb_table *t)
 	return t->nrows;
 }
 
-/* Cells do not know their type; the owning table does. Strings are freed by type, so a
- * cell is always written with the setter that matches its column's type. */
-void sb_row_str(struct sb_row *r, int col, const char *s)
+/* The cell col of r when the column exists and has type t. Cells do not know their type,
+ * their table does, and strings are freed by type: a cell written with the wrong setter
+ * would be read as another type, one past the table is memory of something else. Every
+ * build stops there, naming the place (the default build has NDEBUG, and the cli tests
+ * must catch it). */
+static struct cell *cell_of(struct sb_row *r, int col, enum sb_col_type t, const char *setter)
 {
-	struct cell *c = &r->cells[col];
+	const struct sb_table *tb = r->table;
+	bool ok = col >= 0 && (size_t)col < tb->ncols && tb->cols[col].type == t;
+
+	if (!ok) {
+		fprintf(stderr, "socbox: output: %s() on column %d of table '%s' (%s)\n", setter,
+			col, tb->key,
+			col >= 0 && (size_t)col < tb->ncols ? tb->cols[col].name : "no such column");
+		abort();
+	}
+	return &r->cells[col];
+}
+
+static void set_str(struct sb_row *r, int col, const char *s, const char *setter)
+{
+	struct cell *c = cell_of(r, col, SB_T_STR, setter);
+
 	if (!s)
 		return;
 	if (c->set)
 		free(c->s);
 	c->s = xstrdup(s);
 	c->set = true;
+}
+
+void sb_row_str(struct sb_row *r, int col, const char *s)
+{
+	set_str(r, col, s, __func__);
 }
 
 void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...)
@@ -265,45 +291,44 @@ void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...)
 	if (vasprintf(&s, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	sb_row_str(r, col, s);
+	set_str(r, col, s, __func__);
 	free(s);
 }
 
 void sb_row_u64(struct sb_row *r, int col, uint64_t v)
 {
-	r->cells[col].u = v;
-	r->cells[col].set = true;
+	struct cell *c = cell_of(r, col, SB_T_U64, __func__);
+
+	c->u = v;
+	c->set = true;
 }
 
 void sb_row_s64(struct sb_row *r, int col, int64_t v)
 {
-	r->cells[col].i = v;
-	r->cells[col].set = true;
+	struct cell *c = cell_of(r, col, SB_T_S64, __func__);
+
+	c->i = v;
+	c->set = true;
 }
 
 void sb_row_dbl(struct sb_row *r, int col, double v)
 {
-	r->cells[col].d = v;
-	r->cells[col].set = true;
+	struct cell *c = cell_of(r, col, SB_T_DBL, __func__);
+
+	c->d = v;
+	c->set = true;
 }
 
 void sb_row_bool(struct sb_row *r, int col, bool v)
 {
-	r->cells[col].b = v;
-	r->cells[col].set = true;
+	struct cell *c = cell_of(r, col, SB_T_BOOL, __func__);
+
+	c->b = v;
+	c->set = true;
 }
 
-void sb_row_u64v_add(struct sb_row *r, int col, uint64_t v)
+static void list_add(struct cell *c, const char *s)
 {
-	char num[24];
-
-	snprintf(num, sizeof(num), "%" PRIu64, v);
-	sb_row_strv_add(r, col, num);
-}
-
-void sb_row_strv_add(struct sb_row *r, int col, const char *s)
-{
-	struct cell *c = &r->cells[col];
 	char **nv = realloc(c->v, (c->nv + 1) * sizeof(*nv));
 
 	if (!nv)
@@ -311,6 +336,22 @@ void sb_row_strv_add(struct sb_row *r, int col, const char *s)
 	c->v = nv;
 	c->v[c->nv++] = xstrdup(s);
 	c->set = true;
+}
+
+void sb_row_u64v_add(struct sb_row *r, int col, uint64_t v)
+{
+	struct cell *c = cell_of(r, col, SB_T_U64V, __func__);
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	list_add(c, num);
+}
+
+void sb_row_strv_add(struct sb_row *r, int col, const char *s)
+{
+	struct cell *c = cell_of(r, col, SB_T_STRV, __func__);
+
+	list_add(c, s);
 }
 
 /* A named value in *v (fields of a view, members of an SB_T_OBJ cell, records of an
@@ -337,12 +378,14 @@ static struct field *add_field(struct sb_out *o, const char *key, enum sb_col_ty
 
 void sb_row_obj(struct sb_row *r, int col)
 {
-	r->cells[col].set = true;
+	struct cell *c = cell_of(r, col, SB_T_OBJ, __func__);
+
+	c->set = true;
 }
 
 void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v)
 {
-	struct cell *c = &r->cells[col];
+	struct cell *c = cell_of(r, col, SB_T_OBJ, __func__);
 
 	add_named(&c->m, &c->nm, key, SB_T_STR)->c.s = xstrdup(v);
 	c->set = true;
@@ -350,7 +393,7 @@ void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v)
 
 void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v)
 {
-	struct cell *c = &r->cells[col];
+	struct cell *c = cell_of(r, col, SB_T_OBJ, __func__);
 
 	add_named(&c->m, &c->nm, key, SB_T_S64)->c.i = v;
 	c->set = true;
@@ -358,7 +401,7 @@ void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v)
 
 void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v)
 {
-	struct cell *c = &r->cells[col];
+	struct cell *c = cell_of(r, col, SB_T_OBJ, __func__);
 
 	add_named(&c->m, &c->nm, key, SB_T_BOOL)->c.b = v;
 	c->set = true;
@@ -367,9 +410,10 @@ void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v)
 void sb_row_objv_add_u64(struct sb_row *r, int col, size_t n, const char *const keys[],
 			 const uint64_t v[])
 {
-	struct cell *c = &r->cells[col];
-	struct field *rec = add_named(&c->m, &c->nm, "", SB_T_OBJ);
+	struct cell *c = cell_of(r, col, SB_T_OBJV, __func__);
+	struct field *rec;
 
+	rec = add_named(&c->m, &c->nm, "", SB_T_OBJ);
 	for (size_t i = 0; i < n; i++)
 		add_named(&rec->c.m, &rec->c.nm, keys[i], SB_T_U64)->c.u = v[i];
 	c->set = true;
@@ -404,19 +448,80 @@ void sb_out_field_bool(struct sb_out *o, const char *key, bool val)
 	add_field(o, key, SB_T_BOOL)->c.b = val;
 }
 
-void sb_out_note(struct sb_out *o, const char *fmt, ...)
+void sb_out_field_bytes(struct sb_out *o, const char *key, uint64_t val)
+{
+	struct field *f = add_field(o, key, SB_T_U64);
+
+	f->c.u = val;
+	f->flags = SB_COL_BYTES;
+}
+
+void sb_out_field_ratio(struct sb_out *o, const char *key, double val)
+{
+	struct field *f = add_field(o, key, SB_T_DBL);
+
+	f->c.d = val;
+	f->flags = SB_COL_PERCENT;
+}
+
+/* The field key of type t, made when the view has none yet. */
+static struct field *field_named(struct sb_out *o, const char *key, enum sb_col_type t)
+{
+	for (size_t i = 0; i < o->nfields; i++)
+		if (o->fields[i].type == t && !strcmp(o->fields[i].key, key))
+			return &o->fields[i];
+	return add_field(o, key, t);
+}
+
+void sb_out_field_strv_add(struct sb_out *o, const char *key, const char *item)
+{
+	list_add(&field_named(o, key, SB_T_STRV)->c, item);
+}
+
+void sb_out_field_count(struct sb_out *o, const char *key, const char *name, uint64_t n)
+{
+	struct field *f = field_named(o, key, SB_T_OBJ);
+
+	add_named(&f->c.m, &f->c.nm, name, SB_T_U64)->c.u = n;
+}
+
+__attribute__((format(printf, 3, 0))) static void add_note(
+	struct sb_out *o, bool problem, const char *fmt, va_list ap)
 {
 	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	for (size_t i = 0; i < o->nnotes; i++)
+		if (!strcmp(o->notes[i], s)) {
+			o->problem[i] |= problem;
+			free(s);
+			return;
+		}
+	o->notes = realloc(o->notes, (o->nnotes + 1) * sizeof(*o->notes));
+	o->problem = realloc(o->problem, (o->nnotes + 1) * sizeof(*o->problem));
+	if (!o->notes || !o->problem)
+		abort();
+	o->problem[o->nnotes] = problem;
+	o->notes[o->nnotes++] = s;
+}
+
+void sb_out_note(struct sb_out *o, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	add_note(o, false, fmt, ap);
 	va_end(ap);
-	o->notes = realloc(o->notes, (o->nnotes + 1) * sizeof(*o->notes));
-	if (!o->notes)
-		abort();
-	o->notes[o->nnotes++] = s;
+}
+
+void sb_out_problem(struct sb_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(o, true, fmt, ap);
+	va_end(ap);
 }
 
 int sb_out_print(struct sb_out *o)
@@ -456,7 +561,7 @@ int sb_out_list_columns(const struct sb_out_opts *opts, FILE *fp, const struct s
 		{ "NAME", SB_T_STR, 0, 0, "column name", 0 },
 		{ "TYPE", SB_T_STR, 0, 0, "JSON type", 0 },
 		{ "DEFAULT", SB_T_BOOL, 0, 0, "shown without -o", 0 },
-		{ "DESCRIPTION", SB_T_STR, 0, SB_COL_TRUNC, "what the column holds", 0 },
+		{ "DESCRIPTION", SB_T_STR, 0, SB_COL_WRAP, "what the column holds", 0 },
 	};
 	struct sb_out_opts lo = *opts;
 	struct sb_out *o;

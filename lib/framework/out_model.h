@@ -29,6 +29,7 @@ struct cell {
 
 struct sb_row {
 	struct cell *cells;
+	const struct sb_table *table; /* whose column table types the cells */
 };
 
 struct sb_table {
@@ -51,6 +52,7 @@ struct sb_table {
 struct field {
 	char *key;
 	enum sb_col_type type;
+	unsigned flags; /* the enum sb_col_flags of its text (SB_COL_BYTES, SB_COL_PERCENT) */
 	struct cell c;
 };
 
@@ -62,11 +64,26 @@ struct sb_out {
 	struct field *fields;
 	size_t nfields;
 	char **notes;
+	bool *problem; /* notes[i] reports a problem (sb_out_problem) */
 	size_t nnotes;
 };
 
-/* The text of a cell for the text modes, escaped with enum sb_esc_flags (malloc'ed). */
-char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned esc_flags);
+/* The width text may take on fp: $COLUMNS when set (whatever fp is), else the terminal's
+ * (80 when a serial console reports none), 0 (unlimited) for a pipe or a file. */
+size_t sb_out_width(FILE *fp);
+/* Display width of the first bytes of UTF-8 text s (code points). */
+size_t sb_out_text_width(const char *s, size_t bytes);
+
+/* How a cell's number is written: as stored (metrics labels), or for a person, with the
+ * units of SB_COL_BYTES, SB_COL_PERCENT and SB_COL_PER_S (bytes exact with -b). */
+enum sb_out_units { SB_UNITS_BASE, SB_UNITS_EXACT_BYTES, SB_UNITS_HUMAN };
+/* The units of the text modes for the options of o. */
+enum sb_out_units sb_out_text_units(const struct sb_out *o);
+/* base (the number as stored, malloc'ed) with the units of col's flags; consumes base. */
+char *sb_out_with_units(char *base, double v, const struct sb_col *col, enum sb_out_units units);
+/* The text of a cell, escaped with enum sb_esc_flags (malloc'ed). */
+char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned esc_flags,
+		       enum sb_out_units units);
 /* One table in the text modes (table, raw, pairs): lib/framework/out_table.c. */
 int sb_out_print_table(struct sb_out *o, struct sb_table *tb);
 

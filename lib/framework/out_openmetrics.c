@@ -227,7 +227,7 @@ static void put_labels(FILE *fp, const struct sb_table *tb, const struct sb_row 
 
 		if (!(tb->cols[c].flags & SB_COL_LABEL) || !row->cells[c].set)
 			continue;
-		txt = sb_out_cell_text(&row->cells[c], &tb->cols[c], 0);
+		txt = sb_out_cell_text(&row->cells[c], &tb->cols[c], 0, SB_UNITS_BASE);
 		if (!txt)
 			abort();
 		put_label(fp, &first, tb->cols[c].name, txt);
@@ -295,7 +295,8 @@ static void state_samples(FILE *fp, const struct family *f, const struct sb_tabl
 {
 	const struct sb_col *col = &tb->cols[c];
 	const char *const *states = states_of(tb, c);
-	char *cur = row->cells[c].set ? sb_out_cell_text(&row->cells[c], col, 0) : NULL;
+	char *cur = row->cells[c].set ? sb_out_cell_text(&row->cells[c], col, 0, SB_UNITS_BASE)
+				      : NULL;
 	bool known = false;
 
 	for (size_t i = 0; states && states[i]; i++) {

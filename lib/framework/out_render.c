@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "socbox/escape.h"
 #include "out_model.h"
 #include "socbox/escape.h"
 #include "socbox/json.h"
@@ -95,13 +94,58 @@ int sb_out_render_json(struct sb_out *o)
 		sb_json_arr_end(&j);
 	}
 	if (o->nnotes) {
+		bool problems = false;
+
 		sb_json_arr_begin(&j, "notes");
-		for (size_t i = 0; i < o->nnotes; i++)
+		for (size_t i = 0; i < o->nnotes; i++) {
 			sb_json_str(&j, NULL, o->notes[i]);
+			problems |= o->problem[i];
+		}
 		sb_json_arr_end(&j);
+		if (problems) {
+			sb_json_arr_begin(&j, "problems");
+			for (size_t i = 0; i < o->nnotes; i++)
+				if (o->problem[i])
+					sb_json_str(&j, NULL, o->notes[i]);
+			sb_json_arr_end(&j);
+		}
 	}
 	sb_json_obj_end(&j);
 	return fflush(o->fp) ? -errno : 0;
+}
+
+/* prefix and text, the text wrapped at spaces to width (0: no limit) under an indent as
+ * wide as the prefix; a word wider than the line stays whole. */
+static void put_note(FILE *fp, const char *prefix, const char *text, size_t width)
+{
+	size_t len = strlen(text) * 4 + 1, indent = strlen(prefix), col = indent;
+	char *esc = malloc(len);
+	const char *p;
+
+	if (!esc)
+		abort(); /* out of memory while printing: nothing sensible left to do */
+	sb_escape(esc, len, text, 0);
+	fputs(prefix, fp);
+	p = esc;
+	while (*p) {
+		size_t sp = strspn(p, " "), word = strcspn(p + sp, " ");
+		size_t w = sb_out_text_width(p + sp, word);
+
+		if (!word)
+			break;
+		if (col > indent && width && col + sp + w > width) {
+			fprintf(fp, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fwrite(p, 1, sp, fp);
+			col += sp;
+		}
+		fwrite(p + sp, 1, word, fp);
+		col += w;
+		p += sp + word;
+	}
+	fputc('\n', fp);
+	free(esc);
 }
 
 int sb_out_render_text(struct sb_out *o)
@@ -115,9 +159,10 @@ int sb_out_render_text(struct sb_out *o)
 	for (size_t i = 0; i < o->nfields && !(o->opts.noheadings && o->opts.mode != SB_OUT_PAIRS);
 	     i++) {
 		const struct field *f = &o->fields[i];
-		struct sb_col col = { .name = f->key, .type = f->type };
+		struct sb_col col = { .name = f->key, .type = f->type, .flags = f->flags };
 		bool pairs = o->opts.mode == SB_OUT_PAIRS;
-		char *txt = sb_out_cell_text(&f->c, &col, pairs ? SB_ESC_SHELL : 0);
+		char *txt = sb_out_cell_text(&f->c, &col, pairs ? SB_ESC_SHELL : 0,
+					     sb_out_text_units(o));
 
 		if (!txt) {
 			rc = -ENOMEM;
@@ -149,11 +194,14 @@ int sb_out_render_text(struct sb_out *o)
 			break;
 	}
 	if (table_mode) {
+		size_t width = sb_out_width(o->fp), shown = 0;
+
 		for (size_t i = 0; i < o->nnotes; i++) {
-			fprintf(o->fp,
-				"%snote: ", i == 0 && (o->ntables || o->nfields) ? "\n" : "");
-			sb_fputs_escaped(o->fp, o->notes[i], 0);
-			fputc('\n', o->fp);
+			if (o->opts.quiet && !o->problem[i])
+				continue;
+			if (shown++ == 0 && (o->ntables || o->nfields))
+				fputc('\n', o->fp);
+			put_note(o->fp, o->problem[i] ? "problem: " : "note: ", o->notes[i], width);
 		}
 	}
 	if (fflush(o->fp))

@@ -2,8 +2,10 @@
 /* Column tables (-r raw, -P pairs, and the default aligned table), in the layout util-linux
  * tools print: one space between columns, right-aligned numbers, the last column unpadded.
  * On a terminal narrower than the table, columns marked SB_COL_WRAP wrap at word boundaries
- * (after a space or ',') and SB_COL_TRUNC columns are cut; elsewhere (a pipe, a file)
- * nothing is cut unless $COLUMNS asks for a width. Every cell is escaped (socbox/escape.h). */
+ * (after a space or ',') and SB_COL_TRUNC columns are cut; others, identifiers above all, are
+ * printed whole even when the line gets wider than the terminal (as lsblk does). Elsewhere
+ * (a pipe, a file) nothing is cut unless $COLUMNS asks for a width. Every cell is escaped
+ * (socbox/escape.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -17,11 +19,11 @@
 #include "out_model.h"
 #include "socbox/escape.h"
 
-#define MIN_FLEX_WIDTH 8 /* a wrapped or cut column keeps at least this (or its heading) */
+#define MIN_FLEX_WIDTH 8 /* a cut column keeps at least this (or its heading) */
 
 /* Display width of UTF-8 text: code points (escaped text has no controls; wide East Asian
  * characters are rare in kernel attributes and counted as one). */
-static size_t text_width(const char *s, size_t bytes)
+size_t sb_out_text_width(const char *s, size_t bytes)
 {
 	size_t w = 0;
 
@@ -45,9 +47,7 @@ static size_t prefix_bytes(const char *s, size_t ncp)
 	return i;
 }
 
-/* The width a table may take: $COLUMNS when set, else the terminal's (80 when a serial
- * console reports none), 0 (unlimited) when not writing to a terminal. */
-static size_t output_width(FILE *fp)
+size_t sb_out_width(FILE *fp)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
@@ -65,17 +65,17 @@ static size_t output_width(FILE *fp)
 	return 80;
 }
 
-static char *cell_string(const struct cell *c, const struct sb_col *col);
+static char *cell_string(const struct cell *c, const struct sb_col *col, enum sb_out_units units);
 
 /* SB_T_OBJ: "key=value,key=value"; a record of SB_T_OBJV: "key=value key=value" */
-static char *obj_string(const struct cell *c, const char *sep)
+static char *obj_string(const struct cell *c, const char *sep, enum sb_out_units units)
 {
 	char *s = strdup(""), *v, *ns;
 
 	for (size_t i = 0; s && i < c->nm; i++) {
 		struct sb_col mc = { .name = c->m[i].key, .type = c->m[i].type };
 
-		v = cell_string(&c->m[i].c, &mc);
+		v = cell_string(&c->m[i].c, &mc, units);
 		if (!v || asprintf(&ns, "%s%s%s=%s", s, i ? sep : "", c->m[i].key, v) < 0)
 			ns = NULL;
 		free(v);
@@ -85,8 +85,39 @@ static char *obj_string(const struct cell *c, const char *sep)
 	return s;
 }
 
+/* A list joined with ","; an item holding ',' or '"' is quoted ("linux,cma" is one heap
+ * name, not two) with its '"' doubled, so no list reads two ways. */
+static char *join_list(char *const *v, size_t n)
+{
+	size_t len = 1, off = 0;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		len += 2 * strlen(v[i]) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool quote = strpbrk(v[i], ",\"") != NULL;
+
+		if (i)
+			s[off++] = ',';
+		if (quote)
+			s[off++] = '"';
+		for (const char *p = v[i]; *p; p++) {
+			if (*p == '"')
+				s[off++] = '"';
+			s[off++] = *p;
+		}
+		if (quote)
+			s[off++] = '"';
+	}
+	s[off] = '\0';
+	return s;
+}
+
 /* The raw text of a cell (malloc'ed): what JSON would show, joined and formatted. */
-static char *cell_string(const struct cell *c, const struct sb_col *col)
+static char *cell_string(const struct cell *c, const struct sb_col *col, enum sb_out_units units)
 {
 	char *s = NULL;
 	int n = -1;
@@ -98,37 +129,26 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 		return strdup(c->s);
 	case SB_T_U64:
 		n = asprintf(&s, "%" PRIu64, c->u);
-		break;
+		return n < 0 ? NULL : sb_out_with_units(s, (double)c->u, col, units);
 	case SB_T_S64:
 		n = asprintf(&s, "%" PRId64, c->i);
-		break;
+		return n < 0 ? NULL : sb_out_with_units(s, (double)c->i, col, units);
 	case SB_T_DBL:
 		if (!isfinite(c->d))
 			return strdup("-");
 		n = asprintf(&s, "%.*f", col->precision ? col->precision : 2, c->d);
-		break;
+		return n < 0 ? NULL : sb_out_with_units(s, c->d, col, units);
 	case SB_T_BOOL:
 		return strdup(c->b ? "yes" : "no");
 	case SB_T_STRV:
-	case SB_T_U64V: {
-		size_t len = 1, off = 0;
-
-		for (size_t i = 0; i < c->nv; i++)
-			len += strlen(c->v[i]) + 1;
-		s = malloc(len);
-		if (!s)
-			return NULL;
-		s[0] = '\0';
-		for (size_t i = 0; i < c->nv; i++)
-			off += (size_t)sprintf(s + off, "%s%s", i ? "," : "", c->v[i]);
-		return s;
-	}
+	case SB_T_U64V:
+		return join_list(c->v, c->nv);
 	case SB_T_OBJ:
-		return obj_string(c, ",");
+		return obj_string(c, ",", units);
 	case SB_T_OBJV:
 		s = strdup("");
 		for (size_t i = 0; s && i < c->nm; i++) {
-			char *rec = obj_string(&c->m[i].c, " "), *ns = NULL;
+			char *rec = obj_string(&c->m[i].c, " ", units), *ns = NULL;
 
 			if (!rec || asprintf(&ns, "%s%s%s", s, i ? "," : "", rec) < 0)
 				ns = NULL;
@@ -138,12 +158,13 @@ static char *cell_string(const struct cell *c, const struct sb_col *col)
 		}
 		return s;
 	}
-	return n < 0 ? NULL : s;
+	return NULL;
 }
 
-char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned esc_flags)
+char *sb_out_cell_text(const struct cell *c, const struct sb_col *col, unsigned esc_flags,
+		       enum sb_out_units units)
 {
-	char *raw = cell_string(c, col), *esc;
+	char *raw = cell_string(c, col, units), *esc;
 	size_t len;
 
 	if (!raw)
@@ -214,7 +235,10 @@ static void fit_width(const struct sb_table *tb, char **text, size_t *width, siz
 	for (size_t s = 0; s < tb->nsel; s++) {
 		const struct sb_col *col = &tb->cols[tb->sel[s]];
 
-		floor[s] = strlen(col->name) > MIN_FLEX_WIDTH ? strlen(col->name) : MIN_FLEX_WIDTH;
+		/* a wrapped column needs no more than its heading and its longest word */
+		floor[s] = strlen(col->name);
+		if (!(col->flags & SB_COL_WRAP) && floor[s] < MIN_FLEX_WIDTH)
+			floor[s] = MIN_FLEX_WIDTH;
 		for (size_t r = 0; r < tb->nrows && (col->flags & SB_COL_WRAP); r++) {
 			size_t w = longest_word(text[r * tb->nsel + s]);
 			if (w > floor[s])
@@ -264,7 +288,7 @@ static void line_text(struct line_out *l, const char *s, size_t bytes)
 static void put_padded(struct line_out *l, const char *s, size_t bytes, size_t width, bool right,
 		       bool last)
 {
-	size_t w = text_width(s, bytes);
+	size_t w = sb_out_text_width(s, bytes);
 
 	if (right && w < width)
 		l->blanks += width - w;
@@ -291,7 +315,7 @@ static void put_row(FILE *fp, const struct sb_table *tb, char **cells, const siz
 
 			if (s)
 				l.blanks++;
-			if (text_width(pos[s], n) > width[s]) {
+			if (sb_out_text_width(pos[s], n) > width[s]) {
 				if (col->flags & SB_COL_WRAP)
 					n = wrap_line(pos[s], width[s], &skip);
 				else
@@ -323,7 +347,8 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 	for (size_t r = 0; r < tb->nrows; r++)
 		for (size_t s = 0; s < tb->nsel; s++) {
 			int c = tb->sel[s];
-			char *t = sb_out_cell_text(&tb->rows[r]->cells[c], &tb->cols[c], esc);
+			char *t = sb_out_cell_text(&tb->rows[r]->cells[c], &tb->cols[c], esc,
+						   sb_out_text_units(o));
 
 			if (!t) {
 				rc = -ENOMEM;
@@ -354,13 +379,13 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 		width[s] = o->opts.noheadings ? 0 : strlen(tb->cols[tb->sel[s]].name);
 		for (size_t r = 0; r < tb->nrows; r++) {
 			const char *t = text[r * tb->nsel + s];
-			size_t w = text_width(t, strlen(t));
+			size_t w = sb_out_text_width(t, strlen(t));
 			if (w > width[s])
 				width[s] = w;
 		}
 	}
 	{
-		size_t max = output_width(o->fp);
+		size_t max = sb_out_width(o->fp);
 		if (max)
 			fit_width(tb, text, width, max);
 	}

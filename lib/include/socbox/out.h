@@ -43,8 +43,9 @@ enum sb_col_type {
 
 enum sb_col_flags {
 	SB_COL_RIGHT = 1 << 0,	 /* right-aligned in tables */
-	SB_COL_TRUNC = 1 << 1,	 /* may be truncated to fit the terminal */
-	SB_COL_WRAP = 1 << 2,	 /* may wrap */
+	SB_COL_TRUNC = 1 << 1,	 /* may be cut to fit the terminal: never an identifier, whose
+				  * whole value a person pastes into the next command */
+	SB_COL_WRAP = 1 << 2,	 /* free text: wraps at word boundaries within the width */
 	SB_COL_HIDDEN = 1 << 3,	 /* not in the default column set; -o COL or -o +COL shows it */
 	SB_COL_LABEL = 1 << 4,	 /* openmetrics: becomes a label of every metric of the row */
 	SB_COL_METRIC = 1 << 5,	 /* openmetrics: numeric column exported as a gauge; a text column
@@ -53,6 +54,12 @@ enum sb_col_flags {
 	SB_COL_COUNTER = 1 << 6, /* openmetrics: numeric column exported as a counter */
 	SB_COL_JSON = 1 << 7,	 /* JSON: in the default set even when SB_COL_HIDDEN (a value too
 				 * long or nested for a table row) */
+	SB_COL_BYTES = 1 << 8,	 /* a number of bytes: text modes print it as lsblk does (512B,
+				  * 7.9M, 64M), exact with opts.bytes (-b); JSON and metrics keep
+				  * the number */
+	SB_COL_PERCENT = 1 << 9, /* SB_T_DBL ratio (1 is all): "99.0%" in text modes; JSON and
+				  * metrics keep the ratio */
+	SB_COL_PER_S = 1 << 10,	 /* a rate: text modes add "/s" ("12M/s" with SB_COL_BYTES) */
 };
 
 struct sb_col {
@@ -71,6 +78,8 @@ struct sb_out_opts {
 	const char *columns;	/* -o: "A,B" replaces the default set, "+A,B" extends it */
 	bool pretty;		/* JSON indented (default on a TTY... always on: easier to read) */
 	const char *metrics_ns; /* metric families are named socbox_<metrics_ns>_...: the applet */
+	bool bytes;		/* -b/--bytes: SB_COL_BYTES values exact, not K/M/G */
+	bool quiet;		/* -q: notes that are not problems are not printed (table mode) */
 };
 
 struct sb_out;
@@ -106,7 +115,11 @@ size_t sb_table_rows(const struct sb_table *t);
  * metric becomes a state set, one sample per value, 1 for the row's value and 0 for the
  * others, so a series does not vanish when the state changes. At most 4 columns a table. */
 void sb_table_states(struct sb_table *t, int col, const char *const *values);
-/* Cells; col is the index into the column table. Unset cells print "-" / JSON null. */
+/* Cells; col is the index into the column table. Unset cells print "-" / JSON null. A setter
+ * that does not match the column's type (sb_row_str on a SB_T_U64 column), or an index past
+ * the table, names the table and column on stderr and aborts (the cli tests find it). sb_row_str and sb_row_fmt: SB_T_STR; u64: SB_T_U64; s64: SB_T_S64; dbl: SB_T_DBL;
+ * bool: SB_T_BOOL; strv_add: SB_T_STRV; u64v_add: SB_T_U64V; obj*: SB_T_OBJ; objv: SB_T_OBJV.
+ * In text modes a list is joined with ","; an item that holds a ',' or '"' is quoted. */
 void sb_row_str(struct sb_row *r, int col, const char *s);
 void sb_row_fmt(struct sb_row *r, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -134,8 +147,24 @@ void sb_out_field_u64(struct sb_out *o, const char *key, uint64_t val);
 void sb_out_field_s64(struct sb_out *o, const char *key, int64_t val);
 void sb_out_field_dbl(struct sb_out *o, const char *key, double val);
 void sb_out_field_bool(struct sb_out *o, const char *key, bool val);
-/* A note for humans (a hint or an explanation); JSON: the "notes" array. */
+/* A number of bytes (SB_COL_BYTES formatting in text modes) and a ratio (SB_COL_PERCENT). */
+void sb_out_field_bytes(struct sb_out *o, const char *key, uint64_t val);
+void sb_out_field_ratio(struct sb_out *o, const char *key, double val);
+/* A list (JSON array of strings) and counts by name (JSON object of numbers), built an item
+ * at a time under one key; text modes print them as list cells do. */
+void sb_out_field_strv_add(struct sb_out *o, const char *key, const char *item);
+void sb_out_field_count(struct sb_out *o, const char *key, const char *name, uint64_t n);
+
+/* A note for humans (a hint or an explanation); JSON: the "notes" array. A note already
+ * given in this view is not repeated. Table mode wraps notes to the width. */
 void sb_out_note(struct sb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A note that reports a problem (something failed or is missing): printed even with
+ * opts.quiet, prefixed "problem: "; JSON: in "notes" like the others and in "problems". */
+void sb_out_problem(struct sb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A number of bytes as lsblk prints it, for text that is not a cell (a summary): "512B",
+ * "7.9M", "64M" (len of 16 or more). */
+void sb_out_human_bytes(char *buf, size_t len, double bytes);
 
 /* Print everything collected since the last print and start a new, empty view. */
 int sb_out_print(struct sb_out *o);
