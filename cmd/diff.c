@@ -37,7 +37,7 @@ static struct poptOption diff_opts[] = {
 	  "leave out differences whose SUBSYSTEM/OBJECT/ATTRIBUTE matches this glob (repeatable)",
 	  "PATTERN" },
 	SB_POPT_OUTPUT,
-	SB_POPT_COMMON,
+	SB_POPT_LIVE_ROOT,
 	POPT_TABLEEND
 };
 

@@ -94,7 +94,7 @@ check server-pmu pmus.pmu
 pane server-groups smmustat groups --sysroot "$S"
 check server-groups groups.iommu
 pane server-events smmustat events --sysroot "$S"
-check server-events event_groups.device event_groups.source
+check server-events event_groups.device event_groups.instance
 pane server-doctor doctor --sysroot "$S"
 check server-doctor subsystems.subsystem
 
