@@ -30,7 +30,7 @@ check() { # DESC HEADER-ERE CMD...
 	diag "$(head -n 12 /tmp/bare.out)"
 }
 check "socbox doctor" '^SUBSYSTEM +STATUS +SUMMARY$' /bin/socbox doctor
-check "smmustat" '^NAME +KIND +BASE +GROUPS' /bin/socbox smmustat
+check "smmustat" '^NAME +KIND +GROUPS +DEVICES' /bin/socbox smmustat
 check "smmustat groups" '^GROUP +TYPE +IOMMU +NDEVS +DEVICES +DRIVERS +STREAM_IDS$' /bin/socbox smmustat groups
 check "smmustat events" '^records: ' /bin/socbox smmustat events
 check "devmemstat show" '^IFINDEX +IFNAME +RX_QUEUES' /bin/socbox devmemstat show

@@ -60,7 +60,7 @@ wait $follower
 is "$?" 0 "events --follow exit status"
 diag "$(cat /tmp/follow.txt)"
 is "$(grep -c '^ *TIME_S ' /tmp/follow.txt)" 1 "the header is printed once"
-is "$(grep -c "9050000.smmuv3 $edu $sid F_TRANSLATION" /tmp/follow.txt)" 2 "two rows: source, device, stream ID, kind"
+is "$(grep -c "smmu3.0x0000000009050000 $edu $sid F_TRANSLATION" /tmp/follow.txt)" 2 "two rows: instance, device, stream ID, kind"
 like "$(cat /tmp/follow.txt)" " 0x100000 " "first row: IOVA 0x100000"
 like "$(cat /tmp/follow.txt)" " 0x200000 " "second row: IOVA 0x200000"
 is "$(kernel_events)" 2 "the kernel logged two events"
