@@ -17,7 +17,7 @@ ok "rpmsgctl is installed as an applet" test -x "$(command -v $R)"
 ok "list" sh -c "$R list >$T/list 2>&1"
 cat $T/list | sed 's/^/# /'
 like "$(cat $T/list)" 'rpmsg_ctrl0 +/dev/rpmsg_ctrl0' "list shows the control device"
-like "$(cat $T/list)" 'socbox-loopback +1024 +1024' "list shows the loopback channel with its addresses"
+like "$(cat $T/list)" 'socbox-loopback\.1024\.1024 +1024 +1024' "list shows the loopback channel with its addresses"
 ok "list -J" sh -c "$R list -J >$T/list.json"
 like "$(tr -d ' \n' <$T/list.json)" '"name":"socbox-loopback","src":1024,"dst":1024' "JSON has the channel and its numbers"
 
@@ -29,7 +29,7 @@ is "$(cut -d' ' -f2 <$T/create)" legacy "the legacy path ran"
 like "$dev" '^rpmsg[0-9]+$' "it names the new endpoint device"
 ok "/dev/$dev is a char device" test -c "/dev/$dev"
 is "$(cat "/sys/class/rpmsg/$dev/name")" probe "sysfs name of the endpoint"
-like "$($R list 2>/dev/null | grep "^$dev ")" "^$dev +/dev/$dev +probe +-1 +-1 +rpmsg_ctrl0" "list shows the endpoint under rpmsg_ctrl0"
+like "$($R list 2>/dev/null | grep "^$dev ")" "^$dev +probe +-1 +-1 +rpmsg_ctrl0" "list shows the endpoint under rpmsg_ctrl0"
 
 # --- ping: 1000 round trips, every byte compared ---
 for size in 1 64 496; do
@@ -78,7 +78,7 @@ ok "send hi" $R send --fd 3 hi
 like "$($R recv --fd 3 -c 1 --timeout 2000 -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
 ok "send hi again" $R send --fd 3 hi
 $R recv --fd 3 -c 1 --timeout 2000 -P >$T/recv.pairs
-like "$(cat $T/recv.pairs)" '^LENGTH_BYTES="2" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
+like "$(cat $T/recv.pairs)" '^LENGTH_BYTES="2B" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
 like "$(cat $T/recv.pairs)" '^RECEIVED="1"$' "and the received count"
 ok "send hi once more" $R send --fd 3 hi
 is "$($R recv --fd 3 -c 1 --timeout 2000 -r -n -o DATA_HEX)" '6869' "recv -r -n -o DATA_HEX"
@@ -133,8 +133,8 @@ ok "list on the snapshot equals the live list" cmp $T/live.json $T/snap.json
 # --- the default endpoint of an rpmsg-raw channel ---
 ok "reload loopback with raw_channel=1" sh -c 'rmmod rpmsg_loopback && insmod /lib/modules/socbox/rpmsg_loopback.ko raw_channel=1'
 raw=$(ls /sys/bus/rpmsg/devices/*.rpmsg-raw.*/rpmsg 2>/dev/null)
-like "$($R list 2>/dev/null)" "rpmsg-raw +1025 +1025 +yes +rpmsg_chrdev" "list shows the raw channel bound to rpmsg_chrdev"
-like "$($R list 2>/dev/null | grep "^$raw ")" "^$raw +/dev/$raw +rpmsg-raw +1025 +1025 .*rpmsg-raw" "its endpoint device hangs off the channel"
+like "$($R list 2>/dev/null)" "rpmsg-raw\.1025\.1025 +1025 +1025 +rpmsg_chrdev" "list shows the raw channel bound to rpmsg_chrdev"
+like "$($R list 2>/dev/null | grep "^$raw ")" "^$raw +rpmsg-raw +1025 +1025 .*rpmsg-raw" "its endpoint device hangs off the channel"
 ok "ping the raw channel's endpoint" $R ping --dev "$raw" -c 100 --size 496
 $R ept destroy "$raw" 2>$T/raw.err
 is "$?" 1 "the default endpoint cannot be destroyed"

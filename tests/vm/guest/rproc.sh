@@ -40,14 +40,14 @@ rp=$($R rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }'
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor is registered ($rp)"
 ok "status" sh -c "$R rproc status $rp >$T/status 2>&1"
 sed 's/^/# /' $T/status
-like "$($R rproc status "$rp" -P)" 'STATE="offline" FIRMWARE="socbox-rproc-a.elf" RECOVERY="enabled"' "offline, firmware a, recovery enabled"
+like "$($R rproc status "$rp" -P -o STATE,FIRMWARE,RECOVERY)" 'STATE="offline" FIRMWARE="socbox-rproc-a.elf" RECOVERY="enabled"' "offline, firmware a, recovery enabled"
 ok "the firmware images are in /lib/firmware" test -f /lib/firmware/socbox-rproc-b.elf
 
 # --- start: the core loads the ELF, the remote boots, its channel comes up ---
 ok "start" $R rproc start "$rp"
 is "$(cat "/sys/class/remoteproc/$rp/state")" running "state running"
 ok "the rpmsg-raw channel appears" wait_for 10 has_channel
-like "$($R rproc status "$rp" -P)" 'TRACES="1" CHANNELS="[^"]*rpmsg-raw' "status: one trace buffer, channel rpmsg-raw"
+like "$($R rproc status "$rp" -P -o TRACES,CHANNELS)" 'TRACES="1" CHANNELS="[^"]*rpmsg-raw' "status: one trace buffer, channel rpmsg-raw"
 # The remote counts its boots since the module was loaded; other scripts of this boot may
 # have started it already, so the numbers below count from this first one.
 b0=$($R rproc trace "$rp" | sed -n 's/^socbox test remote: boot \([0-9]*\), firmware socbox-rproc-a$/\1/p' | tail -n1)

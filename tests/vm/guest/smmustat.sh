@@ -31,7 +31,7 @@ like "$out" "\"group\": $group" "groups --device finds the edu group ($group)"
 like "$out" '"iommu": "dmar0"' "groups --device names the instance"
 like "$out" '"kind": "msi"' "reserved regions include the MSI window"
 _tap_run $S groups --device 0000:ff:1f.7
-is "$?" 1 "groups --device of an unknown device: exit 1 (not found)"
+is "$?" 3 "groups --device of an unknown device: exit 3 (named object not found)"
 
 # irq: VT-d registers its fault interrupt as dmar0
 out=$($S irq -J)
