@@ -24,6 +24,7 @@ struct poptOption sb_popt_output[] = {
 	{ "output", 'o', POPT_ARG_STRING, &sb_opt.output, 0,
 	  "columns to show; +COL,... adds to the default set", "LIST" },
 	{ "noheadings", 'n', POPT_ARG_NONE, &sb_opt.noheadings, 0, "do not print headings", NULL },
+	{ "bytes", '\0', POPT_ARG_NONE, &sb_opt.bytes, 0, "sizes in exact bytes, not K/M/G", NULL },
 	{ "raw", 'r', POPT_ARG_NONE, &sb_opt.raw, 0, "raw output (no alignment)", NULL },
 	{ "pairs", 'P', POPT_ARG_NONE, &sb_opt.pairs, 0, "KEY=\"value\" output for shell eval",
 	  NULL },
@@ -218,6 +219,8 @@ static int output_mode(struct sb_ctx *c)
 		c->out.mode = formats[i].mode;
 	}
 	c->out.noheadings = sb_opt.noheadings;
+	c->out.quiet = sb_opt.quiet;
+	c->out.bytes = sb_opt.bytes;
 	c->out.columns = sb_opt.output;
 	c->out.list_columns = sb_opt.list_columns;
 	if (!c->out.metrics_ns)

@@ -407,6 +407,21 @@ void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v)
 	c->set = true;
 }
 
+void sb_row_obj_strv_add(struct sb_row *r, int col, const char *key, const char *item)
+{
+	struct cell *c = cell_of(r, col, SB_T_OBJ, __func__);
+	struct field *f = NULL;
+
+	for (size_t i = 0; i < c->nm; i++)
+		if (c->m[i].type == SB_T_STRV && !strcmp(c->m[i].key, key))
+			f = &c->m[i];
+	if (!f)
+		f = add_named(&c->m, &c->nm, key, SB_T_STRV);
+	if (item)
+		list_add(&f->c, item);
+	c->set = true;
+}
+
 void sb_row_objv_add_u64(struct sb_row *r, int col, size_t n, const char *const keys[],
 			 const uint64_t v[])
 {

@@ -85,9 +85,7 @@ static char *obj_string(const struct cell *c, const char *sep, enum sb_out_units
 	return s;
 }
 
-/* A list joined with ","; an item holding ',' or '"' is quoted ("linux,cma" is one heap
- * name, not two) with its '"' doubled, so no list reads two ways. */
-static char *join_list(char *const *v, size_t n)
+char *sb_out_join_list(char *const *v, size_t n)
 {
 	size_t len = 1, off = 0;
 	char *s;
@@ -142,7 +140,7 @@ static char *cell_string(const struct cell *c, const struct sb_col *col, enum sb
 		return strdup(c->b ? "yes" : "no");
 	case SB_T_STRV:
 	case SB_T_U64V:
-		return join_list(c->v, c->nv);
+		return sb_out_join_list(c->v, c->nv);
 	case SB_T_OBJ:
 		return obj_string(c, ",", units);
 	case SB_T_OBJV:
@@ -361,6 +359,10 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 			for (size_t s = 0; s < tb->nsel; s++)
 				fprintf(o->fp, "%s%s=\"%s\"", s ? " " : "",
 					tb->cols[tb->sel[s]].name, text[r * tb->nsel + s]);
+			/* a view of several tables keys each row with its table's JSON name,
+			 * last, so lines read by their first column keep matching */
+			if (o->ntables > 1)
+				fprintf(o->fp, " TABLE=\"%s\"", tb->key);
 			fputc('\n', o->fp);
 		}
 		goto out;

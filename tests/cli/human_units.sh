@@ -10,6 +10,11 @@ NL=$F/netlink/devmem-nic.nl
 t_run "dmabufcp ls" 0 "$SOCBOX" dmabufcp ls --sysroot "$F/am62x-dmabuf"
 t_grep "a 8294400-byte buffer reads 7.9M" '^ +31 +7\.9M linux,cma ' "$T_TMP/out"
 t_grep "total_bytes with its unit" '^total_bytes: 22\.9M$' "$T_TMP/out"
+t_run "dmabufcp ls --bytes" 0 "$SOCBOX" dmabufcp ls --sysroot "$F/am62x-dmabuf" --bytes
+t_grep "--bytes: the exact size" '^ +31 +8294400 +linux,cma ' "$T_TMP/out"
+t_grep "--bytes: fields too" '^total_bytes: 23989248$' "$T_TMP/out"
+t_run "devmemstat pools -P --bytes" 0 "$SOCBOX" devmemstat pools -P --bytes --load-netlink "$NL"
+t_grep "pairs --bytes: exact bytes, the ratio still a percentage" '^POOL_ID="10" .*INFLIGHT_MEM_BYTES="4194304" .*RECYCLE_RATE="99\.0%"$' "$T_TMP/out"
 t_run "dmabufcp ls -J" 0 "$SOCBOX" dmabufcp ls --sysroot "$F/am62x-dmabuf" -J
 t_jq "JSON keeps the bytes" '(.buffers[] | select(.inode == 31) | .size_bytes) == 8294400 and .total_bytes == 23989248' "$T_TMP/out"
 

@@ -16,7 +16,7 @@
 /* Values of the common options. One instance per process (popt tables need fixed
  * addresses); reset by sb_cli_parse() before each parse. */
 struct sb_common_opts {
-	int json, raw, pairs, noheadings, list_columns;
+	int json, raw, pairs, noheadings, list_columns, bytes;
 	char *output;
 	char *format; /* "table", "json", "raw", "pairs", "openmetrics" */
 	char *sysroot;

@@ -135,10 +135,18 @@ void sb_row_obj(struct sb_row *r, int col);
 void sb_row_obj_str(struct sb_row *r, int col, const char *key, const char *v);
 void sb_row_obj_s64(struct sb_row *r, int col, const char *key, int64_t v);
 void sb_row_obj_bool(struct sb_row *r, int col, const char *key, bool v);
+/* A list member (JSON array of strings), built an item at a time under key; item NULL
+ * makes it (empty: []) without an item. */
+void sb_row_obj_strv_add(struct sb_row *r, int col, const char *key, const char *item);
 /* SB_T_OBJV: append a record of n numbers named keys[i] (the same keys for every record of
  * a column: they are its schema). A cell with no record is JSON [] and empty text. */
 void sb_row_objv_add_u64(struct sb_row *r, int col, size_t n, const char *const keys[],
 			 const uint64_t v[]);
+
+/* A list as text modes print it (malloc'ed): joined with ","; an item holding ',' or '"'
+ * is quoted ("linux,cma" is one heap name, not two) with its '"' doubled, so no list reads
+ * two ways. */
+char *sb_out_join_list(char *const *v, size_t n);
 
 /* Top-level fields (JSON members beside the tables; "Key: value" lines in table mode,
  * before the tables). Names are snake_case; units belong in the name ("size_bytes"). */
