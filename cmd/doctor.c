@@ -129,7 +129,7 @@ static void fact_metrics(struct sb_out *o, const struct sb_doctor_report *rep)
 		for (int k = 0; k < s->nfacts; k++) {
 			struct sb_row *r;
 
-			if (s->facts[k].type == SB_FACT_STR)
+			if (s->facts[k].type == SB_FACT_STR || s->facts[k].type == SB_FACT_LIST)
 				continue;
 			r = sb_table_row(t);
 			sb_row_str(r, MCOL_SUBSYSTEM, s->name);
@@ -145,7 +145,11 @@ static void fact_member(struct sb_row *r, int col, const struct sb_fact *f)
 		sb_row_obj_s64(r, col, f->key, f->num);
 	else if (f->type == SB_FACT_BOOL)
 		sb_row_obj_bool(r, col, f->key, f->num != 0);
-	else
+	else if (f->type == SB_FACT_LIST) {
+		sb_row_obj_strv_add(r, col, f->key, NULL);
+		for (size_t i = 0; i < f->nitems; i++)
+			sb_row_obj_strv_add(r, col, f->key, f->items[i]);
+	} else
 		sb_row_obj_str(r, col, f->key, f->str);
 }
 
@@ -189,7 +193,12 @@ static void facts_table(struct sb_out *o, const struct sb_doctor_report *rep)
 
 			sb_row_str(r, FCOL_SUBSYSTEM, s->name);
 			sb_row_str(r, FCOL_KEY, f->key);
-			if (f->type == SB_FACT_STR)
+			if (f->type == SB_FACT_LIST) {
+				char *list = sb_out_join_list(f->items, f->nitems);
+
+				snprintf(value, sizeof(value), "%s", list ? list : "");
+				free(list);
+			} else if (f->type == SB_FACT_STR)
 				snprintf(value, sizeof(value), "%s", f->str);
 			else if (f->type == SB_FACT_BOOL)
 				snprintf(value, sizeof(value), "%s", f->num ? "yes" : "no");
@@ -209,6 +218,14 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 
 	if (!o)
 		return SB_EXIT_FAIL;
+	/* -q at a console: the causes alone, nothing on a healthy board (as dmesg -l err) */
+	if (sb_opt.quiet && c->out.mode == SB_OUT_TABLE) {
+		if (rep->ncauses)
+			causes_table(o, rep);
+		rc = sb_out_print(o);
+		sb_out_free(o);
+		return rc ? SB_EXIT_FAIL : 0;
+	}
 	sb_out_field_str(o, "kernel", rep->kernel);
 	/* null (text: "-") on the live system */
 	sb_out_field_str(o, "sysroot", sb_root_is_live(c->root) ? NULL : sb_root_path(c->root));
@@ -227,7 +244,7 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 		const struct sb_doctor_sub *s = &rep->subs[i];
 
 		subsystem_row(t, s);
-		if (c->out.mode == SB_OUT_TABLE && !sb_opt.quiet)
+		if (c->out.mode == SB_OUT_TABLE)
 			for (int k = 0; k < s->nhints; k++)
 				sb_out_note(o, "%s: %s", s->name, s->hints[k]);
 	}

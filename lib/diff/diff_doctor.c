@@ -3,12 +3,16 @@
  * every cause (keyed by code and object, so the same cause on another object is another
  * record). Summaries are left out: they are built from the facts and would say it twice. */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "socbox/diff.h"
 #include "socbox/doctor.h"
+#include "socbox/out.h"
 
 static void fact(struct sb_diff_set *s, struct sb_diff_obj *o, const struct sb_fact *f)
 {
+	char *list;
+
 	switch (f->type) {
 	case SB_FACT_STR:
 		sb_diff_attr_str(s, o, f->key, f->str);
@@ -18,6 +22,13 @@ static void fact(struct sb_diff_set *s, struct sb_diff_obj *o, const struct sb_f
 		break;
 	case SB_FACT_BOOL:
 		sb_diff_attr_bool(s, o, f->key, f->num != 0);
+		break;
+	case SB_FACT_LIST:
+		list = sb_out_join_list(f->items, f->nitems);
+		if (!list)
+			abort();
+		sb_diff_attr_str(s, o, f->key, list);
+		free(list);
 		break;
 	}
 }

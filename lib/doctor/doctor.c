@@ -65,6 +65,28 @@ void doctor_str(struct sb_doctor_sub *s, const char *key, const char *v, bool li
 	snprintf(f->str, sizeof(f->str), "%s", v);
 }
 
+void doctor_list_add(struct sb_doctor_sub *s, const char *key, const char *item, bool live)
+{
+	struct sb_fact *f = NULL;
+	char **nv;
+
+	for (int k = 0; k < s->nfacts; k++)
+		if (s->facts[k].type == SB_FACT_LIST && !strcmp(s->facts[k].key, key))
+			f = &s->facts[k];
+	if (!f)
+		f = fact(s, key, SB_FACT_LIST, live);
+	if (!item)
+		return;
+	nv = realloc(f->items, (f->nitems + 1) * sizeof(*nv));
+	if (!nv)
+		abort();
+	f->items = nv;
+	f->items[f->nitems] = strdup(item);
+	if (!f->items[f->nitems])
+		abort();
+	f->nitems++;
+}
+
 void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -178,6 +200,11 @@ void sb_doctor_run(const struct sb_root *r, const struct sb_doctor_opts *opts,
 
 void sb_doctor_sub_free(struct sb_doctor_sub *s)
 {
+	for (int k = 0; k < s->nfacts; k++) {
+		for (size_t i = 0; i < s->facts[k].nitems; i++)
+			free(s->facts[k].items[i]);
+		free(s->facts[k].items);
+	}
 	free(s->facts);
 	for (int k = 0; k < s->nhints; k++)
 		free(s->hints[k]);

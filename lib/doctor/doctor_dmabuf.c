@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* doctor's dma-buf probe: a view of lib/dmabuf (allocators, their nodes, udmabuf limits). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor_probe.h"
 #include "socbox/dmabuf.h"
 #include "socbox/dmabufinfo.h"
+#include "socbox/out.h"
 
 /* Live only: the device node's mode and whether this user may open it to allocate. */
 /* Live only: the device node's mode and whether this user may open it to allocate (a node
@@ -27,6 +29,26 @@ static void node_access(struct sb_doctor_sub *s, const struct sb_dmabuf_allocato
 	doctor_str(s, key, desc, true);
 }
 
+/* "2 heaps ("linux,cma",system), udmabuf present": the names as list cells print them */
+static void summary_heaps(struct sb_doctor_sub *s, const struct sb_dmabuf_allocators *a,
+			  bool udmabuf)
+{
+	char **v = calloc(a->nheaps + 1, sizeof(*v)), *list;
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i < a->nheaps; i++)
+		v[i] = (char *)a->v[i].name;
+	list = sb_out_join_list(v, a->nheaps);
+	if (!list)
+		abort();
+	doctor_summary(s, "%zu heap%s%s%s%s, udmabuf %s", a->nheaps, a->nheaps == 1 ? "" : "s",
+		       a->nheaps ? " (" : "", list, a->nheaps ? ")" : "",
+		       udmabuf ? "present" : "missing");
+	free(list);
+	free(v);
+}
+
 void doctor_probe_dmabuf(struct doctor_board *b, struct sb_doctor_sub *s)
 {
 	const struct sb_root *r = b->root;
@@ -43,7 +65,12 @@ void doctor_probe_dmabuf(struct doctor_board *b, struct sb_doctor_sub *s)
 		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "",
 					a.v[i].name);
 	doctor_num(s, "heaps", (int64_t)nheaps, false);
+	/* heap_names stays for old scripts; a heap name may hold a comma ("linux,cma"), so
+	 * heap_list is the one to read */
 	doctor_str(s, "heap_names", names, false);
+	doctor_list_add(s, "heap_list", NULL, false);
+	for (size_t i = 0; i < nheaps; i++)
+		doctor_list_add(s, "heap_list", a.v[i].name, false);
 	for (size_t i = 0; i < nheaps; i++) {
 		snprintf(key, sizeof(key), "access_%.56s", a.v[i].name);
 		node_access(s, &a.v[i], key);
@@ -72,7 +99,6 @@ void doctor_probe_dmabuf(struct doctor_board *b, struct sb_doctor_sub *s)
 	if (s->status == SB_HEALTH_MISSING)
 		doctor_summary(s, "no dma-heap and no udmabuf");
 	else
-		doctor_summary(s, "%zu heap%s%s%s, udmabuf %s", nheaps, nheaps == 1 ? "" : "s",
-			       nheaps ? " " : "", names, udmabuf ? "present" : "missing");
+		summary_heaps(s, &a, udmabuf);
 	sb_dmabuf_allocators_free(&a);
 }

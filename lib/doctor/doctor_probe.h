@@ -87,6 +87,8 @@ void doctor_causes_rank(struct sb_doctor_report *rep);
 void doctor_num(struct sb_doctor_sub *s, const char *key, int64_t v, bool live);
 void doctor_bool(struct sb_doctor_sub *s, const char *key, bool v, bool live);
 void doctor_str(struct sb_doctor_sub *s, const char *key, const char *v, bool live);
+/* A list fact (JSON array), an item at a time; item NULL makes it empty. */
+void doctor_list_add(struct sb_doctor_sub *s, const char *key, const char *item, bool live);
 void doctor_hint(struct sb_doctor_sub *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void doctor_summary(struct sb_doctor_sub *s, const char *fmt, ...)

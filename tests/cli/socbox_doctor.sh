@@ -9,7 +9,7 @@ X86=$F/x86-vtd
 t_run "arm: doctor" 0 "$SOCBOX" doctor --sysroot "$ARM"
 t_grep "arm: kernel shown" '^kernel: 6\.6\.48-stm32mp-r2$' "$T_TMP/out"
 t_grep "arm: rpmsg ok" '^rpmsg +ok +1 remoteproc \(1 running\), 3 channels, 1 ctrl device, 1 endpoint$' "$T_TMP/out"
-t_grep "arm: dmabuf degraded without udmabuf" '^dmabuf +degraded +2 heaps linux,cma,system, udmabuf missing$' "$T_TMP/out"
+t_grep "arm: dmabuf degraded without udmabuf" '^dmabuf +degraded +2 heaps \("linux,cma",system\), udmabuf missing$' "$T_TMP/out"
 t_grep "arm: the board named" '^board: STMicroelectronics STM32MP157F-DK2 Discovery Board$' "$T_TMP/out"
 t_grep "arm: 32-bit Arm" '^arch: arm$' "$T_TMP/out"
 t_grep "arm: no IOMMU is no alert on a board that has none" '^iommu +absent +no IOMMU on this board \(the device tree describes none\)$' "$T_TMP/out"
@@ -22,6 +22,14 @@ t_json "arm: doctor --json" "$T_TMP/arm.json"
 t_jq "arm: sysroot recorded" '.sysroot | endswith("stm32mp157-dk2")' "$T_TMP/arm.json"
 t_jq "arm: rpmsg facts" '.subsystems[] | select(.subsystem=="rpmsg") | .status=="ok" and .facts.remoteprocs==1 and .facts.channels==3 and .facts.module_rpmsg_char=="loaded"' "$T_TMP/arm.json"
 t_jq "arm: heaps" '.subsystems[] | select(.subsystem=="dmabuf") | .facts.heaps==2 and .facts.udmabuf==false' "$T_TMP/arm.json"
+t_jq "arm: heap names as a list (a name holds a comma)" '.subsystems[] | select(.subsystem=="dmabuf") | .facts.heap_list == ["linux,cma","system"] and .facts.heap_names == "linux,cma,system"' "$T_TMP/arm.json"
+
+# -q: the causes alone at a console, nothing at all on a healthy board
+t_run "arm: doctor -q" 0 "$SOCBOX" doctor --sysroot "$ARM" -q
+t_grep "arm: -q prints the causes table" '^dmabuf\.no-udmabuf ' "$T_TMP/out"
+t_nogrep "arm: -q leaves out the board and the subsystems" '^(kernel:|SUBSYSTEM|rpmsg +ok|note:)' "$T_TMP/out"
+t_run "healthy board: doctor -q" 0 "$SOCBOX" doctor --sysroot "$F/am62x-dmabuf" -q
+t_eq "healthy board: doctor -q prints nothing" "$(cat "$T_TMP/out")" ""
 t_jq "arm: udmabuf's fix names the config" '.causes[] | select(.code=="dmabuf.no-udmabuf") | .fix | test("module udmabuf is not built for this kernel: enable CONFIG_UDMABUF")' "$T_TMP/arm.json"
 t_jq "arm: no live facts on a sysroot without a netdev capture" '[.subsystems[] | select(.live_only|not) | .live] | all(. == {})' "$T_TMP/arm.json"
 t_jq "arm: live is null where it could not look" '[.subsystems[] | select(.live_only) | .live] == [null]' "$T_TMP/arm.json"

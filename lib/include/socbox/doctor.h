@@ -25,7 +25,7 @@ enum sb_health {
 	SB_HEALTH_UNKNOWN,
 };
 
-enum sb_fact_type { SB_FACT_STR, SB_FACT_NUM, SB_FACT_BOOL };
+enum sb_fact_type { SB_FACT_STR, SB_FACT_NUM, SB_FACT_BOOL, SB_FACT_LIST };
 
 struct sb_fact {
 	char key[48];
@@ -33,6 +33,8 @@ struct sb_fact {
 	bool live; /* needs the running kernel */
 	char str[128];
 	int64_t num;
+	char **items; /* SB_FACT_LIST: malloc'ed, nitems of them */
+	size_t nitems;
 };
 
 #define SB_DOCTOR_MAX_HINTS 8

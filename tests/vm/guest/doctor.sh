@@ -13,9 +13,9 @@ like "$status" '^iommu ok$' "iommu ok (VT-d)"
 like "$status" '^netdev ok$' "netdev family answers"
 summary=$("$SOCBOX" doctor -P -o subsystem,summary)
 like "$summary" '^SUBSYSTEM="iommu" SUMMARY="[0-9]+ instances? \(dmar0' "dmar0 named"
-like "$summary" '^SUBSYSTEM="dmabuf" SUMMARY="1 heap system, udmabuf present"$' "the system heap and udmabuf named"
+like "$summary" '^SUBSYSTEM="dmabuf" SUMMARY="1 heap \(system\), udmabuf present"$' "the system heap and udmabuf named"
 facts=$("$SOCBOX" doctor -v -P)
-like "$facts" '^SUBSYSTEM="dmabuf" KEY="access_system" VALUE="0[0-7]+ uid 0 gid 0" LIVE="yes"$' "heap node access reported on the live system"
+like "$facts" '^SUBSYSTEM="dmabuf" KEY="access_system" VALUE="0[0-7]+ uid 0 gid 0" LIVE="yes" TABLE="facts"$' "heap node access reported on the live system"
 ok "doctor --require dmabuf,iommu,netdev" "$SOCBOX" doctor -q --require dmabuf,iommu,netdev
 json=$("$SOCBOX" doctor --json)
 like "$json" '"subsystem": "iommu",' "JSON names subsystems"
