@@ -15,6 +15,7 @@
 #include "builtins.h"
 #include "socbox/cli.h"
 #include "socbox/suggest.h"
+#include "socbox/error.h"
 #include "socbox/escape.h"
 #include "socbox/events.h"
 #include "socbox/genl.h"
@@ -82,20 +83,30 @@ static void print_json(const struct sb_event *ev)
 	sb_json_obj_end(&j);
 }
 
+/* One line per event, as dmesg prints; on a terminal wrapped at its width (continuation
+ * lines indented), to a pipe one line whatever its length, for grep. */
 static void print_line(const struct sb_event *ev)
 {
+	char line[sizeof(ev->object) * 4 + sizeof(ev->detail) * 4 + 64], *p = line;
+	size_t left = sizeof(line);
+	int n;
+
 	if (ev->has_ts)
-		printf("[%5llu.%06llu] ", (unsigned long long)(ev->ts_us / 1000000),
-		       (unsigned long long)(ev->ts_us % 1000000));
+		n = snprintf(p, left, "[%5llu.%06llu] ", (unsigned long long)(ev->ts_us / 1000000),
+			     (unsigned long long)(ev->ts_us % 1000000));
 	else
-		fputs("[           -] ", stdout);
-	printf("%-10s %-16s ", sb_ev_subsys_name(ev->subsys), ev->kind);
-	sb_fputs_escaped(stdout, ev->object, 0);
+		n = snprintf(p, left, "[           -] ");
+	p += n, left -= (size_t)n;
+	n = snprintf(p, left, "%-10s %-16s ", sb_ev_subsys_name(ev->subsys), ev->kind);
+	p += n, left -= (size_t)n;
+	sb_escape(p, left, ev->object, 0);
 	if (ev->detail[0]) {
-		fputs("  ", stdout);
-		sb_fputs_escaped(stdout, ev->detail, 0);
+		n = (int)strlen(p);
+		p += n, left -= (size_t)n;
+		snprintf(p, left, "  ");
+		sb_escape(p + 2, left - 2, ev->detail, 0);
 	}
-	fputc('\n', stdout);
+	sb_err_put_wrapped(stdout, line, sb_err_width(stdout));
 }
 
 static void event_row(struct sb_table *t, const struct sb_event *ev)

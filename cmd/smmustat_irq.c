@@ -26,7 +26,7 @@ static const struct sb_col irq_cols[] = {
 	[I_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
 		     "evtq, gerror, priq, combined, cmdq-sync, context, global, dmar, amd-vi", 0 },
 	[I_ACTION] = { "ACTION", SB_T_STR, 0, SB_COL_LABEL, "action name(s) of the line", 0 },
-	[I_CHIP] = { "CHIP", SB_T_STR, 0, 0, "interrupt chip", 0 },
+	[I_CHIP] = { "CHIP", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON, "interrupt chip", 0 },
 	[I_TOTAL] = { "TOTAL", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
 		      "count over all CPUs (delta of the interval with -i)", 0 },
 	[I_RATE] = { "RATE_PER_S", SB_T_DBL, 0, SB_COL_RIGHT | SB_COL_METRIC,
@@ -76,15 +76,20 @@ static size_t ninst;
 static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_table *cur,
 		     const struct sb_irq_table *prev, double secs)
 {
-	struct sb_table *t = sb_out_table(o, "irqs", opt_per_cpu ? "Interrupts" : NULL, irq_cols,
-					  ARRAY_SIZE(irq_cols), true);
-	struct sb_table *pt = opt_per_cpu ? sb_out_table(o, "per_cpu", "Per CPU", percpu_cols,
-							 ARRAY_SIZE(percpu_cols), false)
-					  : NULL;
+	/* one reading has no rate: the column is "-" in every row, left to JSON and -o */
+	static struct sb_col cols[ARRAY_SIZE(irq_cols)];
+	struct sb_table *t, *pt = NULL;
 	/* a person reads the CPUs that took interrupts; scripts get every row */
 	bool hide_idle = c->out.mode == SB_OUT_TABLE && !c->out.columns;
 	unsigned rows = 0, idle = 0;
 
+	memcpy(cols, irq_cols, sizeof(cols));
+	if (!prev)
+		cols[I_RATE].flags |= SB_COL_HIDDEN | SB_COL_JSON;
+	t = sb_out_table(o, "irqs", opt_per_cpu ? "Interrupts" : NULL, cols, ARRAY_SIZE(cols), true);
+	if (opt_per_cpu)
+		pt = sb_out_table(o, "per_cpu", "Per CPU", percpu_cols, ARRAY_SIZE(percpu_cols),
+				  false);
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct sb_irq_row *r = &cur->rows[i];
 		const char *kind = sb_irq_iommu_kind(r), *in;

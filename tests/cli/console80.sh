@@ -97,7 +97,17 @@ pane server-events smmustat events --sysroot "$S"
 check server-events event_groups.device event_groups.instance
 pane server-doctor doctor --sysroot "$S"
 check server-doctor subsystems.subsystem
+# the timeline is one line per event, as dmesg; on a terminal long ones wrap
+pane server-timeline events --sysroot "$S"
+check server-timeline
+# every interrupt line of a 2-CPU arm64 guest: the rate of one reading and the chip are
+# left to -o and JSON
+pane virt-irq smmustat irq --all --sysroot "$F/qemu-virt-arm64"
+check virt-irq irqs.instance irqs.action
 
+# kperf's lines (the seed's shape) wrap on a terminal
+pane devmem-top devmemstat top --sysroot "$F/devmem-nic"
+check devmem-top
 for v in show pools qstats queues bindings; do
 	pane "devmem-$v" devmemstat "$v" --load-netlink "$F/netlink/devmem-nic.nl"
 	check "devmem-$v"
