@@ -119,6 +119,7 @@ static void faults(struct doctor_board *b)
 	for (size_t i = 0; i < n; i++) {
 		size_t count = 0, first = i;
 		struct sb_cause *c;
+		char at[32] = "";
 
 		for (size_t k = 0; k < n; k++)
 			if (!strcmp(ev[k].device, ev[i].device)) {
@@ -128,15 +129,17 @@ static void faults(struct doctor_board *b)
 		if (first != i ||
 		    !(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
 			continue;
-		cause_diag(c, "%s: %zu DMA fault%s in %s since boot (%s%s%s)", ev[i].device, count,
-			   count == 1 ? "" : "s", ev[i].source, ev[i].kind,
-			   ev[i].reason[0] ? ", " : "", ev[i].reason);
+		/* the diagnosis names the instance by its one name (as smmustat and socbox
+		 * events do) and stays short for the console; the evidence has the kernel log's
+		 * device name and the decoded reason */
+		cause_diag(c, "%s: %zu DMA fault%s in %s since boot (%s)", ev[i].device, count,
+			   count == 1 ? "" : "s", ev[i].instance[0] ? ev[i].instance : ev[i].source,
+			   ev[i].kind);
 		if (ev[i].has_addr)
-			cause_evidence(c, "kernel log: %s fault at 0x%llx by %s (smmustat events)",
-				       ev[i].kind, (unsigned long long)ev[i].addr, ev[i].device);
-		else
-			cause_evidence(c, "kernel log: %s fault by %s (smmustat events)",
-				       ev[i].kind, ev[i].device);
+			snprintf(at, sizeof(at), " at 0x%llx", (unsigned long long)ev[i].addr);
+		cause_evidence(c, "kernel log of %s: %s fault%s by %s%s%s (smmustat events)",
+			       ev[i].source, ev[i].kind, at, ev[i].device,
+			       ev[i].reason[0] ? ": " : "", ev[i].reason);
 		cause_fix(c,
 			  "smmustat events shows each fault; check %s's driver's DMA mapping and "
 			  "its stream IDs in the firmware",

@@ -97,7 +97,7 @@ static int snap_module_lists(struct sb_snap *s)
 
 /* doctor's causes: of every platform device what tells its role and state: its modalias,
  * and the links to its driver, its IOMMU group and its device-tree node (with the node's
- * iommus property). */
+ * iommus and interrupts properties). */
 static int snap_platform_devices(struct sb_snap *s)
 {
 	static const char dir[] = "/sys/bus/platform/devices";
@@ -127,9 +127,13 @@ static int snap_platform_devices(struct sb_snap *s)
 			rc = sb_snap_file(s, path);
 		}
 		snprintf(path, sizeof(path), "%s/of_node", real);
+		/* the node's iommus; its interrupts name the SMMU that owns an irq line */
 		if (!rc && realpath(path, node)) {
 			snprintf(path, sizeof(path), "%s/iommus", node);
 			rc = sb_snap_file(s, path);
+			snprintf(path, sizeof(path), "%s/interrupts", node);
+			if (!rc)
+				rc = sb_snap_file(s, path);
 		}
 	}
 	sb_dirlist_free(&dl);

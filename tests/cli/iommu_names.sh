@@ -87,4 +87,11 @@ t_run "two DT SMMUs: irq -J" 0 "$SOCBOX" smmustat irq --sysroot "$B" -J
 t_eq "each line named by the node that lists its interrupt" "$(jq -r '.irqs[] | "\(.irq)=\(.instance)"' "$T_TMP/out" | tr '\n' ' ')" \
 	"70=smmu3.0x0000000049000000 71=smmu3.0x0000000049000000 73=smmu3.0x000000004a000000 74=smmu3.0x000000004a000000 "
 t_jq "the old keys stay" '.irqs[0] | has("irq") and has("kind") and has("action") and has("total")' "$T_TMP/out"
+
+# doctor names the faulting instance as the other views do; the log's name is evidence
+t_run "doctor on the arm64 guest capture" 0 "$SOCBOX" doctor --sysroot "$SOCBOX_FIXTURES/qemu-virt-arm64" -J
+t_jq "iommu.faults: the instance by its one name" \
+	'.causes[] | select(.code == "iommu.faults") | .diagnosis == "0000:00:03.0: 1 DMA fault in smmu3.0x0000000009050000 since boot (F_TRANSLATION)"' "$T_TMP/out"
+t_jq "... the kernel log's device name and the reason in the evidence" \
+	'.causes[] | select(.code == "iommu.faults") | .evidence | startswith("kernel log of 9050000.smmuv3: F_TRANSLATION fault at 0x")' "$T_TMP/out"
 t_done

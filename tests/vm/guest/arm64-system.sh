@@ -15,7 +15,7 @@ status=$("$SOCBOX" doctor -r -n -o subsystem,status)
 # the IOMMU works; faults an earlier script made (arm64-fault.sh) make it degraded
 if [ "$("$SOCBOX" smmustat events -r -n | wc -l)" -gt 0 ]; then
 	like "$status" '^iommu degraded$' "iommu degraded: the SMMUv3 works, devices faulted"
-	like "$("$SOCBOX" doctor -P)" '^CODE="iommu\.faults" DIAGNOSIS="0000:00:03\.0: [0-9]+ DMA faults? in 9050000\.smmuv3 since boot' \
+	like "$("$SOCBOX" doctor -P)" '^CODE="iommu\.faults" DIAGNOSIS="0000:00:03\.0: [0-9]+ DMA faults? in smmu3\.0x0000000009050000 since boot' \
 		"doctor names the faulting edu device"
 else
 	like "$status" '^iommu ok$' "iommu ok (SMMUv3)"
@@ -50,6 +50,10 @@ is "$("$SOCBOX" doctor --sysroot /tmp/snap -r -n -o subsystem,status,summary)" \
 is "$("$SOCBOX" smmustat --sysroot /tmp/snap -r -n)" "$("$SOCBOX" smmustat -r -n)" "smmustat overview: the same"
 is "$("$SOCBOX" smmustat groups --sysroot /tmp/snap -r)" "$("$SOCBOX" smmustat groups -r)" "groups with stream IDs: the same (the device tree files were kept)"
 is "$("$SOCBOX" smmustat events --sysroot /tmp/snap --list -r -n)" "$("$SOCBOX" smmustat events --list -r -n)" "events: the same"
+is "$("$SOCBOX" smmustat irq --sysroot /tmp/snap -r -n -o IRQ,INSTANCE,KIND)" "$("$SOCBOX" smmustat irq -r -n -o IRQ,INSTANCE,KIND)" \
+	"irq: the snapshot names the same instances"
+ok "the snapshot kept the SMMU node's interrupts" test -s /tmp/snap/sys/class/iommu/smmu3.0x0000000009050000/device/of_node/interrupts
+like "$("$SOCBOX" smmustat irq --sysroot /tmp/snap -r -n -o INSTANCE,KIND)" '^smmu3\.0x0000000009050000 evtq$' "irq: the event queue line named by its SMMU"
 ok "the snapshot's kernel log is /dev/kmsg byte for byte (escaped tab of the dump)" grep -q '^3,[0-9]*,[0-9]*,-;arm-smmu-v3 9050000.smmuv3: \\x090x' /tmp/snap/dev/kmsg
 ok "the snapshot kept the host bridge's iommu-map" test -s /tmp/snap/sys/firmware/devicetree/base/pcie@10000000/iommu-map
 
