@@ -31,7 +31,9 @@ struct poptOption sb_popt_output[] = {
 	{ "list-columns", 'H', POPT_ARG_NONE, &sb_opt.list_columns, 0, "list the available columns",
 	  NULL },
 	{ "format", '\0', POPT_ARG_STRING, &sb_opt.format, 0,
-	  "output format: table, json, raw, pairs, openmetrics or prometheus", "FMT" },
+	  "output format: table, json, raw, pairs, openmetrics, prometheus; ktap where the "
+	  "command runs checks",
+	  "FMT" },
 	POPT_TABLEEND
 };
 
@@ -197,6 +199,7 @@ static int output_mode(struct sb_ctx *c)
 			{ "pairs", SB_OUT_PAIRS },
 			{ "openmetrics", SB_OUT_OPENMETRICS },
 			{ "prometheus", SB_OUT_PROMETHEUS },
+			{ "ktap", SB_OUT_KTAP },
 		};
 		size_t i;
 		for (i = 0; i < ARRAY_SIZE(formats); i++)
@@ -207,15 +210,21 @@ static int output_mode(struct sb_ctx *c)
 
 			sb_suggest_init(&s, sb_opt.format, (size_t)-1);
 			for (i = 0; i < ARRAY_SIZE(formats); i++)
-				sb_suggest_add(&s, formats[i].name);
+				if (formats[i].mode != SB_OUT_KTAP || c->tests)
+					sb_suggest_add(&s, formats[i].name);
 			if (sb_suggest_best(&s))
 				return sb_usage_error(c, "unknown format '%s'; did you mean '%s'?",
 						      sb_opt.format, sb_suggest_best(&s));
-			return sb_usage_error(
-				c,
-				"unknown format '%s' (table, json, raw, pairs, openmetrics or prometheus)",
-				sb_opt.format);
+			return sb_usage_error(c,
+					      "unknown format '%s' (table, json, raw, pairs, "
+					      "openmetrics%s)",
+					      sb_opt.format,
+					      c->tests ? ", prometheus or ktap" : " or prometheus");
 		}
+		if (formats[i].mode == SB_OUT_KTAP && !c->tests)
+			return sb_usage_error(c,
+					      "--format ktap: this command runs no checks (socbox doctor "
+					      "and smmustat check do)");
 		c->out.mode = formats[i].mode;
 	}
 	c->out.noheadings = sb_opt.noheadings;
@@ -534,6 +543,7 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	c.applet = applet;
 	c.cmd = cmd->name;
 	c.streams = cmd->flags & SB_CMD_STREAMS;
+	c.tests = cmd->flags & SB_CMD_TESTS;
 	c.cmds = cmds;
 	rc = cmd->run(&c, argc, argv);
 	sb_ctx_done(&c);

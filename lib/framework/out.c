@@ -2,6 +2,7 @@
 /* The output layer's model: views, tables, rows, fields and notes collected by a command,
  * column selection (-o), and --list-columns. Rendering is in out_render.c. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -86,6 +87,14 @@ static void reset(struct sb_out *o)
 	free(o->fields);
 	o->fields = NULL;
 	o->nfields = 0;
+	for (size_t i = 0; i < o->ntests; i++) {
+		free(o->tests[i].suite);
+		free(o->tests[i].name);
+		free(o->tests[i].diag);
+	}
+	free(o->tests);
+	o->tests = NULL;
+	o->ntests = 0;
 	for (size_t i = 0; i < o->nnotes; i++)
 		free(o->notes[i]);
 	free(o->notes);
@@ -500,6 +509,39 @@ void sb_out_field_count(struct sb_out *o, const char *key, const char *name, uin
 	add_named(&f->c.m, &f->c.nm, name, SB_T_U64)->c.u = n;
 }
 
+/* a KTAP name: no '#' (it starts a directive) and no white space */
+static char *test_name(const char *s)
+{
+	char *n = xstrdup(s && *s ? s : "unnamed");
+
+	for (char *p = n; *p; p++)
+		if (*p == '#' || isspace((unsigned char)*p) || iscntrl((unsigned char)*p))
+			*p = '_';
+	return n;
+}
+
+void sb_out_test(struct sb_out *o, const char *suite, const char *name, enum sb_test_result r,
+		 const char *diag_fmt, ...)
+{
+	struct out_test *t, *nv = realloc(o->tests, (o->ntests + 1) * sizeof(*nv));
+	va_list ap;
+
+	if (!nv)
+		abort();
+	o->tests = nv;
+	t = &nv[o->ntests++];
+	t->suite = suite ? test_name(suite) : NULL;
+	t->name = test_name(name);
+	t->result = r;
+	t->diag = NULL;
+	if (diag_fmt) {
+		va_start(ap, diag_fmt);
+		if (vasprintf(&t->diag, diag_fmt, ap) < 0)
+			abort();
+		va_end(ap);
+	}
+}
+
 __attribute__((format(printf, 3, 0))) static void add_note(
 	struct sb_out *o, bool problem, const char *fmt, va_list ap)
 {
@@ -550,6 +592,9 @@ int sb_out_print(struct sb_out *o)
 	case SB_OUT_OPENMETRICS:
 	case SB_OUT_PROMETHEUS:
 		rc = sb_out_render_openmetrics(o);
+		break;
+	case SB_OUT_KTAP:
+		rc = sb_out_render_ktap(o);
 		break;
 	default:
 		rc = sb_out_render_text(o);

@@ -66,7 +66,19 @@ struct sb_out {
 	char **notes;
 	bool *problem; /* notes[i] reports a problem (sb_out_problem) */
 	size_t nnotes;
+	struct out_test *tests; /* sb_out_test(), in the order given */
+	size_t ntests;
 };
+
+struct out_test {
+	char *suite; /* NULL: top level */
+	char *name;
+	char *diag; /* NULL: none */
+	enum sb_test_result result;
+};
+
+/* --format ktap (lib/framework/out_ktap.c) */
+int sb_out_render_ktap(struct sb_out *o);
 
 /* The width text may take on fp: $COLUMNS when set (whatever fp is), else the terminal's
  * (80 when a serial console reports none), 0 (unlimited) for a pipe or a file. */

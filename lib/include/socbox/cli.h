@@ -76,6 +76,7 @@ struct sb_ctx {
 	const char **args; /* positional arguments after the options */
 	int nargs;
 	bool streams;		   /* the command's SB_CMD_STREAMS */
+	bool tests;		   /* the command's SB_CMD_TESTS: --format ktap is offered */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
 	const char **times;	   /* argv with durations in the options' units (popt's) */
 	const char **times_of;	   /* ... and the argv it was made from */
@@ -84,6 +85,7 @@ struct sb_ctx {
 
 enum sb_cmd_flags {
 	SB_CMD_STREAMS = 1 << 0, /* prints record after record until stopped (monitor, top) */
+	SB_CMD_TESTS = 1 << 1,	 /* runs checks and reports them with sb_out_test() (ktap) */
 };
 
 struct sb_cmd {

@@ -24,7 +24,8 @@ enum sb_out_mode {
 	SB_OUT_PAIRS,
 	SB_OUT_JSON,
 	SB_OUT_OPENMETRICS,
-	SB_OUT_PROMETHEUS
+	SB_OUT_PROMETHEUS,
+	SB_OUT_KTAP /* --format ktap: the view's tests (sb_out_test()) as KTAP, nothing else */
 };
 
 enum sb_col_type {
@@ -162,6 +163,15 @@ void sb_out_field_ratio(struct sb_out *o, const char *key, double val);
  * at a time under one key; text modes print them as list cells do. */
 void sb_out_field_strv_add(struct sb_out *o, const char *key, const char *item);
 void sb_out_field_count(struct sb_out *o, const char *key, const char *name, uint64_t n);
+
+/* A test the view ran, for --format ktap (the kernel's test result format, which
+ * kselftest, KernelCI and LAVA read); the other modes leave tests out, their tables say the
+ * same. suite groups tests into a nested KTAP test (NULL: top level); name is stable across
+ * runs and boards and unique within its suite ('#' and spaces become '_'). diag: a reason,
+ * printed as "# " lines before the result (a skip's reason after "# SKIP"); NULL for none. */
+enum sb_test_result { SB_TEST_PASS, SB_TEST_FAIL, SB_TEST_SKIP };
+void sb_out_test(struct sb_out *o, const char *suite, const char *name, enum sb_test_result r,
+		 const char *diag_fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* A note for humans (a hint or an explanation); JSON: the "notes" array. A note already
  * given in this view is not repeated. Table mode wraps notes to the width. */
