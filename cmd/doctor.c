@@ -7,6 +7,7 @@
 
 #include "socbox/escape.h"
 #include "builtins.h"
+#include "doctor.h"
 #include "socbox/cli.h"
 #include "socbox/doctor.h"
 #include "socbox/macro.h"
@@ -480,7 +481,10 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 			return rc;
 	}
 	sb_doctor_run(c->root, &dopts, &rep);
-	rc = print_report(c, &rep);
+	if (c->out.mode == SB_OUT_KTAP)
+		rc = doctor_print_ktap(c, &rep, &dopts, require);
+	else
+		rc = print_report(c, &rep);
 	if (!rc && require)
 		rc = check_required(c, require, &rep);
 	sb_doctor_report_free(&rep);
@@ -489,7 +493,9 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 
 int doctor_main(int argc, const char **argv)
 {
-	struct sb_ctx c = { .applet = "socbox", .cmd = "doctor", .out.metrics_ns = "doctor" };
+	struct sb_ctx c = {
+		.applet = "socbox", .cmd = "doctor", .out.metrics_ns = "doctor", .tests = true
+	};
 	int rc = doctor_run(&c, argc, argv);
 
 	sb_ctx_done(&c);

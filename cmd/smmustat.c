@@ -230,7 +230,8 @@ static const struct sb_cmd smmustat_cmds[] = {
 	{ "pmu", smmustat_pmu, NULL, "SMMUv3 PMCG counters through perf_event_open", 0 },
 	{ "stress", smmustat_stress, NULL,
 	  "per-CPU map/unmap stress (iommufd or dma_map_benchmark)", 0 },
-	{ "check", smmustat_check, NULL, "predicates for scripts; exit 1 naming the failed one", 0 },
+	{ "check", smmustat_check, NULL, "predicates for scripts; exit 1 naming the failed one",
+	  SB_CMD_TESTS },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

@@ -43,6 +43,7 @@ static struct poptOption check_opts[] = {
 };
 
 struct verdict {
+	struct sb_out *o;
 	struct sb_table *t;
 	unsigned failed;
 	const char *applet;
@@ -62,6 +63,7 @@ static void verdict(struct verdict *v, const char *check, bool ok, const char *f
 	sb_row_str(row, K_CHECK, check);
 	sb_row_str(row, K_RESULT, ok ? "pass" : "fail");
 	sb_row_str(row, K_DETAIL, detail);
+	sb_out_test(v->o, NULL, check, ok ? SB_TEST_PASS : SB_TEST_FAIL, "%s", detail);
 	if (!ok) {
 		v->failed++;
 		sb_eprintf("%s check: %s: %s", v->applet, check, detail);
@@ -163,6 +165,7 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	if ((rc = smmu_state_load(c, &s, opt_table)))
 		return rc;
 	o = sb_out_new(&c->out, stdout);
+	v.o = o;
 	v.t = sb_out_table(o, "checks", NULL, check_cols, ARRAY_SIZE(check_cols), true);
 	if (opt_instances >= 0) {
 		snprintf(check, sizeof(check), "expect-instances=%d", opt_instances);

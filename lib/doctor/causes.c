@@ -18,7 +18,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	       "call_driver_probe(), pr_warn; newer kernels, 7.2: dev_err \"probe with driver %s "
 	       "failed with error %d\")",
 	  "read the driver's own messages just before that line; the error is an errno "
-	  "(-22 EINVAL: device tree property; -12 ENOMEM; -110 ETIMEDOUT: clock or power)" },
+	  "(-22 EINVAL: device tree property; -12 ENOMEM; -110 ETIMEDOUT: clock or power)",
+	  0 },
 	{ "probe.deferred", NULL, SB_HEALTH_MISSING, "a device waits in deferred probe",
 	  "/sys/kernel/debug/devices_deferred: \"%s\\t%s\" (drivers/base/dd.c, "
 	  "deferred_devs_show()), the reason \"DRIVER: msg\" that dev_err_probe() stored "
@@ -26,12 +27,13 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "and \"supplier %s not ready\\n\" (drivers/base/core.c, "
 	  "device_links_check_suppliers(), DRIVER is the bus: \"platform\")",
 	  "bring up what it waits for: the supplier's driver or module, its device-tree node "
-	  "(status = \"okay\"), or what the driver's reason names" },
+	  "(status = \"okay\"), or what the driver's reason names",
+	  0 },
 	{ "probe.no-driver", NULL, SB_HEALTH_MISSING,
 	  "hardware the firmware describes has no driver",
 	  "/sys/bus/platform/devices/DEV/modalias (\"of:N%sT%sC%s\", drivers/of/device.c) "
 	  "without a driver link",
-	  "build the driver the compatible needs (CONFIG_ option, or load its module)" },
+	  "build the driver the compatible needs (CONFIG_ option, or load its module)", 0 },
 
 	/* rpmsg and remoteproc */
 	{ "rpmsg.firmware-missing", "rpmsg", SB_HEALTH_FAILED,
@@ -43,7 +45,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	       "(drivers/remoteproc/remoteproc_core.c, rproc_boot())",
 	  "install the file in the firmware search path (/lib/firmware/updates/RELEASE, "
 	  "/lib/firmware/updates, /lib/firmware/RELEASE, /lib/firmware, and "
-	  "firmware_class.path) or set another name: rpmsgctl rproc firmware NAME FILE" },
+	  "firmware_class.path) or set another name: rpmsgctl rproc firmware NAME FILE",
+	  0 },
 	{ "rpmsg.firmware-rejected", "rpmsg", SB_HEALTH_FAILED,
 	  "a remote processor's firmware image was rejected",
 	  KLOG "\"Image is too small\", \"Image is corrupted (bad magic)\", \"Unsupported "
@@ -52,7 +55,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	       "phdr ...\", \"truncated fw: ...\" (rproc_elf_load_segments()), \"Failed to "
 	       "load program segments: %d\" (remoteproc_core.c, rproc_start())",
 	  "build the firmware as an ELF for this core (class, endianness, machine) and link "
-	  "its segments inside the core's memories" },
+	  "its segments inside the core's memories",
+	  0 },
 	{ "rpmsg.boot-failed", "rpmsg", SB_HEALTH_FAILED,
 	  "a remote processor failed to boot (resources, carveouts, start)",
 	  KLOG "\"Failed to process resources: %d\", \"can't prepare rproc %s: %d\", "
@@ -62,7 +66,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	       "(rproc_start()), \"resource table truncated\"... (remoteproc_elf_loader.c, "
 	       "find_table()), \"Boot failed: %d\" (remoteproc_sysfs.c, state_store())",
 	  "check the firmware's resource table against the device tree: carveouts and "
-	  "memory-region nodes (reserved-memory, no-map), vdev rings and their sizes" },
+	  "memory-region nodes (reserved-memory, no-map), vdev rings and their sizes",
+	  0 },
 	{ "rpmsg.crashed", "rpmsg", SB_HEALTH_DEGRADED,
 	  "a remote processor crashed and stays down (recovery disabled)",
 	  "/sys/class/remoteproc/N/state \"crashed\" and recovery \"disabled\" "
@@ -71,13 +76,15 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "crashed\" (ti_k3_common.c, k3_rproc_mbox_callback()) and no later \"remote "
 	  "processor %s is now up\" (rproc_start())",
 	  "restart it (rpmsgctl rproc stop NAME; rpmsgctl rproc start NAME), read its trace "
-	  "and coredump; enable recovery to restart it on the next crash" },
+	  "and coredump; enable recovery to restart it on the next crash",
+	  0 },
 	{ "rpmsg.crash-loop", "rpmsg", SB_HEALTH_DEGRADED,
 	  "a remote processor keeps crashing and being recovered",
 	  KLOG "\"crash detected in %s: type %s\" (remoteproc_core.c, rproc_report_crash()) "
 	       "and \"recovering %s\" (rproc_trigger_recovery()), counted since boot",
 	  "the firmware crashes again after each recovery: read its trace "
-	  "(rpmsgctl rproc trace NAME) and coredump; disable recovery to keep it for a debugger" },
+	  "(rpmsgctl rproc trace NAME) and coredump; disable recovery to keep it for a debugger",
+	  0 },
 	{ "rpmsg.mailbox", "rpmsg", SB_HEALTH_DEGRADED,
 	  "the mailbox between Linux and a remote processor fails",
 	  KLOG "\"Try increasing MBOX_TX_QUEUE_LEN\" (drivers/mailbox/mailbox.c, "
@@ -86,7 +93,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	       "err:%d)\" (stm32_rproc.c stm32_rproc_kick()), \"failed to send mailbox message, "
 	       "status = %d\" (ti_k3_common.c k3_rproc_kick())",
 	  "the remote does not drain the mailbox: check that its firmware runs and services "
-	  "its interrupt, and the mailbox node and channel in the device tree" },
+	  "its interrupt, and the mailbox node and channel in the device tree",
+	  0 },
 	{ "rpmsg.no-channel", "rpmsg", SB_HEALTH_DEGRADED,
 	  "a running remote processor never announced a channel",
 	  "/sys/class/remoteproc/N/state \"running\" with a virtio device (remoteproc_virtio.c) "
@@ -94,22 +102,25 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "below it (/sys/bus/rpmsg/devices; name service: drivers/rpmsg/rpmsg_ns.c)",
 	  "the remote's firmware did not send its name-service announcement: check that it "
 	  "runs (rpmsgctl rproc trace NAME), that it creates its endpoint, and its vdev "
-	  "resource" },
+	  "resource",
+	  0 },
 	{ "rpmsg.no-bus", "rpmsg", SB_HEALTH_MISSING, "remote processors but no rpmsg bus",
 	  "/sys/class/remoteproc has entries, /sys/bus/rpmsg (drivers/rpmsg/rpmsg_core.c) does "
 	  "not exist",
-	  "enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus) or the SoC's rpmsg transport" },
+	  "enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus) or the SoC's rpmsg transport", 0 },
 	{ "rpmsg.channel-unbound", "rpmsg", SB_HEALTH_DEGRADED,
 	  "an announced rpmsg channel has no driver",
 	  "/sys/bus/rpmsg/devices/DEV without a driver link (drivers/rpmsg/rpmsg_core.c)",
 	  "load the driver for the channel's name, or bind rpmsg_char to it: echo rpmsg_chrdev "
-	  "> /sys/bus/rpmsg/devices/DEV/driver_override, then bind" },
+	  "> /sys/bus/rpmsg/devices/DEV/driver_override, then bind",
+	  0 },
 	{ "rpmsg.char-missing", "rpmsg", SB_HEALTH_DEGRADED,
 	  "no /dev/rpmsg_ctrlN: user space cannot make endpoints",
 	  "/sys/class/rpmsg has no rpmsg_ctrlN (drivers/rpmsg/rpmsg_ctrl.c) while channels exist; "
 	  "the module lists (modules.builtin, modules.dep, /sys/module)",
 	  "enable CONFIG_RPMSG_CTRL and CONFIG_RPMSG_CHAR (5.18+), or load rpmsg_ctrl and "
-	  "rpmsg_char" },
+	  "rpmsg_char",
+	  0 },
 
 	/* dma-buf */
 	{ "dmabuf.cma-exhausted", "dmabuf", SB_HEALTH_DEGRADED,
@@ -118,58 +129,64 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "alloc failed, req-size: %lu pages, ret: %d\" (mm/cma.c, pr_err_ratelimited in "
 	  "cma_alloc() in 6.1, __cma_alloc_frozen() in 7.2)",
 	  "enlarge the area (cma=SIZE on the command line, or the size of the linux,cma "
-	  "reserved-memory node), or allocate less from it" },
+	  "reserved-memory node), or allocate less from it",
+	  0 },
 	{ "dmabuf.heap-denied", "dmabuf", SB_HEALTH_DEGRADED,
 	  "a dma-heap or udmabuf node this user cannot open",
 	  "the mode and owner of /dev/dma_heap/NAME (drivers/dma-buf/dma-heap.c) and /dev/udmabuf "
 	  "(drivers/dma-buf/udmabuf.c), and whether this user may open them (live only)",
-	  "run as root or add a udev rule (GROUP=\"video\", MODE=\"0660\")" },
+	  "run as root or add a udev rule (GROUP=\"video\", MODE=\"0660\")", SB_CAUSE_NEEDS_LIVE },
 	{ "dmabuf.udmabuf-limit", "dmabuf", SB_HEALTH_DEGRADED,
 	  "udmabuf's size limit is below the buffer the application needs",
 	  "/sys/module/udmabuf/parameters/size_limit_mb (drivers/dma-buf/udmabuf.c, default "
 	  "64; UDMABUF_CREATE fails with EINVAL above it and logs nothing) against doctor "
 	  "--buffer-size",
-	  "boot with udmabuf.size_limit_mb=MB (or modprobe udmabuf size_limit_mb=MB)" },
+	  "boot with udmabuf.size_limit_mb=MB (or modprobe udmabuf size_limit_mb=MB)",
+	  SB_CAUSE_NEEDS_BUFFER_SIZE },
 	{ "dmabuf.hog", "dmabuf", SB_HEALTH_OK,
 	  "one process holds far more dma-buf memory than the rest",
 	  "/proc/PID/fdinfo of every dma-buf fd (size, exp_name: drivers/dma-buf/dma-buf.c "
 	  "dma_buf_show_fdinfo()) and /proc/PID/maps (fs/proc/task_mmu.c) of every process",
-	  "check that process for a buffer leak: dmabufcp ls -p PID" },
+	  "check that process for a buffer leak: dmabufcp ls -p PID", 0 },
 
 	/* IOMMU */
 	{ "iommu.missing", "iommu", SB_HEALTH_MISSING,
 	  "the firmware describes an IOMMU but none registered",
 	  "the device tree's IOMMU nodes (arm,smmu-v3, arm,mmu-500...) or the ACPI tables "
 	  "IORT, DMAR, IVRS, against /sys/class/iommu (drivers/iommu/iommu-sysfs.c)",
-	  "build the IOMMU driver for this architecture and check its probe" },
+	  "build the IOMMU driver for this architecture and check its probe", 0 },
 	{ "iommu.evtq-overflow", "iommu", SB_HEALTH_DEGRADED,
 	  "the SMMUv3 event queue overflowed: fault records were lost",
 	  KLOG "\"EVTQ overflow detected -- events lost\" "
 	       "(drivers/iommu/arm/arm-smmu-v3/arm-smmu-v3.c, arm_smmu_evtq_thread())",
 	  "a device is faulting in a storm: find it in smmustat events and fix its DMA "
-	  "mapping; the faults that were kept are named there" },
+	  "mapping; the faults that were kept are named there",
+	  0 },
 	{ "iommu.faults", "iommu", SB_HEALTH_DEGRADED, "a device's DMA faulted in the IOMMU",
 	  KLOG "the IOMMU drivers' fault reports (arm-smmu-v3.c arm_smmu_dump_event(), "
 	       "arm-smmu.c, intel/dmar.c dmar_fault_do_one(), amd/iommu.c), as smmustat events "
 	       "reads them",
 	  "the device used an address it has no mapping for: check its driver's DMA API use "
-	  "and its iommus/iommu-map stream IDs (smmustat events)" },
+	  "and its iommus/iommu-map stream IDs (smmustat events)",
+	  0 },
 	{ "iommu.unmapped-master", "iommu", SB_HEALTH_DEGRADED,
 	  "a DMA master the device tree puts behind an IOMMU is in no group",
 	  "/sys/bus/platform/devices/DEV/of_node/iommus present (drivers/of/kobj.c), "
 	  "DEV/iommu_group absent (drivers/iommu/iommu.c iommu_group_add_device())",
 	  "check the iommus property (phandle and stream IDs) and that the IOMMU probed "
-	  "before the device" },
+	  "before the device",
+	  0 },
 	{ "iommu.passthrough", "iommu", SB_HEALTH_OK,
 	  "DMA bypasses the IOMMU (passthrough or identity domains)",
 	  "/proc/cmdline iommu.passthrough=1 or iommu=pt; /sys/kernel/iommu_groups/N/type "
 	  "\"identity\" (drivers/iommu/iommu.c; at boot it logs \"iommu: Default domain type: "
 	  "%s%s\", iommu_subsys_init())",
 	  "no isolation or translation for those devices; remove iommu.passthrough=1 / "
-	  "iommu=pt, or echo DMA > /sys/kernel/iommu_groups/N/type" },
+	  "iommu=pt, or echo DMA > /sys/kernel/iommu_groups/N/type",
+	  0 },
 	{ "iommu.ats-off", "iommu", SB_HEALTH_OK, "PCIe ATS is disabled for every device",
 	  "/proc/cmdline pci=noats (drivers/pci/ats.c)",
-	  "remove pci=noats unless a device needs it: the IOMMU's ATS and PRI stay unused" },
+	  "remove pci=noats unless a device needs it: the IOMMU's ATS and PRI stay unused", 0 },
 
 	/* netdev and devmem TCP */
 	{ "netdev.pool-stalled", "netdev", SB_HEALTH_DEGRADED,
@@ -179,13 +196,15 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	       "pool shutdown %d inflight %d sec\"); the netdev family's page-pool "
 	       "detach-time and inflight",
 	  "something still holds the pool's pages (a socket's devmem fragments, an skb): "
-	  "devmemstat pools; close the holder" },
+	  "devmemstat pools; close the holder",
+	  0 },
 	{ "netdev.binding-leaked", "netdev", SB_HEALTH_DEGRADED,
 	  "a devmem binding's pools outlive their device",
 	  "the netdev family's page-pool dump (net/core/page_pool_user.c): detach-time set, "
 	  "inflight, dmabuf",
 	  "a receiver still holds devmem fragments: give them back (SO_DEVMEM_DONTNEED) or "
-	  "close it; devmemstat bindings" },
+	  "close it; devmemstat bindings",
+	  0 },
 	{ "netdev.devmem-unsupported", "netdev", SB_HEALTH_DEGRADED,
 	  "the NIC doctor --devmem names lacks what devmem TCP needs",
 	  "ethtool netlink rings (ETHTOOL_MSG_RINGS_GET: tcp-data-split, hds-thresh; "
@@ -193,20 +212,22 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "ETHTOOL_GCHANNELS (net/ethtool/ioctl.c); live only",
 	  "header-data split on with hds-thresh 0, n-tuple filters on and at least two "
 	  "channels: ethtool -G IF tcp-data-split on hds-thresh 0; ethtool -K IF ntuple on; "
-	  "ethtool -L IF combined 2" },
+	  "ethtool -L IF combined 2",
+	  SB_CAUSE_NEEDS_LIVE | SB_CAUSE_NEEDS_DEVMEM },
 	{ "netdev.no-family", "netdev", SB_HEALTH_MISSING, "no netdev generic netlink family",
 	  "CTRL_CMD_GETFAMILY \"netdev\" (net/core/netdev-genl.c)",
-	  "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)" },
+	  "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)", 0 },
 	/* what this kernel was built without: after what broke at run time */
 	{ "dmabuf.no-heap", "dmabuf", SB_HEALTH_DEGRADED, "no dma-heap",
 	  "/sys/class/dma_heap is empty or absent (drivers/dma-buf/dma-heap.c)",
 	  "enable CONFIG_DMABUF_HEAPS and CONFIG_DMABUF_HEAPS_SYSTEM "
-	  "(CONFIG_DMABUF_HEAPS_CMA for contiguous memory)" },
+	  "(CONFIG_DMABUF_HEAPS_CMA for contiguous memory)",
+	  0 },
 	{ "dmabuf.no-udmabuf", "dmabuf", SB_HEALTH_OK, "no udmabuf",
 	  "/sys/class/misc/udmabuf absent (drivers/dma-buf/udmabuf.c registers it); the module "
 	  "lists",
-	  "enable CONFIG_UDMABUF or load udmabuf" },
-	{ NULL, NULL, SB_HEALTH_OK, NULL, NULL, NULL },
+	  "enable CONFIG_UDMABUF or load udmabuf", 0 },
+	{ NULL, NULL, SB_HEALTH_OK, NULL, NULL, NULL, 0 },
 };
 
 const struct sb_cause_def *sb_cause_find(const char *code)

@@ -60,6 +60,14 @@ struct sb_cause_def {
 	const char *title;     /* one line */
 	const char *evidence;  /* what is read, with the kernel's format string and source */
 	const char *fix;       /* what to do, in general; a found cause says it for the board */
+	unsigned needs;	       /* enum sb_cause_needs: what it takes to look for it at all */
+};
+
+/* What a cause can only be looked for with (else doctor cannot say either way). */
+enum sb_cause_needs {
+	SB_CAUSE_NEEDS_LIVE = 1 << 0,	     /* the running kernel, not a sysroot */
+	SB_CAUSE_NEEDS_BUFFER_SIZE = 1 << 1, /* doctor --buffer-size */
+	SB_CAUSE_NEEDS_DEVMEM = 1 << 2,	     /* doctor --devmem IF */
 };
 
 /* The catalogue, in rank order (the most decisive cause first), NULL-terminated by code. */
