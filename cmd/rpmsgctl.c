@@ -266,7 +266,7 @@ static const struct sb_cmd cmds[] = {
 	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint", 0 },
 	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)", 0 },
 	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", 0 },
-	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", 0 },
+	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", SB_CMD_TESTS },
 	{ "rproc", rpmsgctl_rproc,
 	  "status|start|stop|detach|firmware|recovery|trace|crash|cycle ...",
 	  "remote processor control", 0 },

@@ -3,6 +3,7 @@
  * checked (running, rpmsg devices back, optional ping), with per-phase time statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,20 @@ static const struct sb_col phase_cols[P_NCOLS] = {
 	[P_STATS] = SB_STATS_COLS("MS", 2, 0),
 };
 #define NPCOLS ARRAY_SIZE(phase_cols)
+
+/* --format ktap: a test per cycle, "cycle_1" ... */
+__attribute__((format(printf, 4, 5))) static void cycle_test(
+	struct sb_out *o, unsigned i, enum sb_test_result r, const char *fmt, ...)
+{
+	char name[32], diag[SB_ERR_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(diag, sizeof(diag), fmt, ap);
+	va_end(ap);
+	snprintf(name, sizeof(name), "cycle_%u", i + 1);
+	sb_out_test(o, NULL, name, r, "%s", diag);
+}
 
 int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 {
@@ -96,6 +111,11 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		   "%s (%s): %d %s cycles; baseline %zu channel(s), %zu control device(s)", cy.p.id,
 		   cy.p.name, count, crash ? "crash/recover" : "stop/start", cy.nchannels,
 		   cy.nctrls);
+	out = sb_out_new(&c->out, stdout);
+	if (!out) {
+		rc = SB_EXIT_FAIL;
+		goto out;
+	}
 	sb_progress_start(&pg, sb_progress_wanted(c), stderr, RPMSGCTL " rproc cycle",
 			  SB_PROGRESS_ITEMS, "cycles", (uint64_t)count);
 	for (unsigned i = 0; i < (unsigned)count && !sb_stop_signal; i++) {
@@ -103,9 +123,14 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 
 		sb_progress_update(&pg, i);
 		if (sb_rproc_cycle_run(&cy, &res, &fail) < 0) {
+			char msg[SB_ERR_LINE_MAX];
+
+			sb_err_format(&fail, msg, sizeof(msg));
+			cycle_test(out, i, SB_TEST_FAIL, "%s", msg);
 			failed = true;
 			break;
 		}
+		cycle_test(out, i, SB_TEST_PASS, "%.1f ms", res.ms[SB_CYCLE_TOTAL]);
 		for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
 			ms[ph][i] = res.ms[ph];
 		if (crash) {
@@ -116,8 +141,10 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		sb_verbose(RPMSGCTL, "cycle %u: %.1f ms", i + 1, res.ms[SB_CYCLE_TOTAL]);
 	}
 	sb_progress_end(&pg);
-
-	out = sb_out_new(&c->out, stdout);
+	/* KTAP plans every cycle asked for: the ones a failure or a signal cut off are skipped */
+	for (unsigned i = cy.done + failed; i < (unsigned)count; i++)
+		cycle_test(out, i, SB_TEST_SKIP, "%s",
+			   failed ? "not run: an earlier cycle failed" : "not run: interrupted");
 	sb_out_field_str(out, "remoteproc", cy.p.id);
 	sb_out_field_str(out, "name", cy.p.name);
 	sb_out_field_str(out, "mode", crash ? "crash" : "stop-start");

@@ -70,9 +70,39 @@ static void histogram(struct sb_ctx *c, struct sb_out *o, const double *lat, siz
 	}
 }
 
+/* What the run is held to: --max-lost and --max-p99 (0: not given). */
+struct ping_limits {
+	int max_lost;
+	double max_p99_s;
+	bool p99_over; /* set by render() */
+};
+
+/* --format ktap: echoes (lost within --max-lost), payload (every echo as sent), p99
+ * (within --max-p99, skipped without it). */
+static void ping_tests(struct sb_out *o, const struct sb_stats *st, size_t n, unsigned lost,
+		       unsigned corrupt, unsigned sent, struct ping_limits *lim)
+{
+	sb_out_test(o, NULL, "echoes", lost > (unsigned)lim->max_lost ? SB_TEST_FAIL : SB_TEST_PASS,
+		    "%u of %u requests got no echo (at most %d allowed)", lost, sent,
+		    lim->max_lost);
+	sb_out_test(o, NULL, "payload", corrupt ? SB_TEST_FAIL : SB_TEST_PASS,
+		    "%u of %zu echoes differed from what was sent", corrupt, n + corrupt);
+	if (lim->max_p99_s <= 0) {
+		sb_out_test(o, NULL, "p99", SB_TEST_SKIP, "no --max-p99");
+		return;
+	}
+	lim->p99_over = !n || st->p99 > lim->max_p99_s * 1e6;
+	if (!n)
+		sb_out_test(o, NULL, "p99", SB_TEST_FAIL, "no round trip measured");
+	else
+		sb_out_test(o, NULL, "p99", lim->p99_over ? SB_TEST_FAIL : SB_TEST_PASS,
+			    "p99 %.1f us, at most %.1f us allowed", st->p99, lim->max_p99_s * 1e6);
+}
+
 /* Returns 0, or SB_EXIT_FAIL when the output could not be written. */
 static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n, int size,
-		  unsigned lost, unsigned corrupt, unsigned late, unsigned sent)
+		  unsigned lost, unsigned corrupt, unsigned late, unsigned sent,
+		  struct ping_limits *lim)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_stats st;
@@ -98,6 +128,10 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 		sb_row_dbl(row, L_STDDEV, st.stddev);
 	}
 	histogram(c, o, lat, n);
+	ping_tests(o, &st, n, lost, corrupt, sent, lim);
+	if (lim->p99_over)
+		sb_out_problem(o, "p99 round trip %.1f us is over --max-p99 %.1f us", st.p99,
+			       lim->max_p99_s * 1e6);
 	if (lost)
 		sb_out_problem(o, "%u of %u requests got no echo within the timeout", lost, sent);
 	if (late)
@@ -125,11 +159,16 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 {
 	static int size, timeout;
+	static struct ping_limits lim;
 	struct poptOption table[] = {
 		{ "size", 's', POPT_ARG_INT, &size, 0, "payload bytes per message (default 32)",
 		  "BYTES" },
 		{ "timeout", 't', POPT_ARG_INT, &timeout, 0,
 		  "wait this long for each echo (default 1000)", "MS" },
+		{ "max-lost", '\0', POPT_ARG_INT, &lim.max_lost, 0,
+		  "fail when more requests than this get no echo (default 0)", "N" },
+		{ "max-p99", '\0', POPT_ARG_DOUBLE, &lim.max_p99_s, 0,
+		  "fail when the 99th percentile round trip is longer (500us, 2ms)", "SEC" },
 		EPT_POPT,
 		SB_POPT_LIVE,
 		SB_POPT_OUTPUT,
@@ -147,6 +186,7 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 
 	size = 32;
 	timeout = 1000;
+	memset(&lim, 0, sizeof(lim));
 	ept_opts_reset("socbox-ping");
 	rc = sb_cli_parse(c, table, NULL, argc, argv, lat_cols, ARRAY_SIZE(lat_cols));
 	if (rc)
@@ -162,6 +202,8 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (timeout <= 0)
 		return sb_usage_error(c, "--timeout must be positive");
+	if (lim.max_lost < 0 || lim.max_p99_s < 0)
+		return sb_usage_error(c, "--max-lost and --max-p99 cannot be negative");
 	sb_err_clear(&e);
 	/* the cookie tells this run's echoes from a previous run's stragglers */
 	if (sb_rpmsg_ping_init(&p, (size_t)size,
@@ -210,13 +252,19 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv)
 		sb_progress_line(&pg, "%d bytes: seq=%u time=%.1f us", size, i, lat[n - 1]);
 	}
 	sb_progress_end(&pg);
-	rc = render(c, &s, lat, n, size, lost, corrupt, p.late, count) ?: rc;
+	rc = render(c, &s, lat, n, size, lost, corrupt, p.late, count, &lim) ?: rc;
 	rc = ept_session_close(c, &s) ?: rc;
-	if (!rc && (lost || corrupt)) {
+	if (!rc && (lost > (unsigned)lim.max_lost || corrupt)) {
 		sb_err_clear(&e);
 		sb_err_set(&e, lost ? ETIMEDOUT : EBADMSG, "ping", "echo",
 			   "is the remote's echo service on --dst?");
 		sb_err_reason(&e, "%u lost, %u corrupt of %u", lost, corrupt, count);
+		rc = sb_report(RPMSGCTL, &e);
+	} else if (!rc && lim.p99_over) {
+		sb_err_clear(&e);
+		sb_err_set(&e, ETIMEDOUT, "ping", "round trip", NULL);
+		sb_err_reason(&e, "p99 is over --max-p99 %g us", lim.max_p99_s * 1e6);
+		sb_err_exit(&e, SB_EXIT_FAIL);
 		rc = sb_report(RPMSGCTL, &e);
 	}
 out:

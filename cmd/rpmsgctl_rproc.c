@@ -301,7 +301,7 @@ int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv)
 		{ "crash", rproc_crash, "NAME", "report a crash (debugfs), as its watchdog would",
 		  0 },
 		{ "cycle", rpmsgctl_rproc_cycle, "NAME",
-		  "stop/start or crash/recover N times, checking each", 0 },
+		  "stop/start or crash/recover N times, checking each", SB_CMD_TESTS },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc,

@@ -223,8 +223,9 @@ static int output_mode(struct sb_ctx *c)
 		}
 		if (formats[i].mode == SB_OUT_KTAP && !c->tests)
 			return sb_usage_error(c,
-					      "--format ktap: this command runs no checks (socbox doctor "
-					      "and smmustat check do)");
+					      "--format ktap: this command runs no checks (socbox "
+					      "doctor, smmustat check, rpmsgctl ping and rproc cycle "
+					      "do)");
 		c->out.mode = formats[i].mode;
 	}
 	c->out.noheadings = sb_opt.noheadings;

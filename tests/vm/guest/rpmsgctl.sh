@@ -50,6 +50,18 @@ is "$(awk -F'"' '/^COUNT="100" MIN_US/ { print ($4 <= $6 && $6 <= $8 && $8 <= $1
 	ordered "min <= median <= p99 <= max"
 is "$(awk -F'"' '/^LE_US=/ { n += $4 } END { print n }' $T/pingpairs)" 100 "the histogram counts all 100 round trips"
 
+# --- thresholds, and the same checks as KTAP ---
+ok "ping --max-p99 10s --format ktap" sh -c "$R ping --dev $dev -c 50 --max-p99 10s --format ktap >$T/ping.ktap 2>&1"
+sed 's/^/# /' $T/ping.ktap
+like "$(cat $T/ping.ktap)" '^ok 1 echoes$' "KTAP: no echo lost"
+like "$(cat $T/ping.ktap)" '^ok 2 payload$' "KTAP: every echo as sent"
+like "$(cat $T/ping.ktap)" '^ok 3 p99$' "KTAP: p99 within 10 s"
+$R ping --dev "$dev" -c 50 --max-p99 1us --format ktap >$T/slow.ktap 2>$T/slow.err
+is "$?" 1 "a p99 over --max-p99: exit 1"
+like "$(cat $T/slow.ktap)" '^not ok 3 p99$' "KTAP: the p99 test fails"
+like "$(cat $T/slow.ktap)" '^# p99 [0-9.]+ us, at most 1\.0 us allowed$' "... saying by how much"
+like "$(cat $T/slow.err)" 'p99 is over --max-p99 1 us' "stderr names the threshold"
+
 # --- MTU ---
 $R ping --dev "$dev" -c 1 --size 497 2>$T/ping497.err
 is "$?" 1 "ping 497 bytes is refused with exit 1 (not a crash or a usage error)"

@@ -55,6 +55,25 @@ $R rproc cycle "$rp" -c 3 --timeout 1500 >$T/fail.out 2>$T/fail.err
 is "$?" 1 "a channel that does not come back: exit 1"
 like "$(cat $T/fail.err)" 'cycle 1: rpmsg channel rpmsg-raw did not come back within 1500 ms' "the failure names the cycle and the channel"
 like "$(cat $T/fail.out)" '^cycles_completed: 0' "and the output says no cycle completed"
+# the same failure as KTAP (tests/cli/ktap.sh reads the format with the kernel's parser),
+# from a processor whose channel is up again (the baseline a cycle must get back to)
+has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
 echo 1 >/sys/module/socbox_rproc/parameters/announce
+ok "restart with its channel" sh -c "$R rproc stop $rp && $R rproc start $rp"
+ok "the channel is back" wait_for has_channel
+echo 0 >/sys/module/socbox_rproc/parameters/announce
+$R rproc cycle "$rp" -c 3 --timeout 1500 --format ktap >$T/fail.ktap 2>/dev/null
+is "$?" 1 "--format ktap: exit 1 too"
+sed 's/^/# /' $T/fail.ktap
+like "$(cat $T/fail.ktap)" '^1\.\.3$' "KTAP plans the 3 cycles asked for"
+like "$(cat $T/fail.ktap)" '^not ok 1 cycle_1$' "cycle 1 is a failed test"
+like "$(cat $T/fail.ktap)" '^# .*cycle 1: rpmsg channel rpmsg-raw did not come back' "... its failure a # line"
+like "$(cat $T/fail.ktap)" '^ok 3 cycle_3 # SKIP not run: an earlier cycle failed$' "the cycles not run are skipped"
+echo 1 >/sys/module/socbox_rproc/parameters/announce
+ok "restart with its channel" sh -c "$R rproc stop $rp && $R rproc start $rp"
+ok "the channel is back" wait_for has_channel
+ok "cycle -c 3 --format ktap" sh -c "$R rproc cycle $rp -c 3 --format ktap >$T/ok.ktap 2>&1"
+like "$(cat $T/ok.ktap)" '^ok 3 cycle_3$' "three cycles, three passed tests"
+like "$(cat $T/ok.ktap)" '^# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0$' "kselftest's totals"
 ok "stop" $R rproc stop "$rp"
 done_testing
