@@ -74,6 +74,9 @@ static struct poptOption table[] = {
 	POPT_TABLEEND
 };
 
+/* The steps of a copy, as --format ktap names its tests. */
+enum copy_step { STEP_ALLOCATE, STEP_TO_BUFFER, STEP_FROM_BUFFER, STEP_VERIFY, STEP_DONE };
+
 struct job {
 	struct sb_ctx *c;
 	const char *src, *bufarg, *dst;
@@ -97,7 +100,36 @@ struct job {
 	uint64_t moved; /* bytes of all transfers so far, for pg */
 	char note[256];
 	struct sb_err e;
+	enum copy_step step; /* the step running, or the one that failed */
+	unsigned passed;     /* 1 << step of each step that succeeded */
 };
+
+static const char *const step_names[] = { "allocate", "to_buffer", "from_buffer", "verify" };
+
+/* --format ktap: a test per step the command line asks for (allocate; to_buffer with a
+ * source file, from_buffer with a destination; verify, skipped without --verify); the step
+ * that failed says why, the ones after it are skipped. */
+static void copy_tests(struct job *j, int rc)
+{
+	const bool asked[] = { true, j->src != NULL, j->dst != NULL, true };
+	char why[SB_ERR_LINE_MAX] = "";
+
+	if (rc)
+		sb_err_format(&j->e, why, sizeof(why));
+	for (int s = STEP_ALLOCATE; s < STEP_DONE; s++) {
+		if (!asked[s])
+			continue;
+		if (s == STEP_VERIFY && !opt_verify)
+			sb_out_test(j->out, NULL, step_names[s], SB_TEST_SKIP, "no --verify");
+		else if (j->passed & (1u << s))
+			sb_out_test(j->out, NULL, step_names[s], SB_TEST_PASS, NULL);
+		else if (rc && s == (int)j->step)
+			sb_out_test(j->out, NULL, step_names[s], SB_TEST_FAIL, "%s", why);
+		else
+			sb_out_test(j->out, NULL, step_names[s], SB_TEST_SKIP, "not run: %s failed",
+				    step_names[j->step]);
+	}
+}
 
 static int fail(struct job *j)
 {
@@ -427,13 +459,16 @@ static int run(struct job *j)
 	double t0;
 	int rc;
 
+	/* a source that cannot be read fails to_buffer, before anything is allocated */
+	j->step = STEP_TO_BUFFER;
 	if (into && (rc = open_source(j)))
 		return rc;
 	if (out) {
 		j->dst_stdout = !strcmp(j->dst, "-");
-		if (j->dst_stdout && sb_out_is_json(j->out)) {
+		if (j->dst_stdout &&
+		    (sb_out_is_json(j->out) || sb_out_mode(j->out) == SB_OUT_KTAP)) {
 			sb_err_set(&j->e, EINVAL, "-", "write",
-				   "-J prints on stdout: write the data to a file");
+				   "-J and --format ktap print on stdout: write the data to a file");
 			sb_err_exit(&j->e, SB_EXIT_USAGE);
 			return -EINVAL;
 		}
@@ -443,11 +478,13 @@ static int run(struct job *j)
 			return -EOPNOTSUPP;
 		}
 	}
+	j->step = STEP_ALLOCATE;
 	rc = dmabufcp_set_alloc(j->c->root, &j->spec, j->total, j->chunk, opt_name, &j->set,
 				j->note[0] ? j->note + strlen(j->note) : j->note,
 				sizeof(j->note) - strlen(j->note), &j->e);
 	if (rc)
 		return rc;
+	j->passed |= 1u << STEP_ALLOCATE;
 	if (!into)
 		j->total = j->set.bufs[0].size;
 	sb_verbose(DMABUFCP, "%llu bytes over %ld %s buffer(s) of %llu bytes, allocated in %.3f ms",
@@ -462,14 +499,17 @@ static int run(struct job *j)
 			  SB_PROGRESS_BYTES, NULL, j->total * ((into ? 1 : 0) + (out ? 1 : 0)));
 	sb_progress_update(&j->pg, 0);
 	if (into) {
+		j->step = STEP_TO_BUFFER;
 		t0 = dmabufcp_now_ms();
 		if ((rc = transfer(j, SB_COPY_TO_BUF, j->src_fd, j->src_reopen)))
 			return rc;
 		j->in_ms = dmabufcp_now_ms() - t0;
+		j->passed |= 1u << STEP_TO_BUFFER;
 	}
 	if (out) {
 		enum sb_copy_method asked = j->method;
 
+		j->step = STEP_FROM_BUFFER;
 		if (j->dst_stdout) {
 			j->tmp.fd = 1;
 			j->method = SB_COPY_READ;
@@ -488,13 +528,20 @@ static int run(struct job *j)
 			return rc;
 		j->out_ms = dmabufcp_now_ms() - t0;
 	}
+	j->step = STEP_VERIFY;
 	if (opt_verify && (rc = verify(j, into, out)))
 		return rc;
+	if (opt_verify)
+		j->passed |= 1u << STEP_VERIFY;
+	/* from_buffer ends when the output is renamed into place */
+	j->step = STEP_FROM_BUFFER;
 	if (opt_verify && j->dst_stdout)
 		sb_verbose(DMABUFCP,
 			   "verified stdout: the bytes were hashed as write(2) took them and match the buffers");
 	if (out && !j->dst_stdout && (rc = sb_tmpfile_commit(&j->tmp, &j->e)))
 		return rc;
+	if (out)
+		j->passed |= 1u << STEP_FROM_BUFFER;
 	return 0;
 }
 
@@ -541,6 +588,11 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (j.tmp.fd != 1)
 		sb_tmpfile_abort(&j.tmp);
+	/* a usage error (DST '-' with ktap) ran no test */
+	if (sb_out_mode(j.out) == SB_OUT_KTAP && !(rc && sb_err_exit_code(&j.e) == SB_EXIT_USAGE)) {
+		copy_tests(&j, rc);
+		sb_out_print(j.out);
+	}
 	if (rc) {
 		rc = fail(&j);
 	} else {

@@ -224,8 +224,8 @@ static int output_mode(struct sb_ctx *c)
 		if (formats[i].mode == SB_OUT_KTAP && !c->tests)
 			return sb_usage_error(c,
 					      "--format ktap: this command runs no checks (socbox "
-					      "doctor, smmustat check, rpmsgctl ping and rproc cycle "
-					      "do)");
+					      "doctor, smmustat check, rpmsgctl ping, rproc cycle and "
+					      "dmabufcp copy do)");
 		c->out.mode = formats[i].mode;
 	}
 	c->out.noheadings = sb_opt.noheadings;

@@ -29,7 +29,7 @@ from kunit_parser import TestStatus
 
 with open(ktap) as f:
     test = kunit_parser.parse_run_tests(f.read().splitlines(), kunit_printer.null_printer)
-data = json.load(open(js))
+data = json.load(open(js)) if js != "/dev/null" else {}
 bad = []
 if test.counts.errors:
     bad.append(f"{test.counts.errors} parse errors: {test.log}")
@@ -58,11 +58,16 @@ if kind == "doctor":
     codes = [n for (s, n) in got if n != "status"]
     if len(codes) != len(set(codes)):
         bad.append("a cause test name is not unique")
+elif kind.startswith("expect:"):
+    # expect:NAME=STATUS,...: the statuses the parser must find
+    want = {(None, kv.split("=")[0]): TestStatus[kv.split("=")[1]] for kv in kind[7:].split(",")}
+    if got != want:
+        bad.append(f"tests {got}, expected {want}")
 elif kind == "check":
     want = {(None, c["check"]): S if c["result"] == "pass" else F for c in data["checks"]}
     if got != want:
         bad.append(f"tests {got}, JSON checks {want}")
-print("\n".join(bad) or f"{len(got)} tests, as the JSON says")
+print("\n".join(bad) or f"{len(got)} tests, as {'the JSON says' if data else 'expected'}")
 sys.exit(1 if bad else 0)
 PY
 }
@@ -100,6 +105,19 @@ t_grep "... its status test says it was required" '^    # required, ' "$T_TMP/ou
 S=$F/arm64-server-smmuv3
 ktap "check-pass" check smmustat check --sysroot "$S" --expect-instances 2 --require-feature ATS
 ktap "check-fail" check smmustat check --sysroot "$S" --expect-instances 1 --no-faults
+# dmabufcp copy: a test per step; a source that cannot be read fails to_buffer whatever
+# this machine has (udmabuf or not), and the steps it did not reach are skipped
+"$SOCBOX" dmabufcp copy "$T_TMP/nonexistent" udmabuf "$T_TMP/copy.out" --verify --format ktap \
+	>"$T_TMP/copy.ktap" 2>"$T_TMP/copy.err"
+t_eq "dmabufcp copy of a missing file: exit 1" "$?" 1
+if compare "expect:allocate=SKIPPED,to_buffer=FAILURE,from_buffer=SKIPPED,verify=SKIPPED" \
+	"$T_TMP/copy.ktap" /dev/null >"$T_TMP/copy.cmp" 2>&1; then
+	t_ok "dmabufcp copy: kunit_parser reads the steps: $(cat "$T_TMP/copy.cmp")"
+else
+	t_fail "dmabufcp copy: $(head -c 800 "$T_TMP/copy.cmp")"
+fi
+t_run "DST - with ktap is a usage error, with no KTAP" 2 "$SOCBOX" dmabufcp copy /dev/null udmabuf - --format ktap
+t_eq "... nothing on stdout" "$(cat "$T_TMP/out")" ""
 t_run "a view without checks refuses ktap" 2 "$SOCBOX" smmustat --sysroot "$S" --format ktap
 t_grep "... saying which commands have them" 'runs no checks' "$T_TMP/err"
 t_done

@@ -52,6 +52,15 @@ like "$out" '"method": "direct"' "udmabuf direct: O_DIRECT ran"
 like "$out" '"direct_bytes": 67108864' "udmabuf direct: the aligned 64 MiB went by O_DIRECT"
 like "$out" '"verified": true' "JSON says verified"
 like "$out" '"verified_output": true' "JSON says the output file was checked"
+# --format ktap: a test per step, read as kselftest reads the kernel's own
+out=$(dmabufcp --verify --format ktap "$D/f4097" udmabuf "$D/out")
+echo "$out" | sed 's/^/# /'
+like "$out" '^ok 2 to_buffer$' "KTAP: into the buffer"
+like "$out" '^ok 3 from_buffer$' "KTAP: out of it"
+like "$out" '^ok 4 verify$' "KTAP: verified"
+out=$(dmabufcp --verify --format ktap "$D/f4097" udmabuf /nonexistent/out 2>/dev/null)
+like "$out" '^not ok 3 from_buffer$' "KTAP: a destination that cannot be written fails from_buffer"
+like "$out" '^ok 4 verify # SKIP not run: from_buffer failed$' "... and verify is skipped, saying why"
 out=$(dmabufcp -v "$D/big" udmabuf "$D/out" 2>&1)
 diag "$out"
 like "$out" 'auto chose direct for in after rw-file-direct: ' "-v: auto probed rw-file-direct, then chose O_DIRECT into the udmabuf"
