@@ -77,6 +77,11 @@ struct out_test {
 	enum sb_test_result result;
 };
 
+/* Resolve an -o list into column indexes (out_columns.c); json: the default set of JSON
+ * output. -EINVAL (a usage error in e) for an unknown or empty list. */
+int sb_out_select_columns(const char *spec, const struct sb_col *cols, size_t ncols, bool json,
+			  int *sel, size_t *nsel, struct sb_err *e);
+
 /* --format ktap (lib/framework/out_ktap.c) */
 int sb_out_render_ktap(struct sb_out *o);
 
