@@ -109,7 +109,8 @@ int sb_out_list_columns(const struct sb_out_opts *opts, FILE *fp, const struct s
 	int rc;
 
 	lo.columns = NULL;
-	if (sb_out_mode_is_metrics(lo.mode))
+	/* metrics and KTAP have no form for a list of columns */
+	if (sb_out_mode_is_metrics(lo.mode) || lo.mode == SB_OUT_KTAP)
 		lo.mode = SB_OUT_TABLE;
 	o = sb_out_new(&lo, fp);
 	if (!o)

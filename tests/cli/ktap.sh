@@ -118,6 +118,8 @@ else
 fi
 t_run "DST - with ktap is a usage error, with no KTAP" 2 "$SOCBOX" dmabufcp copy /dev/null udmabuf - --format ktap
 t_eq "... nothing on stdout" "$(cat "$T_TMP/out")" ""
+t_run "doctor -H --format ktap" 0 "$SOCBOX" doctor -H --format ktap
+t_grep "... lists the columns as a table (KTAP has no form for them)" '^SUBSYSTEM +string' "$T_TMP/out"
 t_run "a view without checks refuses ktap" 2 "$SOCBOX" smmustat --sysroot "$S" --format ktap
 t_grep "... saying which commands have them" 'runs no checks' "$T_TMP/err"
 t_done
