@@ -15,6 +15,7 @@
 #define SRP_MEM_SIZE 0x40000u	/* 256 KiB */
 #define SRP_MAGIC "SBRPROC1"	/* first bytes of RAM once a firmware is loaded */
 #define SRP_ECHO_ADDR 0x400u	/* the announced "rpmsg-raw" channel's address */
+#define SRP_SINK_ADDR 0x401u	/* takes messages, answers none (not announced) */
 #define SRP_TRACE_DA 0xd0008000 /* the trace buffer (firmware.ld.S puts .trace here) */
 #define SRP_TRACE_LEN 4096u
 #define SRP_VRING_NUM 64u

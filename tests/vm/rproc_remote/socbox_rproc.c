@@ -12,6 +12,9 @@
  *    announces an "rpmsg-raw" channel at SRP_ECHO_ADDR (rpmsg_char binds it, giving
  *    /dev/rpmsgN), and it echoes every message back to its sender, from the address the
  *    message went to. The rpmsg bus also gets an rpmsg_ctrl device for this vdev.
+ *    Messages to SRP_SINK_ADDR (not announced: an endpoint made with that dst reaches it)
+ *    are taken and answered by nothing, a one-way service for `rpmsgctl throughput
+ *    --sink`; the device attributes sink_messages and sink_bytes count what it took.
  *
  * start/stop/kick behave as the core expects, so `state` start/stop, the debugfs `crash`
  * file and recovery (stop, reload the firmware, start) run the kernel's own code paths:
@@ -85,8 +88,9 @@ struct srp {
 	bool vrings_ready;
 	bool announce; /* this boot announces its channel */
 	bool announced;
-	struct srp_vring rx; /* vring 0: remote -> Linux */
-	struct srp_vring tx; /* vring 1: Linux -> remote */
+	struct srp_vring rx;	       /* vring 0: remote -> Linux */
+	struct srp_vring tx;	       /* vring 1: Linux -> remote */
+	u64 sink_messages, sink_bytes; /* written by vq_work alone */
 };
 
 static struct platform_device *srp_pdev;
@@ -268,7 +272,11 @@ static void srp_vq_work(struct work_struct *work)
 			break;
 		hdr = buf;
 		if (size >= sizeof(*hdr) && hdr->len <= size - sizeof(*hdr) &&
-		    hdr->dst != SRP_RPMSG_NS_ADDR) {
+		    hdr->dst == SRP_SINK_ADDR) {
+			WRITE_ONCE(srp->sink_messages, srp->sink_messages + 1);
+			WRITE_ONCE(srp->sink_bytes, srp->sink_bytes + hdr->len);
+		} else if (size >= sizeof(*hdr) && hdr->len <= size - sizeof(*hdr) &&
+			   hdr->dst != SRP_RPMSG_NS_ADDR) {
 			if (!srp_send(srp, hdr->dst, hdr->src, hdr->data, hdr->len)) {
 				srp->tx.last_avail = avail; /* retry on the next rx kick */
 				break;
@@ -340,6 +348,29 @@ static void srp_kick(struct rproc *rproc, int vqid)
 		schedule_work(&srp->vq_work);
 }
 
+static ssize_t sink_messages_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct srp *srp = srp_rproc->priv;
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(srp->sink_messages));
+}
+static DEVICE_ATTR_RO(sink_messages);
+
+static ssize_t sink_bytes_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct srp *srp = srp_rproc->priv;
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(srp->sink_bytes));
+}
+static DEVICE_ATTR_RO(sink_bytes);
+
+static struct attribute *srp_attrs[] = {
+	&dev_attr_sink_messages.attr,
+	&dev_attr_sink_bytes.attr,
+	NULL,
+};
+static const struct attribute_group srp_group = { .attrs = srp_attrs };
+
 static const struct rproc_ops srp_ops = {
 	.start = srp_start,
 	.stop = srp_stop,
@@ -380,8 +411,13 @@ static int __init srp_init(void)
 	ret = rproc_add(srp_rproc);
 	if (ret)
 		goto free_mem;
+	ret = sysfs_create_group(&srp_pdev->dev.kobj, &srp_group);
+	if (ret)
+		goto del;
 	return 0;
 
+del:
+	rproc_del(srp_rproc);
 free_mem:
 	vfree(srp->mem);
 free:
@@ -396,6 +432,7 @@ static void __exit srp_exit(void)
 	struct srp *srp = srp_rproc->priv;
 	void *mem = srp->mem;
 
+	sysfs_remove_group(&srp_pdev->dev.kobj, &srp_group);
 	rproc_del(srp_rproc); /* shuts the remote down if it runs */
 	rproc_free(srp_rproc);
 	vfree(mem);
