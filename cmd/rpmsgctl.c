@@ -272,6 +272,8 @@ static const struct sb_cmd cmds[] = {
 	  "remote processor control", 0 },
 	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path",
 	  0 },
+	{ "throughput", rpmsgctl_throughput, NULL,
+	  "messages/s and MB/s over sizes and endpoints, one way and echoed", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

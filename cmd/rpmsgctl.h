@@ -63,5 +63,6 @@ int rpmsgctl_ping(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv);
 int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv);
+int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv);
 
 #endif

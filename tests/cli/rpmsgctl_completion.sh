@@ -17,7 +17,7 @@ complete_words() { # WORDS...: print the candidates for the last word
 		printf "%s\n" "${COMPREPLY[@]}"' "$COMP" "$@"
 }
 
-t_eq "commands" "$(complete_words rpmsgctl '' | grep -v '^-' | tr '\n' ' ')" "list ept dev flow send recv ping rproc bench "
+t_eq "commands" "$(complete_words rpmsgctl '' | grep -v '^-' | tr '\n' ' ')" "list ept dev flow send recv ping rproc bench throughput "
 t_eq "ept sub-commands" "$(complete_words rpmsgctl ept '' | tr '\n' ' ')" "create destroy "
 t_eq "dev sub-commands" "$(complete_words rpmsgctl dev '' | tr '\n' ' ')" "create release "
 t_eq "flow sub-commands" "$(complete_words rpmsgctl flow '' | tr '\n' ' ')" "get set "

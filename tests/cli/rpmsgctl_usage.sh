@@ -6,7 +6,7 @@
 AM=$SOCBOX_FIXTURES/am62x
 
 t_run "--help lists every command" 0 "$SOCBOX" rpmsgctl --help
-for cmd in list ept dev flow send recv ping rproc bench; do
+for cmd in list ept dev flow send recv ping rproc bench throughput; do
 	t_grep "help names $cmd" "^  $cmd " "$T_TMP/out"
 done
 t_run "ept create on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ept create foo --sysroot "$AM"
@@ -32,6 +32,19 @@ t_run "ping on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl ping --sysroot "$AM"
 t_run "bench on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl bench --loops 1 --sysroot "$AM"
 t_run "bench bad method" 2 "$SOCBOX" rpmsgctl bench --method auto --sysroot "$AM"
 t_run "bench zero loops" 2 "$SOCBOX" rpmsgctl bench --loops 0 --sysroot "$AM"
+t_run "throughput on a snapshot: exit 3" 3 "$SOCBOX" rpmsgctl throughput --echo 0x400 --sysroot "$AM"
+t_grep "says why" 'needs the live kernel' "$T_TMP/err"
+t_run "throughput needs --echo or --sink" 2 "$SOCBOX" rpmsgctl throughput --sysroot "$AM"
+t_grep "names both" 'give --echo ADDR, --sink ADDR or both' "$T_TMP/err"
+t_run "throughput --echo any: no service there" 2 "$SOCBOX" rpmsgctl throughput --echo any --sysroot "$AM"
+for bad in 0 497 16,x 16,,64 -1 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
+	t_run "throughput --sizes $bad" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --sizes "$bad" --sysroot "$AM"
+done
+t_grep "names the range" '1 to 496 bytes, or max' "$T_TMP/err"
+t_run "throughput --endpoints 65" 2 "$SOCBOX" rpmsgctl throughput --sink 0x401 --endpoints 65 --sysroot "$AM"
+t_run "throughput --window 0" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --window 0 --sysroot "$AM"
+t_run "throughput --runs 0" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --runs 0 --sysroot "$AM"
+t_run "throughput --method turbo" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --method turbo --sysroot "$AM"
 
 # payload limits are checked before any endpoint is opened
 t_run "send 497 bytes: refused" 1 "$SOCBOX" rpmsgctl send "$(printf '%497s' x)" --sysroot "$AM"
