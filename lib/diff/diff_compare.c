@@ -92,7 +92,7 @@ static int compare_attrs(const struct sb_diff_obj *a, const struct sb_diff_obj *
 	for (size_t i = 0; i < a->nattrs && !rc; i++) {
 		const struct sb_diff_attr *x = &a->attrs[i], *y = find_attr(b, x->key);
 
-		if (y && !strcmp(x->val, y->val))
+		if ((y && !strcmp(x->val, y->val)) || (!y && x->live))
 			continue;
 		ch.attr = x->key;
 		ch.old_val = x->val;
@@ -100,7 +100,7 @@ static int compare_attrs(const struct sb_diff_obj *a, const struct sb_diff_obj *
 		rc = add(res, cap, ignore, ch);
 	}
 	for (size_t i = 0; i < b->nattrs && !rc; i++) {
-		if (find_attr(a, b->attrs[i].key))
+		if (find_attr(a, b->attrs[i].key) || b->attrs[i].live)
 			continue;
 		ch.attr = b->attrs[i].key;
 		ch.old_val = NULL;

@@ -31,6 +31,9 @@ static void fact(struct sb_diff_set *s, struct sb_diff_obj *o, const struct sb_f
 		free(list);
 		break;
 	}
+	/* a device node's mode and other answers of the running kernel: a snapshot has none */
+	if (f->live)
+		sb_diff_attr_live(o, f->key);
 }
 
 void sb_diff_collect_doctor(const struct sb_root *r, struct sb_diff_set *s)

@@ -64,6 +64,7 @@ void sb_diff_attr_str(struct sb_diff_set *s, struct sb_diff_obj *o, const char *
 	}
 	a = &o->attrs[o->nattrs];
 	a->key = strdup(key);
+	a->live = false;
 	a->val = strdup(val ? val : "");
 	if (!a->key || !a->val) {
 		free(a->key);
@@ -86,6 +87,13 @@ void sb_diff_attr_fmt(struct sb_diff_set *s, struct sb_diff_obj *o, const char *
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	sb_diff_attr_str(s, o, key, buf);
+}
+
+void sb_diff_attr_live(struct sb_diff_obj *o, const char *key)
+{
+	for (size_t i = 0; o && i < o->nattrs; i++)
+		if (!strcmp(o->attrs[i].key, key))
+			o->attrs[i].live = true;
 }
 
 void sb_diff_attr_u64(struct sb_diff_set *s, struct sb_diff_obj *o, const char *key, uint64_t v)

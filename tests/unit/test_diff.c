@@ -165,6 +165,41 @@ START_TEST(fixture_against_itself)
 }
 END_TEST
 
+/* A device node's mode is a fact only the running kernel gives: a snapshot never has it, so
+ * snapshot against live must not report it; two sides that both have it are compared. */
+START_TEST(live_attributes_compared_when_both_have_them)
+{
+	struct sb_diff_set snap = { 0 }, live = { 0 }, other = { 0 };
+	struct sb_diff_result r;
+	struct sb_diff_obj *o;
+
+	o = sb_diff_obj_add(&snap, SB_DIFF_DOCTOR, "subsystem:dmabuf");
+	sb_diff_attr_str(&snap, o, "heaps", "1");
+	o = sb_diff_obj_add(&live, SB_DIFF_DOCTOR, "subsystem:dmabuf");
+	sb_diff_attr_str(&live, o, "heaps", "1");
+	sb_diff_attr_str(&live, o, "access_system", "0600 uid 0 gid 0");
+	sb_diff_attr_live(o, "access_system");
+	o = sb_diff_obj_add(&other, SB_DIFF_DOCTOR, "subsystem:dmabuf");
+	sb_diff_attr_str(&other, o, "heaps", "1");
+	sb_diff_attr_str(&other, o, "access_system", "0666 uid 0 gid 0");
+	sb_diff_attr_live(o, "access_system");
+	ck_assert_int_eq(sb_diff_compare(&snap, &live, NULL, &r), 0);
+	ck_assert_uint_eq(r.n, 0);
+	sb_diff_result_free(&r);
+	ck_assert_int_eq(sb_diff_compare(&live, &snap, NULL, &r), 0);
+	ck_assert_uint_eq(r.n, 0);
+	sb_diff_result_free(&r);
+	ck_assert_int_eq(sb_diff_compare(&live, &other, NULL, &r), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.v[0].attr, "access_system");
+	ck_assert_str_eq(r.v[0].new_val, "0666 uid 0 gid 0");
+	sb_diff_result_free(&r);
+	sb_diff_set_free(&snap);
+	sb_diff_set_free(&live);
+	sb_diff_set_free(&other);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff");
@@ -175,6 +210,7 @@ int main(void)
 	tcase_add_test(tc, ignore_globs_cross_slashes);
 	tcase_add_test(tc, globs);
 	tcase_add_test(tc, fixture_against_itself);
+	tcase_add_test(tc, live_attributes_compared_when_both_have_them);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

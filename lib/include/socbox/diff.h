@@ -25,6 +25,8 @@ extern const char *const sb_diff_sub_names[]; /* "doctor", ...; NULL-terminated 
 struct sb_diff_attr {
 	char *key;
 	char *val;
+	bool live; /* only the running kernel tells it (a device node's mode): compared when
+		    * both sides have it, as a snapshot never does */
 };
 
 struct sb_diff_obj {
@@ -51,6 +53,8 @@ void sb_diff_attr_fmt(struct sb_diff_set *s, struct sb_diff_obj *o, const char *
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sb_diff_attr_u64(struct sb_diff_set *s, struct sb_diff_obj *o, const char *key, uint64_t v);
 void sb_diff_attr_bool(struct sb_diff_set *s, struct sb_diff_obj *o, const char *key, bool v);
+/* Mark the attribute key of o (added before) as live (struct sb_diff_attr). */
+void sb_diff_attr_live(struct sb_diff_obj *o, const char *key);
 void sb_diff_set_free(struct sb_diff_set *s);
 
 /* Read every subsystem of a root into s. Subsystems a root cannot show (no netdev capture)
