@@ -274,8 +274,6 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	struct sb_table *t;
 	size_t measured = 0;
 
-	if (!o)
-		return SB_EXIT_FAIL;
 	for (size_t i = 0; i < n; i++)
 		if (cells[i].total_ms > 0 && (fastest == 0 || cells[i].total_ms < fastest))
 			fastest = cells[i].total_ms;

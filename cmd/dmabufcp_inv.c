@@ -98,10 +98,6 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 		return sb_report(DMABUFCP, &e);
 	}
 	o = sb_out_new(&c->out, stdout);
-	if (!o) {
-		sb_dmabuf_allocators_free(&a);
-		return SB_EXIT_FAIL;
-	}
 	t = sb_out_table(o, "heaps", NULL, heap_cols, H_NCOLS, true);
 	for (size_t i = 0; i < a.n; i++) {
 		struct sb_row *r = sb_table_row(t);
@@ -341,10 +337,6 @@ int dmabufcp_ls(struct sb_ctx *c, int argc, const char **argv)
 	if (sb_dmabuf_inventory(c->root, (pid_t)opt_pid, &inv, &e))
 		return sb_report(DMABUFCP, &e);
 	o = sb_out_new(&c->out, stdout);
-	if (!o) {
-		sb_dmabuf_inventory_free(&inv);
-		return SB_EXIT_FAIL;
-	}
 	buffers_table(o, &inv);
 	processes_table(o, &inv, (pid_t)opt_pid);
 	exporters_table(o, &inv, &all);

@@ -217,8 +217,6 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 	struct sb_table *t;
 	int rc;
 
-	if (!o)
-		return SB_EXIT_FAIL;
 	/* -q at a console: the causes alone, nothing on a healthy board (as dmesg -l err) */
 	if (sb_opt.quiet && c->out.mode == SB_OUT_TABLE) {
 		if (rep->ncauses)
@@ -374,8 +372,6 @@ static int explain(const struct sb_ctx *c, const char *code)
 	fields[4][1] = d->evidence;
 	fields[5][1] = d->fix;
 	o = sb_out_new(&c->out, stdout);
-	if (!o)
-		return SB_EXIT_FAIL;
 	if (c->out.mode == SB_OUT_TABLE) {
 		struct sb_table *t = sb_out_table(o, "entry", NULL, explain_cols,
 						  ARRAY_SIZE(explain_cols), false);
@@ -412,8 +408,6 @@ static int list_causes(const struct sb_ctx *c)
 	struct sb_table *t;
 	int rc;
 
-	if (!o)
-		return SB_EXIT_FAIL;
 	t = sb_out_table(o, "causes", NULL, catalogue_cols, ARRAY_SIZE(catalogue_cols), false);
 	for (const struct sb_cause_def *d = sb_cause_catalogue; d->code; d++) {
 		struct sb_row *r = sb_table_row(t);

@@ -99,8 +99,6 @@ int doctor_print_ktap(const struct sb_ctx *c, const struct sb_doctor_report *rep
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	int rc;
 
-	if (!o)
-		return SB_EXIT_FAIL;
 	/* a device that did not come up first, as doctor ranks it */
 	for (const struct sb_cause_def *d = sb_cause_catalogue; d->code; d++)
 		if (!d->subsystem)

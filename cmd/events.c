@@ -143,8 +143,6 @@ static int emit(struct view *v, const struct sb_event *ev)
 
 		oo.noheadings = oo.noheadings || v->headings_done;
 		o = sb_out_new(&oo, stdout);
-		if (!o)
-			return -ENOMEM;
 		event_row(sb_out_table(o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true),
 			  ev);
 		sb_out_print(o);
@@ -162,8 +160,6 @@ static int print_metrics(struct sb_ctx *c, const struct sb_ev_list *l, const str
 	bool *done;
 	int rc;
 
-	if (!o)
-		return SB_EXIT_FAIL;
 	done = calloc(l->n ? l->n : 1, sizeof(*done));
 	t = sb_out_table(o, "records", NULL, record_cols, ARRAY_SIZE(record_cols), true);
 	for (size_t i = 0; done && i < l->n; i++) {

@@ -193,11 +193,6 @@ static int render_collectors(const struct sb_ctx *c, const struct result *res, c
 		return -ENOMEM;
 	oo.metrics_ns = "metrics";
 	o = sb_out_new(&oo, fp);
-	if (!o) {
-		fclose(fp);
-		free(buf);
-		return -ENOMEM;
-	}
 	t = sb_out_table(o, "collectors", NULL, collector_cols, 4, true);
 	for (size_t i = 0; i < NCOLLECTORS; i++) {
 		struct sb_row *r = sb_table_row(t);

@@ -37,7 +37,7 @@ struct sb_out *sb_out_new(const struct sb_out_opts *opts, FILE *fp)
 {
 	struct sb_out *o = calloc(1, sizeof(*o));
 	if (!o)
-		return NULL;
+		abort(); /* as every allocation of the output layer: callers never see NULL */
 	if (opts)
 		o->opts = *opts;
 	o->fp = fp ? fp : stdout;

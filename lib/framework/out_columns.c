@@ -113,8 +113,6 @@ int sb_out_list_columns(const struct sb_out_opts *opts, FILE *fp, const struct s
 	if (sb_out_mode_is_metrics(lo.mode) || lo.mode == SB_OUT_KTAP)
 		lo.mode = SB_OUT_TABLE;
 	o = sb_out_new(&lo, fp);
-	if (!o)
-		return -ENOMEM;
 	t = sb_out_table(o, "columns", NULL, list_cols, 4, true);
 	for (size_t i = 0; i < ncols; i++) {
 		struct sb_row *r = sb_table_row(t);

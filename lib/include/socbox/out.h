@@ -87,6 +87,7 @@ struct sb_out;
 struct sb_table;
 struct sb_row;
 
+/* Never NULL: the output layer aborts when memory runs out, so no caller checks. */
 struct sb_out *sb_out_new(const struct sb_out_opts *opts, FILE *fp);
 void sb_out_free(struct sb_out *o);
 enum sb_out_mode sb_out_mode(const struct sb_out *o);
