@@ -51,11 +51,9 @@ const struct sb_snap_path sb_snap_paths[] = {
 	{ "/sys/class/dma_heap", 1, SB_SNAP_FOLLOW },
 	{ "/sys/class/misc/udmabuf", 1, SB_SNAP_FOLLOW },
 	{ "/sys/module/udmabuf", 1, 0 },
-	/* dmabufcp heaps and ls (processes' fdinfo and maps: snap_dmabuf_holders) */
-	{ "/sys/class/dma_heap", 1, SB_SNAP_FOLLOW },
-	{ "/sys/class/misc/udmabuf", 1, SB_SNAP_FOLLOW },
-	{ "/sys/module/udmabuf/parameters", 0, 0 },
-	{ "/sys/module/udmabuf/initstate", 0, 0 },
+	/* dmabufcp heaps and ls: the doctor dma-buf paths above (udmabuf's parameters and
+	 * initstate inside /sys/module/udmabuf) and (processes' fdinfo and maps:
+	 * snap_dmabuf_holders) */
 	{ "/sys/kernel/debug/dma_buf/bufinfo", 0, 0 },
 	/* doctor: IOMMU */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
@@ -67,10 +65,9 @@ const struct sb_snap_path sb_snap_paths[] = {
 	{ "/proc/softirqs", 0, 0 },
 	{ "/proc/net/dev", 0, 0 },
 	{ "/proc/uptime", 0, 0 },
-	/* smmustat: instances, groups (with their devices' driver and iommu links), interrupts;
-	 * the kernel log and the PMCG PMUs come from the hooks below. */
-	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
-	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },
+	/* smmustat: instances and groups (with their devices' driver and iommu links) are the
+	 * doctor IOMMU paths above; interrupts; the kernel log and the PMCG PMUs come from the
+	 * hooks below. */
 	{ "/proc/interrupts", 0, 0 },
 	{ "/sys/devices/system/cpu/online", 0, 0 },
 	{ NULL, 0, 0 },
