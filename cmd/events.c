@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* socbox events: one timeline of what every subsystem reports (lib/events), one line per
  * event, on the live system or a snapshot; --follow goes on with the kernel log, rpmsg
- * uevents and netdev page-pool notifications as they come. */
+ * uevents and netdev page-pool notifications as they come (lib/events/events_follow.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <net/if.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +16,9 @@
 #include "socbox/error.h"
 #include "socbox/escape.h"
 #include "socbox/events.h"
-#include "socbox/genl.h"
-#include "socbox/iommu_sid.h"
 #include "socbox/json.h"
 #include "socbox/macro.h"
 #include "socbox/stats.h"
-#include "socbox/udev.h"
-#include "socbox/uapi/netdev.h"
 
 enum { C_TIME, C_SUBSYS, C_KIND, C_OBJECT, C_DETAIL, C_SOURCE, C_INSTANCE };
 static const struct sb_col event_cols[] = {
@@ -150,7 +144,14 @@ static int emit(struct view *v, const struct sb_event *ev)
 		v->headings_done = true;
 	}
 	v->printed++;
-	return fflush(stdout) ? -errno : 0;
+	if (fflush(stdout))
+		return -errno;
+	return v->max && v->printed >= v->max; /* -c N: enough */
+}
+
+static int emit_followed(void *arg, const struct sb_event *ev)
+{
+	return emit(arg, ev);
 }
 
 static int print_metrics(struct sb_ctx *c, const struct sb_ev_list *l, const struct view *v)
@@ -220,229 +221,6 @@ static int parse_since(const char *s, double now_s, double *out)
 	return 0;
 }
 
-/* How long an IOMMU record that more lines may complete (an SMMUv3 raw dump) waits when the
- * log goes quiet (as smmustat events --follow). */
-#define FOLLOW_SETTLE_MS 500
-/* The sources are read one after the other, so an event may be read after a later one of
- * another source: events are held this long and printed in time order. */
-#define FOLLOW_REORDER_MS 250
-
-/* Following: the kernel log (IOMMU records through lib/iommu's assembler), rpmsg uevents,
- * netdev page-pool notifications. */
-struct follow {
-	struct view *v;
-	struct sb_kmsg_follow kf;
-	bool have_kf;
-	struct sb_devmon *mon;
-	struct sb_genl g;
-	bool have_genl;
-	uint64_t skip_until_us; /* records the first pass printed already */
-	struct sb_iommu_evasm asm_;
-	struct sb_sid_namer *names;
-	struct sb_ev_list held; /* read, not printed yet (FOLLOW_REORDER_MS) */
-	uint64_t detached[64];	/* pools announced detached, to report when they go */
-	size_t ndetached;
-	int rc;
-};
-
-static void hold(struct follow *f, const struct sb_event *ev)
-{
-	if (!f->rc && sb_ev_add(&f->held, ev))
-		f->rc = -ENOMEM;
-}
-
-/* Print the held events older than the reorder window (all of them with all), in time order. */
-static void release(struct follow *f, bool all)
-{
-	uint64_t now_us = sb_now_ns() / 1000, cut = now_us - FOLLOW_REORDER_MS * 1000;
-	size_t k = 0;
-
-	sb_ev_sort(&f->held);
-	for (size_t i = 0; i < f->held.n; i++) {
-		if (!all && f->held.v[i].ts_us > cut) {
-			f->held.v[k++] = f->held.v[i];
-			continue;
-		}
-		if (!f->rc)
-			f->rc = emit(f->v, &f->held.v[i]);
-	}
-	f->held.n = k;
-}
-
-static void emit_iommu(struct follow *f, struct sb_iommu_event *ie)
-{
-	struct sb_event ev;
-
-	sb_sid_namer_name(f->names, ie);
-	sb_ev_from_iommu(ie, &ev);
-	hold(f, &ev);
-}
-
-static void flush_pending(struct follow *f)
-{
-	struct sb_iommu_event ie;
-
-	while (sb_iommu_evasm_flush(&f->asm_, &ie))
-		emit_iommu(f, &ie);
-}
-
-static void kmsg_line(struct follow *f, const struct sb_kmsg_line *l)
-{
-	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
-	struct sb_event ev;
-	size_t n;
-
-	if (l->has_ts && l->ts_us <= f->skip_until_us)
-		return;
-	n = sb_iommu_evasm_feed(&f->asm_, l, done);
-	for (size_t i = 0; i < n; i++)
-		emit_iommu(f, &done[i]);
-	if (sb_ev_parse_kmsg(l, &ev))
-		hold(f, &ev);
-}
-
-static int pool_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct follow *f = data;
-	struct sb_nd_event ne;
-	struct sb_event ev;
-	char ifname[IF_NAMESIZE];
-
-	if (sb_nd_parse_event(nlh, &ne) || !ne.is_pool)
-		return SB_NL_CB_OK;
-	if (ne.cmd == SB_NETDEV_CMD_PAGE_POOL_CHANGE_NTF &&
-	    sb_ev_from_pool(&ne.pool,
-			    ne.pool.ifindex ? if_indextoname(ne.pool.ifindex, ifname) : NULL, &ev)) {
-		if (f->ndetached < ARRAY_SIZE(f->detached))
-			f->detached[f->ndetached++] = ne.pool.id;
-		/* the notification comes as it happens: its arrival is finer than detach-time's
-		 * whole seconds */
-		ev.ts_us = sb_now_ns() / 1000;
-		hold(f, &ev);
-	} else if (ne.cmd == SB_NETDEV_CMD_PAGE_POOL_DEL_NTF) {
-		for (size_t i = 0; i < f->ndetached; i++) {
-			if (f->detached[i] != ne.pool.id)
-				continue;
-			f->detached[i] = f->detached[--f->ndetached];
-			memset(&ev, 0, sizeof(ev));
-			ev.ts_us = sb_now_ns() / 1000;
-			ev.has_ts = true;
-			ev.subsys = SB_EV_NETDEV;
-			ev.source = "netdev";
-			snprintf(ev.kind, sizeof(ev.kind), "pool-gone");
-			snprintf(ev.object, sizeof(ev.object), "pool %llu",
-				 (unsigned long long)ne.pool.id);
-			snprintf(ev.detail, sizeof(ev.detail),
-				 "its pages came back; the kernel freed it");
-			hold(f, &ev);
-			break;
-		}
-	}
-	return SB_NL_CB_OK;
-}
-
-static int follow_open(struct follow *f, struct sb_ctx *c, struct sb_err *e)
-{
-	int rc = sb_kmsg_follow_open(&f->kf, e);
-
-	if (rc)
-		return sb_report(c->applet, e);
-	f->have_kf = true;
-	sb_iommu_evasm_init(&f->asm_);
-	if (sb_sid_namer_open(c->root, &f->names))
-		f->names = NULL; /* out of memory: the records keep the log's names */
-	if ((f->v->mask & (1u << SB_EV_RPMSG)) && sb_devmon_open(&f->mon, "rpmsg", e)) {
-		sb_verbose(c->applet, "events: no rpmsg uevents: %s",
-			   e->reason[0] ? e->reason : sb_strerror(e->errnum));
-		f->mon = NULL;
-	}
-	if (f->v->mask & (1u << SB_EV_NETDEV)) {
-		sb_err_clear(e);
-		if (sb_genl_open(&f->g, SB_NETDEV_FAMILY, e) == 0) {
-			f->have_genl = sb_genl_join(&f->g, SB_NETDEV_MCGRP_PAGE_POOL, e) == 0;
-			if (!f->have_genl)
-				sb_genl_close(&f->g);
-		}
-		if (!f->have_genl)
-			sb_verbose(c->applet,
-				   "events: no page-pool notifications (Linux 6.8+): the kernel log only");
-	}
-	return 0;
-}
-
-static void follow_close(struct follow *f)
-{
-	if (f->have_kf)
-		sb_kmsg_follow_close(&f->kf);
-	if (f->mon)
-		sb_devmon_close(f->mon);
-	if (f->have_genl)
-		sb_genl_close(&f->g);
-	sb_sid_namer_close(f->names);
-	sb_ev_list_free(&f->held);
-}
-
-static int follow_loop(struct follow *f, double timeout_s)
-{
-	uint64_t deadline = timeout_s > 0 ? sb_now_ns() + (uint64_t)(timeout_s * 1e9) : 0;
-	struct sb_err e;
-
-	while (!sb_stop_signal && !f->rc && (!f->v->max || f->v->printed < f->v->max)) {
-		struct pollfd p[3] = { { .fd = f->kf.fd, .events = POLLIN } };
-		int np = 1, imon = -1, igenl = -1, r;
-		int wait_ms = f->held.n				 ? FOLLOW_REORDER_MS / 2
-			      : sb_iommu_evasm_pending(&f->asm_) ? FOLLOW_SETTLE_MS
-								 : 1000;
-
-		if (f->mon) {
-			imon = np;
-			p[np++] = (struct pollfd){ .fd = sb_devmon_fd(f->mon), .events = POLLIN };
-		}
-		if (f->have_genl) {
-			igenl = np;
-			p[np++] = (struct pollfd){ .fd = f->g.fd, .events = POLLIN };
-		}
-		wait_ms = sb_poll_timeout(deadline, wait_ms);
-		if (!wait_ms)
-			break;
-		release(f, false);
-		if (f->rc || (f->v->max && f->v->printed >= f->v->max))
-			break;
-		r = sb_poll(p, (nfds_t)np, wait_ms);
-		if (r == -EINTR) /* a stop signal: the loop ends */
-			continue;
-		if (r < 0)
-			return r;
-		if (r == 0) { /* quiet: a record waiting for more lines is whole */
-			if (sb_iommu_evasm_pending(&f->asm_) && !f->held.n)
-				flush_pending(f);
-			continue;
-		}
-		if (p[0].revents || f->kf.more) {
-			struct sb_kmsg_line l;
-
-			while (!f->rc && sb_kmsg_follow_next(&f->kf, &l, 0) == 0)
-				kmsg_line(f, &l);
-		}
-		if (imon >= 0 && p[imon].revents) {
-			struct sb_devevent de;
-			struct sb_event ev;
-
-			while (!f->rc && sb_devmon_next(f->mon, &de, 0) == 0)
-				if (sb_ev_from_uevent(de.action, de.devpath, de.devname,
-						      sb_now_ns() / 1000, &ev))
-					hold(f, &ev);
-		}
-		if (igenl >= 0 && p[igenl].revents) {
-			sb_err_clear(&e);
-			sb_genl_recv(&f->g, pool_cb, f, 0, &e);
-		}
-	}
-	flush_pending(f);
-	release(f, true);
-	return f->rc;
-}
-
 static int unknown_subsystem(const struct sb_ctx *c, const char *bad)
 {
 	static const char *const names[] = {
@@ -474,7 +252,8 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		POPT_TABLEEND,
 	};
 	struct view v = { .c = c, .mask = SB_EV_ALL, .since_s = -1 };
-	struct follow f = { .v = &v };
+	struct sb_ev_follow_sources src;
+	struct sb_ev_follow *f = NULL;
 	struct sb_ev_list l = { 0 };
 	struct sb_err e;
 	char bad[64];
@@ -503,9 +282,17 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&e);
 	if (sb_opt.follow) {
 		sb_catch_stop_signals();
-		rc = follow_open(&f, c, &e);
-		if (rc)
+		if (sb_ev_follow_open(c->root, v.mask, &f, &src, &e)) {
+			rc = sb_report(c->applet, &e);
 			goto out;
+		}
+		if ((v.mask & (1u << SB_EV_RPMSG)) && !src.uevents)
+			sb_verbose(c->applet, "events: no rpmsg uevents: %s",
+				   src.no_uevents.reason[0] ? src.no_uevents.reason
+							    : sb_strerror(src.no_uevents.errnum));
+		if ((v.mask & (1u << SB_EV_NETDEV)) && !src.pool_ntf)
+			sb_verbose(c->applet,
+				   "events: no page-pool notifications (Linux 6.8+): the kernel log only");
 	}
 	/* everything so far (opened after the follow source, so nothing falls in between) */
 	if ((rc = sb_ev_collect(c->root, v.mask, &l, &e))) {
@@ -532,26 +319,23 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		rc = print_metrics(c, &l, &v);
 		goto out;
 	}
-	for (size_t i = 0; i < l.n && !rc; i++) {
+	for (size_t i = 0; i < l.n && !rc; i++)
 		rc = emit(&v, &l.v[i]);
-		if (l.v[i].source[0] == 'k' && l.v[i].ts_us > f.skip_until_us)
-			f.skip_until_us = l.v[i].ts_us;
-	}
-	if (rc) {
+	if (rc < 0) {
 		rc = SB_EXIT_FAIL;
 		goto out;
 	}
-	if (sb_opt.follow) {
-		f.skip_until_us = l.last_ts_us;
+	if (sb_opt.follow && !rc) {
+		sb_ev_follow_skip_until(f, l.last_ts_us);
 		/* scripts wait for this line before they make something happen */
 		sb_verbose(c->applet, "events: following the kernel log%s%s",
-			   f.mon ? ", rpmsg uevents" : "",
-			   f.have_genl ? ", page-pool notifications" : "");
-		rc = follow_loop(&f, timeout) ? SB_EXIT_FAIL : 0;
+			   src.uevents ? ", rpmsg uevents" : "",
+			   src.pool_ntf ? ", page-pool notifications" : "");
+		rc = sb_ev_follow_run(f, timeout, emit_followed, &v) ? SB_EXIT_FAIL : 0;
 	}
+	rc = rc > 0 ? 0 : rc;
 out:
-	if (sb_opt.follow)
-		follow_close(&f);
+	sb_ev_follow_close(f);
 	sb_ev_list_free(&l);
 	free(subsys);
 	free(since);

@@ -79,4 +79,24 @@ int sb_ev_add(struct sb_ev_list *l, const struct sb_event *ev);
 void sb_ev_sort(struct sb_ev_list *l);
 void sb_ev_list_free(struct sb_ev_list *l);
 
+/* Following the live system: the kernel log always; rpmsg uevents and netdev page-pool
+ * notifications where the mask asks for them and the system has them. */
+struct sb_ev_follow;
+struct sb_ev_follow_sources {
+	bool uevents, pool_ntf;		       /* what is listened to besides the log */
+	struct sb_err no_uevents, no_pool_ntf; /* why not, for a verbose line */
+};
+/* Open the sources (before collecting what came so far, so nothing falls in between).
+ * -errno when the kernel log cannot be followed. */
+int sb_ev_follow_open(const struct sb_root *r, unsigned mask, struct sb_ev_follow **f,
+		      struct sb_ev_follow_sources *src, struct sb_err *e);
+/* Kernel log records up to this time were reported already (by sb_ev_collect). */
+void sb_ev_follow_skip_until(struct sb_ev_follow *f, uint64_t ts_us);
+/* Receives each event in time order: 0 to go on, > 0 to stop (enough), -errno to fail. */
+typedef int (*sb_ev_emit_fn)(void *arg, const struct sb_event *ev);
+/* Hand events to emit until a stop signal, timeout_s (0: none) or emit says stop; what was
+ * read and held is handed over before it returns. 0, or -errno (of emit, or of a wait). */
+int sb_ev_follow_run(struct sb_ev_follow *f, double timeout_s, sb_ev_emit_fn emit, void *arg);
+void sb_ev_follow_close(struct sb_ev_follow *f);
+
 #endif
