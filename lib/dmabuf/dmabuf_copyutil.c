@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "socbox/claim.h"
 #include "socbox/dmabuf_copy.h"
 
 static const char *const method_names[SB_COPY_NMETHODS] = {
@@ -207,11 +208,17 @@ int64_t sb_copy_first_diff(int fd, uint64_t off, const void *mem, size_t len)
 	return -1;
 }
 
+static void unlink_leftover(const char *path, void *arg)
+{
+	(void)arg;
+	unlink(path);
+}
+
 int sb_tmpfile_open(struct sb_tmpfile *t, const char *dest, struct sb_err *e)
 {
-	char dircopy[4096], basecopy[4096];
-	const char *dir, *base;
-	mode_t mask;
+	char dircopy[4096], basecopy[4096], prefix[4096 + 16];
+	struct sb_claim claim;
+	const char *dir;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
@@ -223,22 +230,13 @@ int sb_tmpfile_open(struct sb_tmpfile *t, const char *dest, struct sb_err *e)
 	snprintf(dircopy, sizeof(dircopy), "%s", dest);
 	snprintf(basecopy, sizeof(basecopy), "%s", dest);
 	dir = dirname(dircopy);
-	base = basename(basecopy);
-	snprintf(t->path, sizeof(t->path), "%s/.%s.dmabufcp-XXXXXX", dir, base);
-	t->fd = mkostemp(t->path, O_CLOEXEC);
-	if (t->fd < 0) {
-		int err = errno;
-		t->path[0] = '\0';
-		return sb_err_set(e, err, dest, "create the temporary output beside it",
-				  err == EACCES ? "needs write access to the directory" : NULL);
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(t->fd, 0666 & ~mask)) {
-		int err = errno;
-		sb_tmpfile_abort(t);
-		return sb_err_set(e, err, dest, "set the mode of the temporary output", NULL);
-	}
+	snprintf(prefix, sizeof(prefix), ".%s.dmabufcp-", basename(basecopy));
+	/* what a killed copy to the same DST left; a running one holds its claim */
+	sb_claim_sweep(dir, prefix, unlink_leftover, NULL);
+	if (sb_claim_create(&claim, dir, prefix, 0666, dest, e) < 0)
+		return -e->errnum;
+	t->fd = claim.fd;
+	snprintf(t->path, sizeof(t->path), "%s", claim.path);
 	return 0;
 }
 
@@ -247,20 +245,24 @@ int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e)
 	char dircopy[4096];
 	int err, dfd;
 
-	if (fsync(t->fd) || close(t->fd)) {
+	if (fsync(t->fd)) {
 		err = errno;
-		t->fd = -1;
 		sb_tmpfile_abort(t);
 		return sb_err_set(e, err, t->final, "write the output (fsync)",
 				  err == ENOSPC ? "the file system is full" : NULL);
 	}
-	t->fd = -1;
+	/* renamed while still open, so the claim stays locked until it has its final name */
 	if (rename(t->path, t->final)) {
 		err = errno;
 		sb_tmpfile_abort(t);
 		return sb_err_set(e, err, t->final, "rename the temporary output over it", NULL);
 	}
 	t->path[0] = '\0';
+	err = close(t->fd) ? errno : 0;
+	t->fd = -1;
+	if (err)
+		return sb_err_set(e, err, t->final, "write the output (close)",
+				  err == ENOSPC ? "the file system is full" : NULL);
 	/* the rename lives in the directory: sync it too, or a power cut may bring back the old
 	 * DST (or none) although the data itself was synced */
 	snprintf(dircopy, sizeof(dircopy), "%s", t->final);
@@ -278,12 +280,13 @@ int sb_tmpfile_commit(struct sb_tmpfile *t, struct sb_err *e)
 
 void sb_tmpfile_abort(struct sb_tmpfile *t)
 {
-	if (t->fd >= 0)
-		close(t->fd);
-	t->fd = -1;
+	/* removed before the lock goes with the close: no sweep sees it unclaimed */
 	if (t->path[0])
 		unlink(t->path);
 	t->path[0] = '\0';
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
 }
 
 void sb_copy_cache_drop(int fd)
