@@ -3,17 +3,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "socbox/claim.h"
 #include "socbox/config.h"
 #include "socbox/limits.h"
 #include "socbox/macro.h"
@@ -313,10 +316,24 @@ static int write_manifest(struct sb_snap *s)
 	return fclose(f) ? -errno : 0;
 }
 
-/* posix_spawnp() takes char *const argv[] for history's sake and changes none of it */
+/* tar and rm die with socbox (PR_SET_PDEATHSIG): a tar still running after socbox was
+ * killed would write an archive that nobody claims. 0 or an errno; a program that cannot
+ * be run exits 127. */
 static int spawn(pid_t *pid, const char *const argv[])
 {
-	return posix_spawnp(pid, argv[0], NULL, NULL, (char *const *)argv, environ);
+	pid_t parent = getpid(), p = fork();
+
+	if (p < 0)
+		return errno;
+	if (p == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		/* execvp() takes char *const argv[] for history's sake and changes none of it */
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	*pid = p;
+	return 0;
 }
 
 static int remove_tree(const char *path)
@@ -325,8 +342,10 @@ static int remove_tree(const char *path)
 	pid_t pid;
 	int status;
 
-	if (spawn(&pid, argv))
-		return -errno;
+	int err = spawn(&pid, argv);
+
+	if (err)
+		return -err;
 	return waitpid(pid, &status, 0) < 0 ? -errno : 0;
 }
 
@@ -336,31 +355,32 @@ static int make_tar(const char *dir, const char *tar_path, struct sb_err *e)
 	pid_t pid;
 	int status;
 
-	if (spawn(&pid, argv))
-		return sb_err_set(e, errno, "tar", "run",
-				  "install tar, or write a directory instead of a .tar");
+	int err = spawn(&pid, argv);
+
+	if (err)
+		return sb_err_set(e, err, "tar", "run", NULL);
 	if (waitpid(pid, &status, 0) < 0)
 		return sb_err_set(e, errno, "tar", "wait", NULL);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return sb_err_set(e, ENOENT, "tar", "run",
+				  "install tar, or write a directory instead of a .tar");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return sb_err_set(e, EIO, tar_path, "write archive", NULL);
 	return 0;
 }
 
-/* Something created at `to` meanwhile is never replaced. File systems without
- * RENAME_NOREPLACE (EINVAL) get a check-then-rename, which is as good as it gets there. */
-static int rename_noreplace(const char *from, const char *to)
+/* A killed snapshot's claim: its tree, its archive, then the claim itself (last, so a sweep
+ * cut short finds it again). */
+static void remove_leftover(const char *claim, void *arg)
 {
-	struct stat st;
+	char path[SB_CLAIM_PATH_MAX + 8];
 
-	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -1;
-	if (lstat(to, &st) == 0) {
-		errno = EEXIST;
-		return -1;
-	}
-	return rename(from, to);
+	(void)arg;
+	snprintf(path, sizeof(path), "%s.d", claim);
+	remove_tree(path);
+	snprintf(path, sizeof(path), "%s.part", claim);
+	unlink(path);
+	unlink(claim);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -371,14 +391,22 @@ static bool ends_with(const char *s, const char *suffix)
 
 int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_err *e)
 {
+	char tmp_tar[SB_CLAIM_PATH_MAX + 8], dircopy[PATH_MAX], basecopy[PATH_MAX];
+	char prefix[PATH_MAX + 8];
 	struct sb_snap s = { 0 };
-	char tmp_tar[PATH_MAX + 8];
+	struct sb_claim claim;
 	bool tar = ends_with(out, ".tar");
+	int err;
 	struct stat st;
 	int rc = 0;
 
 	if (strlen(out) + 16 >= sizeof(s.out))
 		return sb_err_set(e, ENAMETOOLONG, out, "write snapshot", NULL);
+	/* what a killed snapshot to the same OUT left goes first, even when OUT exists */
+	snprintf(dircopy, sizeof(dircopy), "%s", out);
+	snprintf(basecopy, sizeof(basecopy), "%s", out);
+	snprintf(prefix, sizeof(prefix), "%s.tmp-", basename(basecopy));
+	sb_claim_sweep(dirname(dircopy), prefix, remove_leftover, NULL);
 	if (lstat(out, &st) == 0) {
 		DIR *d = S_ISDIR(st.st_mode) && !tar ? opendir(out) : NULL;
 		bool empty = true;
@@ -395,10 +423,23 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 				"choose a new name; an existing snapshot is never overwritten");
 	}
 	/* Everything goes to a temporary name beside OUT and is renamed at the end, so OUT is
-	 * written whole or not at all. */
-	snprintf(s.out, sizeof(s.out), "%s.tmp-XXXXXX", out);
-	if (!mkdtemp(s.out))
-		return sb_err_set(e, errno, out, "create snapshot directory", NULL);
+	 * written whole or not at all. The name is claimed (OUT.tmp-xxxxxx, a locked file), the
+	 * tree is OUT.tmp-xxxxxx.d and the archive OUT.tmp-xxxxxx.part; a sweep by another
+	 * snapshot to the same OUT leaves them alone while this one runs. */
+	snprintf(dircopy, sizeof(dircopy), "%s", out);
+	if (sb_claim_create(&claim, dirname(dircopy), prefix, 0600, out, e) < 0)
+		return -e->errnum;
+	err = 0;
+	if (snprintf(s.out, sizeof(s.out), "%s.d", claim.path) >= (int)sizeof(s.out))
+		err = ENAMETOOLONG;
+	else if (mkdir(s.out, 0700))
+		err = errno;
+	if (err) {
+		rc = sb_err_set(e, err, out, "create snapshot directory", NULL);
+		unlink(claim.path);
+		sb_claim_release(&claim);
+		return rc;
+	}
 	for (const struct sb_snap_path *p = sb_snap_paths; p->path && !rc; p++)
 		rc = sb_snap_tree(&s, p->path, p->depth, p->flags);
 	for (const sb_snap_hook *h = sb_snap_hooks; *h && !rc; h++)
@@ -408,20 +449,22 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 	if (rc) {
 		sb_err_set(e, -rc, out, "write snapshot", NULL);
 	} else if (tar) {
-		snprintf(tmp_tar, sizeof(tmp_tar), "%s.part", s.out);
+		snprintf(tmp_tar, sizeof(tmp_tar), "%s.part", claim.path);
 		rc = make_tar(s.out, tmp_tar, e);
-		if (!rc && rename_noreplace(tmp_tar, out))
+		if (!rc && sb_rename_noreplace(tmp_tar, out))
 			rc = sb_err_set(e, errno, out, "rename archive", NULL);
 		if (rc)
 			unlink(tmp_tar);
 	} else {
 		if (lstat(out, &st) == 0)
 			rmdir(out); /* the empty directory checked above */
-		if (rename_noreplace(s.out, out))
+		if (sb_rename_noreplace(s.out, out))
 			rc = sb_err_set(e, errno, out, "rename snapshot directory", NULL);
 	}
 	if (tar || rc)
 		remove_tree(s.out);
+	unlink(claim.path); /* before the lock goes with the close: never seen unclaimed */
+	sb_claim_release(&claim);
 	for (size_t i = 0; i < s.nseen; i++)
 		free(s.seen[i]);
 	free(s.seen);
