@@ -107,6 +107,8 @@ bool sb_kmsg_parse_line(char *line, struct sb_kmsg_line *out)
 		}
 		if (i >= 2 && end < semi + 1) {
 			out->prio = (int)(f[0] & 7);
+			out->seq = f[1];
+			out->has_seq = true;
 			out->ts_us = f[2];
 			out->has_ts = true;
 			out->text = semi + 1;
@@ -159,14 +161,31 @@ static char *split_record(struct sb_kmsg_line *l)
 	return nl[1] ? nl + 1 : NULL;
 }
 
+/* Records skipped between the last one and l (0 when l has no sequence number). */
+static uint64_t gap(bool *have, uint64_t *next, const struct sb_kmsg_line *l)
+{
+	uint64_t lost = 0;
+
+	if (!l->has_seq)
+		return 0;
+	if (*have && l->seq > *next)
+		lost = l->seq - *next;
+	*have = true;
+	*next = l->seq + 1;
+	return lost;
+}
+
 int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 {
 	size_t cap = 0;
 	char *line = text;
+	uint64_t next = 0;
+	bool have = false;
 
 	k->buf = text;
 	k->lines = NULL;
 	k->n = 0;
+	k->lost = 0;
 	while (line && *line) {
 		char *nl = strchr(line, '\n');
 		struct sb_kmsg_line l;
@@ -178,6 +197,7 @@ int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 		if (sb_kmsg_parse_line(line, &l)) {
 			char *more;
 
+			k->lost += gap(&have, &next, &l);
 			do {
 				more = split_record(&l);
 				if (push_line(k, &cap, &l))
@@ -369,11 +389,12 @@ int sb_kmsg_follow_next(struct sb_kmsg_follow *f, struct sb_kmsg_line *out, int 
 				*nl = '\0';
 			if (!sb_kmsg_parse_line(f->buf, out))
 				continue;
+			f->lost += gap(&f->have_seq, &f->next_seq, out);
 			f->more = split_record(out);
 			f->last = *out;
 			return 0;
 		}
-		if (n < 0 && errno == EPIPE) /* overwritten while we were away: go on */
+		if (n < 0 && errno == EPIPE) /* overwritten: the next read says how many (gap) */
 			continue;
 		if (n < 0 && errno != EAGAIN)
 			return -errno;

@@ -94,6 +94,34 @@ START_TEST(multi_line_records_and_dictionaries)
 }
 END_TEST
 
+/* /dev/kmsg records carry the kernel's sequence numbers: a jump between two records read is
+ * that many records overwritten before they were read (the first record's number is where
+ * the buffer starts, not a loss); a multi-line record counts once. */
+START_TEST(sequence_gaps_are_lost_records)
+{
+	char *text = strdup(
+		"6,40,100,-;a\\x0ab\n"
+		"6,41,200,-;c\n"
+		"6,45,300,-;d\n"
+		"6,46,400,-;e\n"
+		"6,50,500,-;f\n");
+	struct sb_kmsg k;
+
+	ck_assert_int_eq(sb_kmsg_parse(text, &k), 0);
+	ck_assert_uint_eq(k.n, 6);
+	ck_assert(k.lines[0].has_seq);
+	ck_assert_uint_eq(k.lines[2].seq, 41);
+	ck_assert_uint_eq(k.lost, 3 + 3);
+	sb_kmsg_free(&k);
+
+	text = strdup("<6>[  1.000000] no sequence numbers here\n<6>[  2.000000] nor here\n");
+	ck_assert_int_eq(sb_kmsg_parse(text, &k), 0);
+	ck_assert(!k.lines[0].has_seq);
+	ck_assert_uint_eq(k.lost, 0);
+	sb_kmsg_free(&k);
+}
+END_TEST
+
 START_TEST(raw_log_of_a_sysroot)
 {
 	char *dir = tu_tree_new();
@@ -147,6 +175,7 @@ int main(void)
 	tcase_add_test(tc, whole_log_with_garbage);
 	tcase_add_test(tc, kmsg_records_are_unescaped);
 	tcase_add_test(tc, multi_line_records_and_dictionaries);
+	tcase_add_test(tc, sequence_gaps_are_lost_records);
 	tcase_add_test(tc, raw_log_of_a_sysroot);
 	tcase_add_test(tc, sysroot_log);
 	suite_add_tcase(s, tc);

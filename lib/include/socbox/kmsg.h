@@ -18,7 +18,9 @@ struct sb_kmsg_line {
 	const char *text; /* message, NUL-terminated, points into the log's buffer */
 	uint64_t ts_us;	  /* microseconds since boot */
 	bool has_ts;
-	int prio; /* syslog priority 0..7, -1 unknown */
+	int prio;     /* syslog priority 0..7, -1 unknown */
+	uint64_t seq; /* /dev/kmsg records: the kernel's sequence number */
+	bool has_seq;
 };
 
 struct sb_kmsg {
@@ -26,6 +28,8 @@ struct sb_kmsg {
 	struct sb_kmsg_line *lines;
 	size_t n;
 	const char *source; /* "/dev/kmsg", "klogctl" or "sysroot" */
+	uint64_t lost;	    /* records missing between two that were read (sequence numbers that
+			* were skipped: overwritten while the log was read) */
 };
 
 /* Parse a log text (modified: lines are split in place; kept by k, freed by sb_kmsg_free). */
@@ -51,9 +55,14 @@ const char *sb_kmsg_dev_msg(const char *text, const char *driver, char *dev, siz
 
 /* Follow new records of the live log: open positioned at the end, then wait up to
  * timeout_ms (< 0: forever) for the next line; 0 on a line, -ETIMEDOUT, -EINTR. A record
- * whose text holds newlines gives one line per call. */
+ * whose text holds newlines gives one line per call. When the log overflows faster than it
+ * is read, the kernel skips to the oldest record it still has (EPIPE): the records skipped
+ * are counted in lost, by their sequence numbers, and reading goes on from there. */
 struct sb_kmsg_follow {
 	int fd;
+	uint64_t lost;	   /* records the kernel overwrote before they were read (EPIPE) */
+	uint64_t next_seq; /* of the record after the last one read, when have_seq */
+	bool have_seq;
 	char buf[8192];		  /* one record (the kernel's limit for a /dev/kmsg read) */
 	char *more;		  /* the rest of a multi-line record, NULL when none */
 	struct sb_kmsg_line last; /* the record's prio and time for that rest */
