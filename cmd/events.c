@@ -24,8 +24,8 @@ enum { C_TIME, C_SUBSYS, C_KIND, C_OBJECT, C_DETAIL, C_SOURCE, C_INSTANCE };
 static const struct sb_col event_cols[] = {
 	[C_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot (kernel log clock)",
 		     6 },
-	[C_SUBSYS] = { "SUBSYSTEM", SB_T_STR, 0, 0, "iommu, remoteproc, rpmsg, netdev or dmabuf",
-		       0 },
+	[C_SUBSYS] = { "SUBSYSTEM", SB_T_STR, 0, 0,
+		       "iommu, remoteproc, rpmsg, netdev, dmabuf or log", 0 },
 	[C_KIND] = { "KIND", SB_T_STR, 0, 0,
 		     "fault, crash, recovery, up, channel-add, pool-stalled, ...", 0 },
 	[C_OBJECT] = { "OBJECT", SB_T_STR, 0, 0,
@@ -122,7 +122,8 @@ static void event_row(struct sb_table *t, const struct sb_event *ev)
 /* One event as it comes (table and JSON modes print lines; -r/-P/-o go through a table). */
 static int emit(struct view *v, const struct sb_event *ev)
 {
-	if (!(v->mask & (1u << ev->subsys)) ||
+	/* lost records concern every subsystem: never filtered out */
+	if ((!(v->mask & (1u << ev->subsys)) && ev->subsys != SB_EV_LOG) ||
 	    (v->since_s >= 0 && ev->has_ts && (double)ev->ts_us / 1e6 < v->since_s))
 		return 0;
 	if (v->max && v->printed >= v->max)

@@ -16,7 +16,7 @@
 
 static const char *const subsys_names[SB_EV_NSUBSYS] = {
 	[SB_EV_IOMMU] = "iommu",   [SB_EV_REMOTEPROC] = "remoteproc", [SB_EV_RPMSG] = "rpmsg",
-	[SB_EV_NETDEV] = "netdev", [SB_EV_DMABUF] = "dmabuf",
+	[SB_EV_NETDEV] = "netdev", [SB_EV_DMABUF] = "dmabuf",	      [SB_EV_LOG] = "log",
 };
 
 const char *sb_ev_subsys_name(enum sb_ev_subsys s)

@@ -37,6 +37,7 @@ struct sb_ev_follow {
 	struct sb_iommu_evasm asm_;
 	struct sb_sid_namer *names;
 	struct sb_ev_list held; /* read, not handed over yet (FOLLOW_REORDER_MS) */
+	uint64_t kmsg_lost;	/* kernel log records lost so far, as reported */
 	uint64_t detached[64];	/* pools announced detached, to report when they go */
 	size_t ndetached;
 	sb_ev_emit_fn emit;
@@ -86,12 +87,39 @@ static void flush_pending(struct sb_ev_follow *f)
 		emit_iommu(f, &ie);
 }
 
+/* Records that never reached us: the kernel log overwrote them (its sequence numbers say how
+ * many), or the netlink socket overran (ENOBUFS: how many is unknown). Said in the timeline,
+ * where they would have been, so nothing is lost silently. */
+static void lost(struct sb_ev_follow *f, uint64_t ts_us, const char *object, const char *detail)
+{
+	struct sb_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts_us = ts_us;
+	ev.has_ts = true;
+	ev.subsys = SB_EV_LOG;
+	ev.source = "socbox";
+	snprintf(ev.kind, sizeof(ev.kind), "lost");
+	snprintf(ev.object, sizeof(ev.object), "%s", object);
+	snprintf(ev.detail, sizeof(ev.detail), "%s", detail);
+	hold(f, &ev);
+}
+
 static void kmsg_line(struct sb_ev_follow *f, const struct sb_kmsg_line *l)
 {
 	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
 	struct sb_event ev;
 	size_t n;
 
+	/* a gap before this record: the loss goes where it happened, just before it */
+	if (f->kf.lost > f->kmsg_lost) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%llu records overwritten before they were read",
+			 (unsigned long long)(f->kf.lost - f->kmsg_lost));
+		lost(f, l->has_ts ? l->ts_us : sb_now_ns() / 1000, "kernel log", what);
+		f->kmsg_lost = f->kf.lost;
+	}
 	if (l->has_ts && l->ts_us <= f->skip_until_us)
 		return;
 	n = sb_iommu_evasm_feed(&f->asm_, l, done);
@@ -241,7 +269,10 @@ int sb_ev_follow_run(struct sb_ev_follow *f, double timeout_s, sb_ev_emit_fn emi
 		}
 		if (igenl >= 0 && p[igenl].revents) {
 			sb_err_clear(&e);
-			sb_genl_recv(&f->g, pool_cb, f, 0, &e);
+			if (sb_genl_recv(&f->g, pool_cb, f, 0, &e) == -ENOBUFS)
+				lost(f, sb_now_ns() / 1000, "netdev notifications",
+				     "the socket overflowed (ENOBUFS): page-pool notifications "
+				     "dropped; 'devmemstat pools' shows the pools now");
 		}
 	}
 	flush_pending(f);

@@ -25,6 +25,7 @@ enum sb_ev_subsys {
 	SB_EV_RPMSG,
 	SB_EV_NETDEV,
 	SB_EV_DMABUF,
+	SB_EV_LOG, /* the timeline itself: records lost before they were read (kind "lost") */
 	SB_EV_NSUBSYS
 };
 #define SB_EV_ALL ((1u << SB_EV_NSUBSYS) - 1)
