@@ -31,7 +31,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < lines; i++) {
 		char rec[96];
 		int n = snprintf(rec, sizeof(rec),
-				 "<6>socbox-flood: record %lu, padding the kernel log buffer out\n", i);
+				 "<6>socbox-flood: record %lu, padding the kernel log buffer out\n",
+				 i);
 
 		if (write(fd, rec, (size_t)n) != n) {
 			perror("write /dev/kmsg");
