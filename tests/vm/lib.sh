@@ -110,6 +110,22 @@ endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
 	echo $n
 }
 
+# The test remote processor (tests/vm/rproc_remote, test kernel): test_remote prints its
+# remoteprocN; with rp set to it, state_is STATE, rproc_ctrl (the index of the rpmsg control
+# device below it) and has_channel (its rpmsg-raw channel is on the bus).
+test_remote() { rpmsgctl rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }'; }
+# shellcheck disable=SC2317,SC2154 # called through ok and wait_for; rp is the caller's
+state_is() { [ "$(cat "/sys/class/remoteproc/$rp/state")" = "$1" ]; }
+# shellcheck disable=SC2317 # called through ok and wait_for
+has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
+# shellcheck disable=SC2154 # rp is the caller's
+rproc_ctrl() {
+	for c in /sys/class/rpmsg/rpmsg_ctrl*; do
+		case $(readlink -f "$c") in */$rp/*) echo "${c##*rpmsg_ctrl}"; return 0 ;; esac
+	done
+	return 1
+}
+
 bail_out() {
 	_tap_result 1 "$*"
 	done_testing

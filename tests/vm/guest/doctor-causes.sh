@@ -77,7 +77,7 @@ ok "the pool is gone" wait_for sh -c "! \"$SOCBOX\" doctor -P | grep -q 'netdev\
 ok "remove the device" sh -c 'echo 9 >/sys/bus/netdevsim/del_device'
 
 # --- a remote that runs but never announces its channel (tests/vm/rproc_remote) ---
-rp=$(rpmsgctl rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }')
+rp=$(test_remote)
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor ($rp)"
 ok "firmware that will not announce" sh -c 'echo 0 >/sys/module/socbox_rproc/parameters/announce'
 ok "start it" rpmsgctl rproc start "$rp"

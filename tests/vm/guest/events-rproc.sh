@@ -24,7 +24,7 @@ wait_for() { # FILE ERE: poll until a line of FILE matches (10 s at most)
 # shellcheck disable=SC2317 # called through ok
 count() { grep -Ec -- "$2" "$1"; }
 
-rp=$($R rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }')
+rp=$(test_remote)
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor is registered ($rp)"
 
 # only what this script causes (--follow prints the log so far first, as dmesg -w)

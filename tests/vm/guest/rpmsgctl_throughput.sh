@@ -19,17 +19,9 @@ SINK=/sys/devices/platform/socbox_rproc
 mkdir -p $T
 
 # shellcheck disable=SC2317 # called through wait_for
-has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
-rproc_ctrl() { # the index of the rpmsg control device below the remote processor
-	for c in /sys/class/rpmsg/rpmsg_ctrl*; do
-		case $(readlink -f "$c") in */$rp/*) echo "${c##*rpmsg_ctrl}"; return 0 ;; esac
-	done
-	return 1
-}
-# shellcheck disable=SC2317 # called through wait_for
 more_endpoints_than() { [ "$(endpoint_devices)" -gt "$1" ]; }
 
-rp=$($R rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }')
+rp=$(test_remote)
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor is registered ($rp)"
 ok "start it" $R rproc start "$rp"
 ok "its rpmsg-raw channel appears" wait_for has_channel

@@ -24,19 +24,9 @@ wait_for() {
 	done
 	return 1
 }
-# shellcheck disable=SC2317 # called through wait_for
-state_is() { [ "$(cat "/sys/class/remoteproc/$rp/state")" = "$1" ]; }
-# shellcheck disable=SC2317 # called through ok and wait_for
-has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
-rproc_ctrl() { # the index of the rpmsg control device below the remote processor
-	for c in /sys/class/rpmsg/rpmsg_ctrl*; do
-		case $(readlink -f "$c") in */$rp/*) echo "${c##*rpmsg_ctrl}"; return 0 ;; esac
-	done
-	return 1
-}
 crashes() { $R rproc status "$rp" -r -n -o CRASHES; }
 
-rp=$($R rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }')
+rp=$(test_remote)
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor is registered ($rp)"
 ok "status" sh -c "$R rproc status $rp >$T/status 2>&1"
 sed 's/^/# /' $T/status

@@ -12,7 +12,7 @@ T=/tmp/cycle
 mkdir -p $T
 N=${RPROC_CYCLES:-50}
 
-rp=$($R rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }')
+rp=$(test_remote)
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor is registered ($rp)"
 
 $R rproc cycle "$rp" -c 1 2>$T/off.err
@@ -57,8 +57,6 @@ like "$(cat $T/fail.err)" 'cycle 1: rpmsg channel rpmsg-raw did not come back wi
 like "$(cat $T/fail.out)" '^cycles_completed: 0' "and the output says no cycle completed"
 # the same failure as KTAP (tests/cli/ktap.sh reads the format with the kernel's parser),
 # from a processor whose channel is up again (the baseline a cycle must get back to)
-# shellcheck disable=SC2317 # called through wait_for
-has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
 echo 1 >/sys/module/socbox_rproc/parameters/announce
 ok "restart with its channel" sh -c "$R rproc stop $rp && $R rproc start $rp"
 ok "the channel is back" wait_for has_channel

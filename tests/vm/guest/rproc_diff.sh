@@ -13,12 +13,7 @@ R=rpmsgctl
 T=/tmp/rdiff
 mkdir -p $T
 
-# shellcheck disable=SC2317 # called through wait_for
-has_channel() { ls /sys/bus/rpmsg/devices/ | grep -q "\.rpmsg-raw\."; }
-# shellcheck disable=SC2317 # called through wait_for
-state_is() { [ "$(cat "/sys/class/remoteproc/$rp/state")" = "$1" ]; }
-
-rp=$($R rproc status -r -n -o ID,NAME | awk '$2 == "socbox-remote" { print $1 }')
+rp=$(test_remote)
 like "$rp" '^remoteproc[0-9]+$' "the test remote processor ($rp)"
 # the crashes the kernel handled so far (other scripts of this boot crash it too); a diff
 # shows none for 0, as a snapshot without a kernel log could not count them
