@@ -3,6 +3,7 @@
 #ifndef SOCBOX_CMD_DMABUFCP_H
 #define SOCBOX_CMD_DMABUFCP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "socbox/cli.h"
@@ -25,6 +26,21 @@ int dmabufcp_set_alloc(const struct sb_root *r, const struct sb_dmabuf_spec *spe
 		       uint64_t chunk, const char *name, struct dmabufcp_set *set, char *note,
 		       size_t note_len, struct sb_err *e);
 void dmabufcp_set_free(struct dmabufcp_set *set);
+
+/* --verify (cmd/dmabufcp_verify.c): what one copy's buffers are compared with. */
+struct dmabufcp_verify {
+	const struct dmabufcp_set *set;
+	int src_fd;		  /* the source file, when it is checked */
+	const char *src;	  /* its name, for messages */
+	int dst_fd;		  /* the destination file (its temporary), or -1 for stdout */
+	const char *dst;	  /* its name, for messages ("-" for stdout) */
+	const uint64_t *out_hash; /* stdout: XXH3 per buffer of what write(2) took */
+};
+/* Each buffer against the source (check_src) and the destination (check_dst), with each
+ * buffer's CPU access bracketed by DMA_BUF_IOCTL_SYNC; the first difference is an error
+ * (exit 1) naming the buffer and the file offset. 0 or -errno with e set. */
+int dmabufcp_verify(const struct dmabufcp_verify *v, bool check_src, bool check_dst,
+		    struct sb_err *e);
 double dmabufcp_now_ms(void);
 
 int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv);

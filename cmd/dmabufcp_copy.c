@@ -309,62 +309,19 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 	return 0;
 }
 
-static int verify_chunk(struct job *j, long i, int fd, const char *what, const char *object)
-{
-	const struct sb_chunk *ch = &j->set.chunks[i];
-	const char *mem = j->set.bufs[i].map;
-	uint64_t h_file, h_buf = sb_copy_hash_mem(mem, (size_t)ch->len);
-	int rc = sb_copy_hash_fd(fd, ch->file_offset, ch->len, &h_file);
-	int64_t diff;
-
-	if (rc == -ENODATA || (rc == 0 && h_file != h_buf)) {
-		diff = sb_copy_first_diff(fd, ch->file_offset, mem, (size_t)ch->len);
-		sb_err_set(&j->e, EIO, object, "verify", NULL);
-		sb_err_reason(&j->e, "%s differs from buffer %ld at file offset %llu", what, i,
-			      (unsigned long long)(ch->file_offset +
-						   (uint64_t)(diff < 0 ? 0 : diff)));
-		sb_err_exit(&j->e, SB_EXIT_FAIL);
-		return -EIO;
-	}
-	if (rc)
-		return sb_err_set(&j->e, -rc, object, "read for verify", NULL);
-	return 0;
-}
-
-/* DST '-': compare what write(2) took, hashed on the way out, with the buffer now. */
-static int verify_written(struct job *j, long i)
-{
-	const struct sb_chunk *ch = &j->set.chunks[i];
-
-	if (sb_copy_hash_mem(j->set.bufs[i].map, (size_t)ch->len) == j->out_hash[i])
-		return 0;
-	sb_err_set(&j->e, EIO, "-", "verify", NULL);
-	sb_err_reason(
-		&j->e,
-		"the bytes written to stdout from buffer %ld (file offset %llu) differ from the buffer now",
-		i, (unsigned long long)ch->file_offset);
-	sb_err_exit(&j->e, SB_EXIT_FAIL);
-	return -EIO;
-}
-
 static int verify(struct job *j, bool check_src, bool check_dst)
 {
+	const struct dmabufcp_verify v = {
+		.set = &j->set,
+		.src_fd = j->src_fd,
+		.src = j->src,
+		.dst_fd = j->dst_stdout ? -1 : j->tmp.fd,
+		.dst = j->dst_stdout ? "-" : j->dst_path,
+		.out_hash = j->dst_stdout ? j->out_hash : NULL,
+	};
 	double t0 = dmabufcp_now_ms();
-	int rc = 0;
+	int rc = dmabufcp_verify(&v, check_src, check_dst, &j->e);
 
-	for (long i = 0; i < j->set.n && !rc; i++) {
-		if (sb_stop_signal)
-			return sb_err_set(&j->e, EINTR, "verify", "interrupted", NULL);
-		if ((rc = sb_dmabuf_sync(&j->set.bufs[i], false, false, &j->e)))
-			break;
-		if (check_src)
-			rc = verify_chunk(j, i, j->src_fd, "the source", j->src);
-		if (!rc && check_dst && j->dst_stdout)
-			rc = verify_written(j, i);
-		else if (!rc && check_dst)
-			rc = verify_chunk(j, i, j->tmp.fd, "the output", j->dst_path);
-		sb_dmabuf_sync(&j->set.bufs[i], true, false, NULL);
-	}
 	j->verify_ms = dmabufcp_now_ms() - t0;
 	j->verified_output = !rc && check_dst;
 	return rc;
