@@ -32,7 +32,8 @@ enum {
 static const struct sb_col event_cols[] = {
 	[E_TIME] = { "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
 	[E_EVENT] = { "EVENT", SB_T_STR, 18, 0,
-		      "dev-add, dev-delete, dev-change, page-pool-add, ...", 0 },
+		      "dev-add, dev-delete, dev-change, page-pool-add, ...; lost (the socket overflowed)",
+		      0 },
 	[E_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
 	[E_IFNAME] = { "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)",
 		       0 },
@@ -95,19 +96,46 @@ struct mon {
 	long events, max_events;
 	bool headings_done;
 	unsigned malformed;
+	unsigned overflows; /* ENOBUFS: the socket dropped notifications */
 };
+
+/* A row of its own for each event, printed as it comes, with the local time. */
+static struct sb_row *start_row(struct mon *m, const char *kind, struct sb_out **o)
+{
+	struct sb_out_opts opts = m->c->out;
+	char ts[72]; /* room for six ints, as -Wformat-truncation counts */
+	time_t now = time(NULL);
+	struct sb_table *t;
+	struct sb_row *r;
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	/* strftime's "%Y-%m-%dT%H:%M:%S", without its 12 KiB in the static binary */
+	snprintf(ts, sizeof(ts), "%d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	opts.noheadings = opts.noheadings || m->headings_done;
+	*o = sb_out_new(&opts, stdout);
+	t = sb_out_table(*o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true);
+	r = sb_table_row(t);
+	sb_row_str(r, E_TIME, ts);
+	sb_row_str(r, E_EVENT, kind);
+	return r;
+}
+
+static void end_row(struct mon *m, struct sb_out *o)
+{
+	sb_out_print(o);
+	sb_out_free(o);
+	m->headings_done = true;
+}
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct mon *m = data;
 	struct sb_nd_event ev;
-	struct sb_out_opts opts = m->c->out;
 	struct sb_out *o;
-	struct sb_table *t;
 	struct sb_row *r;
-	char ts[72], kind[32]; /* ts: room for six ints, as -Wformat-truncation counts */
-	time_t now = time(NULL);
-	struct tm tm;
+	char kind[32];
 
 	if (m->max_events && m->events >= m->max_events)
 		return SB_NL_CB_OK;
@@ -115,18 +143,9 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		m->malformed++;
 		return SB_NL_CB_OK;
 	}
-	localtime_r(&now, &tm);
-	/* strftime's "%Y-%m-%dT%H:%M:%S", without its 12 KiB in the static binary */
-	snprintf(ts, sizeof(ts), "%d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	snprintf(kind, sizeof(kind), "%s-%s", ev.is_pool ? "page-pool" : "dev",
 		 sb_nd_event_action(ev.cmd));
-	opts.noheadings = opts.noheadings || m->headings_done;
-	o = sb_out_new(&opts, stdout);
-	t = sb_out_table(o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true);
-	r = sb_table_row(t);
-	sb_row_str(r, E_TIME, ts);
-	sb_row_str(r, E_EVENT, kind);
+	r = start_row(m, kind, &o);
 	if (ev.is_pool) {
 		const struct sb_nd_pool *p = &ev.pool;
 		sb_row_u64(r, E_IFINDEX, p->ifindex);
@@ -153,11 +172,36 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			sb_row_u64(r, E_XDP_ZC_SEGS, ev.dev.xdp_zc_max_segs);
 		}
 	}
-	sb_out_print(o);
-	sb_out_free(o);
-	m->headings_done = true;
+	end_row(m, o);
 	m->events++;
 	return SB_NL_CB_OK;
+}
+
+/* The socket overflowed (ENOBUFS): notifications were dropped, how many the kernel does not
+ * say. The kernel reports it before the notifications still queued, which follow: a "lost"
+ * row says so there, and the names of the devices that exist now are read again, so a
+ * later delete is still named. */
+static void overflowed(struct mon *m)
+{
+	struct sb_nd_state st;
+	struct sb_genl g;
+	struct sb_out *o;
+	struct sb_err e;
+
+	m->overflows++;
+	start_row(m, "lost", &o);
+	end_row(m, o);
+	/* a socket of its own: a dump on the listening one would swallow the notifications
+	 * still queued there */
+	memset(&st, 0, sizeof(st));
+	sb_err_clear(&e);
+	if (sb_nd_open(&g, &e))
+		return;
+	if (sb_nd_collect(&g, SB_ND_DEVS, 0, &st, &e) == 0)
+		for (size_t i = 0; i < st.ndevs; i++)
+			cache_name(&m->names, st.devs[i].ifindex, true);
+	sb_nd_state_free(&st);
+	sb_genl_close(&g);
 }
 
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
@@ -227,6 +271,11 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 			rc = 0;
 			continue;
 		}
+		if (rc == -ENOBUFS) {
+			overflowed(&m);
+			rc = 0;
+			continue;
+		}
 		if (rc) {
 			rc = sb_report(c->applet, &e);
 			goto out;
@@ -234,6 +283,10 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (m.malformed)
 		sb_eprintf("%s: %u event messages could not be parsed", c->applet, m.malformed);
+	if (m.overflows)
+		sb_eprintf("%s: the notification socket overflowed %u time(s): events were lost "
+			   "there (rows 'lost')",
+			   c->applet, m.overflows);
 out:
 	sb_genl_close(&g);
 	return rc;
