@@ -268,6 +268,14 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 		return rc;
 	snprintf(devnode, sizeof(devnode), "/dev/%s", devname);
 	rc = sb_rpmsg_ept_open(devnode, flags, ept, e);
+	/* busy: an identical endpoint another process made at once, which it holds; ours is
+	 * another of the new ones */
+	while (rc == -EBUSY &&
+	       rpmsg_lookup_next(ctl, name, src, dst, devname, sizeof(devname)) == 0) {
+		sb_err_clear(e);
+		snprintf(devnode, sizeof(devnode), "/dev/%s", devname);
+		rc = sb_rpmsg_ept_open(devnode, flags, ept, e);
+	}
 	if (rc < 0)
 		sb_rpmsg_ept_discard(devnode, e);
 	return rc;

@@ -70,6 +70,7 @@ struct ept_children {
 	size_t nknown, known_cap;
 	struct ept_child *fresh; /* children of this listing not in known[] */
 	size_t nfresh, fresh_cap;
+	long picked;   /* the fresh child the last pick took, -1 when none (inotify) */
 	uint64_t *now; /* this listing's inode numbers, becomes known[] */
 	size_t nnow, now_cap;
 };
@@ -287,6 +288,7 @@ int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 	unsigned id;
 	int rc, pick = -1;
 
+	ch->picked = -1;
 	if (ch->inofd >= 0 && one_new_node(ch->inofd, &id) == 0) {
 		snprintf(devname, len, "rpmsg%u", id);
 		ch->by_inotify++;
@@ -312,6 +314,27 @@ int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 			ch->nfresh, ctl->index, ch->nfresh ? "not it" : "there");
 		return -ENOENT;
 	}
+	snprintf(devname, len, "rpmsg%u", ch->fresh[pick].id);
+	ch->picked = pick;
+	return 0;
+}
+
+int rpmsg_lookup_next(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
+		      char *devname, size_t len)
+{
+	struct ept_children *ch = ctl->children;
+	long pick = -1;
+
+	if (!ch || ch->picked < 0)
+		return -ENOENT;
+	for (size_t i = 0; i < ch->nfresh; i++)
+		if (ch->fresh[i].ino < ch->fresh[ch->picked].ino &&
+		    attrs_are(ctl, ch->fresh[i].id, name, src, dst) &&
+		    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
+			pick = (long)i;
+	if (pick < 0)
+		return -ENOENT;
+	ch->picked = pick;
 	snprintf(devname, len, "rpmsg%u", ch->fresh[pick].id);
 	return 0;
 }
