@@ -450,7 +450,11 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	sb_err_clear(&e);
 	if (sb_root_open(&c->root, sb_opt.sysroot, &e)) {
 		sb_report(c->applet, &e);
-		return SB_EXIT_USAGE;
+		/* a --sysroot that is no directory is the command line's fault; the kernel
+		 * failing to open one (ENOMEM) is not */
+		return e.errnum == ENOENT || e.errnum == ENOTDIR
+			       ? SB_EXIT_USAGE
+			       : sb_err_exit_code(&e);
 	}
 	return 0;
 }

@@ -30,7 +30,9 @@ int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
 	canon = realpath(sysroot, NULL);
 	if (!canon)
 		return sb_err_set(e, errno, sysroot, "open sysroot",
-				  "a directory written by 'socbox snapshot'");
+				  errno == ENOENT || errno == ENOTDIR
+					  ? "a directory written by 'socbox snapshot'"
+					  : NULL);
 	r = calloc(1, sizeof(*r) + strlen(canon) + 1);
 	if (!r) {
 		free(canon);
