@@ -110,10 +110,15 @@ int sb_rpmsg_ctl_watch(struct sb_rpmsg_ctl *ctl, struct sb_err *e)
 	if (ctl->lookup != SB_RPMSG_LOOKUP_UNDECIDED)
 		return 0;
 	/* the first listing, before any create */
-	if (rpmsg_lookup_start(ctl) == 0) {
+	rc = rpmsg_lookup_start(ctl);
+	if (rc == 0) {
 		ctl->lookup = SB_RPMSG_LOOKUP_SYSFS;
 		return 0;
 	}
+	/* Only where sysfs cannot show the children: the uevent wait would also miss an
+	 * endpoint whose uevent the kernel failed to send, and leave it behind unnamed. */
+	if (rc != -EOPNOTSUPP && rc != -ENOENT)
+		return sb_err_set(e, -rc, ctl->path, "list its endpoint devices in sysfs", NULL);
 	rc = sb_devmon_open(&ctl->mon, "rpmsg", e);
 	if (rc < 0)
 		return rc;
@@ -167,8 +172,11 @@ int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_
 	if (rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_IOCTL, &info) < 0) {
 		int err = errno;
 
+		/* A control device means rpmsg_char is there (rpmsg_ctrl needs it; before 5.18
+		 * it was rpmsg_char's own): EINVAL is the kernel failing to make the device
+		 * (a name it could not allocate), not a missing module. */
 		sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_IOCTL",
-			   err == ENOTTY || err == EINVAL ? CHAR_HINT : NULL);
+			   err == ENOTTY ? CHAR_HINT : NULL);
 		return -err;
 	}
 	if (ctl->lookup == SB_RPMSG_LOOKUP_SYSFS)
@@ -226,9 +234,23 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 	info.dst = dst;
 	info.flags = (uint32_t)(O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
 	info.fd = -1;
-	if (rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info) < 0) {
+	/* EINVAL is both a kernel without the ioctl and one that failed to make the
+	 * endpoint (rpmsg_create_ept() gave nothing: memory, an address in use). Unless this
+	 * control device made an fd endpoint before, ask once more: a kernel without the ioctl
+	 * says EINVAL again, a failure that passed (memory) does not. */
+	int rc = rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info);
+
+	if (rc < 0 && errno == EINVAL && ctl->fd_support != 1) {
+		info.fd = -1;
+		rc = rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info);
+	}
+	if (rc < 0) {
 		int err = errno;
 
+		if (err == EINVAL && ctl->fd_support == 1)
+			return sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
+					  "the kernel could not make the endpoint: is its address "
+					  "in use (rpmsgctl list)? see dmesg");
 		if (err == EINVAL || err == ENOTTY) {
 			ctl->fd_support = 0;
 			ctl->fd_errno = err;
@@ -340,6 +362,17 @@ void sb_rpmsg_ept_close(struct sb_rpmsg_ept *ept)
 	ept->fd = -1;
 }
 
+/* Is the control device's rpmsg device on a virtio rpmsg bus (remoteproc's vdev)? */
+static bool on_virtio(const struct sb_rpmsg_ctl *ctl)
+{
+	char bus[32];
+
+	return ctl->root &&
+	       sb_link_name(ctl->root, bus, sizeof(bus),
+			    "/sys/class/rpmsg/rpmsg_ctrl%u/device/../subsystem", ctl->index) >= 0 &&
+	       !strcmp(bus, "virtio");
+}
+
 static int dev_ioctl(struct sb_rpmsg_ctl *ctl, unsigned long cmd, const char *what,
 		     const char *name, uint32_t src, uint32_t dst, struct sb_err *e)
 {
@@ -354,6 +387,11 @@ static int dev_ioctl(struct sb_rpmsg_ctl *ctl, unsigned long cmd, const char *wh
 			sb_err_hint(
 				e,
 				"needs rpmsg_ctrl from kernel 5.18+ and a backend that announces channels");
+		else if (err == ENXIO && cmd == SB_RPMSG_CREATE_DEV_IOCTL && on_virtio(ctl))
+			/* virtio's rpmsg bus creates channels: ENXIO is any refusal of its */
+			sb_err_hint(e, "the remote's virtio rpmsg bus did not make it: a channel "
+				       "with this name and addresses exists, or memory ran out "
+				       "(see dmesg)");
 		else if (err == ENXIO || err == EOPNOTSUPP)
 			sb_err_hint(e,
 				    "the rpmsg backend behind this control device cannot %s channels",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The endpoint paths against a fake kernel (the ioctl seam of lib/rpmsg/rpmsg_ept.c): the fd
  * ioctl's flags and result, EINVAL/ENOTTY turning into "unsupported" and the auto fallback
- * being remembered, flow control passing its value in the argument, destroy on a default
+ * being remembered, an EINVAL that does not come again (memory) not taken for "unsupported", flow control passing its value in the argument, destroy on a default
  * endpoint, the ioctl numbers of the uAPI notes, and ping against a remote whose echoes
  * come late (a SOCK_SEQPACKET socketpair keeps message boundaries like an endpoint). */
 #define _GNU_SOURCE
@@ -20,6 +20,7 @@
 static struct {
 	int calls_fd, calls_create, calls_destroy, calls_set, calls_get;
 	int err_fd, err_create, err_destroy, err_set;
+	int err_fd_times; /* with err_fd: fail only this many times (0: always) */
 	uint32_t last_flags;
 	char last_name[32];
 	uintptr_t last_set_arg;
@@ -33,7 +34,7 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		struct sb_rpmsg_endpoint_fd_info *info = arg;
 
 		fk.calls_fd++;
-		if (fk.err_fd)
+		if (fk.err_fd && (!fk.err_fd_times || fk.calls_fd <= fk.err_fd_times))
 			return errno = fk.err_fd, -1;
 		fk.last_flags = info->flags;
 		memcpy(fk.last_name, info->name, sizeof(fk.last_name));
@@ -151,12 +152,36 @@ START_TEST(auto_fallback_is_remembered)
 	rc = sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_AUTO, &ept, &e);
 	ck_assert_int_eq(rc, -ETIMEDOUT);
 	ck_assert_str_eq(e.what, "wait for the new /dev/rpmsgN");
-	ck_assert_int_eq(fk.calls_fd, 1);
+	ck_assert_int_eq(fk.calls_fd, 2); /* EINVAL twice: the kernel lacks it */
 	ck_assert_int_eq(fk.calls_create, 1);
 	rc = sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_AUTO, &ept, &e);
 	ck_assert_int_eq(rc, -ETIMEDOUT);
-	ck_assert_int_eq(fk.calls_fd, 1); /* not asked again */
+	ck_assert_int_eq(fk.calls_fd, 2); /* not asked again */
 	ck_assert_int_eq(fk.calls_create, 2);
+}
+END_TEST
+
+/* rpmsg_create_ept() failing (memory, an address in use) is EINVAL too: once is not "the
+ * kernel lacks the ioctl"; after an fd endpoint was made, EINVAL is never that. */
+START_TEST(fd_einval_once_is_not_unsupported)
+{
+	struct sb_rpmsg_ept ept;
+	struct sb_err e;
+
+	fk.err_fd = EINVAL;
+	fk.err_fd_times = 1;
+	fk.fd_to_return = 7;
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e), 0);
+	ck_assert_int_eq(fk.calls_fd, 2);
+	ck_assert_int_eq(ept.fd, 7);
+	ck_assert_int_eq(ctl.fd_support, 1);
+	fk.err_fd_times = 0;
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e), -EINVAL);
+	ck_assert_int_eq(fk.calls_fd, 3); /* not asked twice */
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_FAIL);
+	ck_assert_ptr_nonnull(strstr(e.hint, "address"));
+	ck_assert_int_eq(ctl.fd_support, 1);
 }
 END_TEST
 
@@ -383,6 +408,7 @@ static Suite *suite(void)
 	tcase_add_test(t, fd_path_flags_and_fd);
 	tcase_add_test(t, fd_einval_is_unsupported);
 	tcase_add_test(t, auto_fallback_is_remembered);
+	tcase_add_test(t, fd_einval_once_is_not_unsupported);
 	tcase_add_test(t, auto_other_errors_do_not_fall_back);
 	tcase_add_test(t, legacy_create_error);
 	tcase_add_test(t, flow_value_in_the_argument);
