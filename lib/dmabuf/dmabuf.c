@@ -158,7 +158,8 @@ int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e
 	if (b->memfd < 0) {
 		err = errno;
 		close(dev);
-		return sb_err_set(e, err, "memfd", "create", "needs CONFIG_MEMFD_CREATE and shmem");
+		return sb_err_set(e, err, "memfd", "create",
+				  err == ENOSYS ? "needs CONFIG_MEMFD_CREATE and shmem" : NULL);
 	}
 	if (ftruncate(b->memfd, (off_t)size) < 0 ||
 	    fcntl(b->memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
