@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "socbox/holder.h"
 #include "socbox/iommufd.h"
 #include "socbox/uapi/iommufd.h"
 #include "socbox/uapi/vfio.h"
@@ -80,7 +81,17 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 	if (f->devfd < 0)
 		return sb_err_set(e, errno, devnode, "open",
 				  "the device must be bound to vfio-pci; run as root");
-	if (ioctl(f->devfd, SB_VFIO_DEVICE_BIND_IOMMUFD, &bind) < 0)
+	if (ioctl(f->devfd, SB_VFIO_DEVICE_BIND_IOMMUFD, &bind) < 0) {
+		struct sb_holder h;
+
+		/* the cdev path binds a device once: EINVAL when it already is */
+		if (errno == EINVAL && sb_holder_other(f->devfd, &h) == 1) {
+			sb_err_set(e, EBUSY, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
+				   "a VFIO device cdev is bound once at a time: wait for that process "
+				   "or stop it");
+			sb_err_reason(e, "in use by process %d (%s)", (int)h.pid, h.comm);
+			return -EBUSY;
+		}
 		return sb_err_set(
 			e, errno, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
 			errno == EPERM
@@ -88,6 +99,7 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 				  "(intel-iommu intremap, GICv3 ITS) or, on a test system, write 1 to "
 				  "/sys/module/iommufd/parameters/allow_unsafe_interrupts"
 				: "every device of its IOMMU group must be bound to vfio-pci or unbound");
+	}
 	f->devid = bind.out_devid;
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_ATTACH_IOMMUFD_PT, &at) < 0)
 		return sb_err_set(e, errno, devnode, "VFIO_DEVICE_ATTACH_IOMMUFD_PT", NULL);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "socbox/holder.h"
 #include "socbox/iommufd.h"
 #include "socbox/stats.h"
 #include "socbox/stop.h"
@@ -237,6 +238,7 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 {
 	static const char path[] = "/sys/kernel/debug/dma_map_benchmark";
 	struct sb_map_benchmark b;
+	struct sb_holder h;
 	double per_pair_100ns;
 	long page;
 	int fd = open(path, O_RDWR | O_CLOEXEC), rc;
@@ -252,6 +254,15 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 		if (err == ENOENT)
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return -err;
+	}
+	/* The kernel keeps one set of parameters and results per device: a second run at the
+	 * same time would overwrite the first's, and each would report the other's figures. */
+	if (sb_holder_other(fd, &h) == 1) {
+		close(fd);
+		sb_err_set(e, EBUSY, path, "start",
+			   "runs on one device take turns: wait for that process or stop it");
+		sb_err_reason(e, "in use by process %d (%s)", (int)h.pid, h.comm);
+		return -EBUSY;
 	}
 	memset(&b, 0, sizeof(b));
 	b.threads = o->ncpus;
