@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "socbox/holder.h"
@@ -23,7 +24,9 @@ int sb_iommufd_open(struct sb_iommufd *f, struct sb_err *e)
 		int err = errno;
 
 		sb_err_set(e, err, "/dev/iommu", "open",
-			   err == ENOENT ? "enable CONFIG_IOMMUFD (Linux 6.2+)" : "run as root");
+			   err == ENOENT		   ? "enable CONFIG_IOMMUFD (Linux 6.2+)"
+			   : err == EACCES || err == EPERM ? "run as root"
+							   : NULL);
 		if (err == ENOENT)
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return -err;
@@ -49,13 +52,20 @@ int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_
 {
 	char full[64], obj[96];
 	struct sb_dirlist dl;
+	struct stat st;
 	int rc;
 
 	snprintf(full, sizeof(full), "%s%.40s", short_bdf(bdf) ? "0000:" : "", bdf);
 	snprintf(obj, sizeof(obj), "PCI device %s", full);
-	if (!sb_exists(r, "/sys/bus/pci/devices/%s", full))
+	rc = sb_stat(r, &st, "/sys/bus/pci/devices/%s", full);
+	if (rc == -ENOENT)
 		return sb_err_set(e, ENODEV, obj, "find", "check the address with lspci");
+	if (rc < 0)
+		return sb_err_set(e, -rc, obj, "find", NULL);
 	rc = sb_dir_list(r, &dl, "/sys/bus/pci/devices/%s/vfio-dev", full);
+	/* the listing failing otherwise (memory) is not a device without a cdev */
+	if (rc < 0 && rc != -ENOENT)
+		return sb_err_set(e, -rc, obj, "find VFIO cdev", NULL);
 	if (rc < 0 || dl.n == 0) {
 		if (rc == 0)
 			sb_dirlist_free(&dl);
@@ -80,12 +90,15 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 	f->devfd = open(devnode, O_RDWR | O_CLOEXEC);
 	if (f->devfd < 0)
 		return sb_err_set(e, errno, devnode, "open",
-				  "the device must be bound to vfio-pci; run as root");
+				  errno == ENOENT ? "the device must be bound to vfio-pci"
+				  : errno == EACCES || errno == EPERM ? "run as root"
+								      : NULL);
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_BIND_IOMMUFD, &bind) < 0) {
+		int err = errno;
 		struct sb_holder h;
 
 		/* the cdev path binds a device once: EINVAL when it already is */
-		if (errno == EINVAL && sb_holder_other(f->devfd, &h) == 1) {
+		if (err == EINVAL && sb_holder_other(f->devfd, &h) == 1) {
 			sb_err_set(e, EBUSY, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
 				   "a VFIO device cdev is bound once at a time: wait for that process "
 				   "or stop it");
@@ -93,12 +106,14 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 			return -EBUSY;
 		}
 		return sb_err_set(
-			e, errno, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
-			errno == EPERM
+			e, err, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
+			err == EPERM
 				? "iommufd refuses devices without interrupt remapping: enable it "
 				  "(intel-iommu intremap, GICv3 ITS) or, on a test system, write 1 to "
 				  "/sys/module/iommufd/parameters/allow_unsafe_interrupts"
-				: "every device of its IOMMU group must be bound to vfio-pci or unbound");
+			: err == EBUSY || err == EINVAL
+				? "every device of its IOMMU group must be bound to vfio-pci or unbound"
+				: NULL);
 	}
 	f->devid = bind.out_devid;
 	if (ioctl(f->devfd, SB_VFIO_DEVICE_ATTACH_IOMMUFD_PT, &at) < 0)

@@ -250,7 +250,8 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 			   err == ENOENT
 				   ? "enable CONFIG_DMA_MAP_BENCHMARK, mount debugfs and bind a device to the "
 				     "dma_map_benchmark driver (driver_override)"
-				   : "run as root");
+			   : err == EACCES || err == EPERM ? "run as root"
+							   : NULL);
 		if (err == ENOENT)
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 		return -err;
