@@ -189,6 +189,7 @@ fault_walk() {
 		diag "$name: fail-nth $step still failed something; one run more without failures"
 		armed $BIG "$@"
 		rc=$?
+		[ "$rc" = "$want" ] || diag "$name: $(head -n 2 $W/err | tr -s ' ')"
 	fi
 	is "$rc" "$want" "$name: after the walk it succeeds again"
 	is "$bad" 0 "$name: every failed step exits 1, 3 or 4 with one line"
@@ -278,7 +279,7 @@ remote_back() { # a failed cycle may leave it stopped: it must start again, and 
 	fi
 	no_endpoint
 }
-WALK_FULL=200 WALK_SPACED=60 fault_walk "rproc cycle" remote_back $R rproc cycle "$rp" -c 1 -t 3000 --ping rpmsg-raw --ping-count 1
+WALK_FULL=200 WALK_SPACED=60 fault_walk "rproc cycle" remote_back $R rproc cycle "$rp" -c 1 -t 5000 --ping rpmsg-raw --ping-count 1
 
 # --- dma-bufs: copies by every method, into the system heap and udmabuf ---
 head -c 20000 /dev/urandom >"$D/src"
