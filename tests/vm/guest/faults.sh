@@ -271,18 +271,21 @@ dev_created() { # one channel on success (released here), none on failure
 }
 fault_walk "dev create" dev_created $R dev create socbox-new --ctrl "$ctrl" --dst 0x500
 # shellcheck disable=SC2317
+remote_whole() { has_channel && rproc_ctrl >/dev/null; }
+# shellcheck disable=SC2317
 remote_back() { # a failed cycle may leave it stopped: it must start again, and nothing else
 	if ! state_is running; then
 		$R rproc start "$rp" >/dev/null 2>&1
 		wait_for state_is running || { echo "$rp: $(cat /sys/class/remoteproc/"$rp"/state) and will not start"; return 1; }
 	fi
-	# A probe that fails inside the start (the rproc-virtio device's) does not fail the
-	# start: the kernel's, not the command's; rpmsgctl said the channel did not come back.
-	if ! wait_for has_channel; then
-		echo "$rp running without its rpmsg-raw channel: $(dmesg | grep -E 'rproc-virtio|remoteproc' | tail -n 2 | tr '\n' '|')" >>"$W/kernel"
+	# A probe that fails inside the start (the rproc-virtio device's, rpmsg_ctrl's) does
+	# not fail the start: the kernel's, not the command's; rpmsgctl said what did not come
+	# back. A stop and a start bring the remote back whole.
+	if ! wait_for remote_whole; then
+		echo "$rp running without its rpmsg-raw channel or control device: $(dmesg | grep -E 'rproc-virtio|remoteproc|rpmsg' | tail -n 2 | tr '\n' '|')" >>"$W/kernel"
 		$R rproc stop "$rp" >/dev/null 2>&1
 		$R rproc start "$rp" >/dev/null 2>&1
-		wait_for has_channel || { echo "$rp: no rpmsg-raw channel after a stop and a start"; return 1; }
+		wait_for remote_whole || { echo "$rp: not whole after a stop and a start"; return 1; }
 	fi
 	no_endpoint
 }
