@@ -98,13 +98,10 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 		struct sb_holder h;
 
 		/* the cdev path binds a device once: EINVAL when it already is */
-		if (err == EINVAL && sb_holder_other(f->devfd, &h) == 1) {
-			sb_err_set(e, EBUSY, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
-				   "a VFIO device cdev is bound once at a time: wait for that process "
-				   "or stop it");
-			sb_err_reason(e, "in use by process %d (%s)", (int)h.pid, h.comm);
-			return -EBUSY;
-		}
+		if (err == EINVAL && sb_holder_other(f->devfd, &h) == 1)
+			return sb_holder_err(e, &h, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
+					     "a VFIO device cdev is bound once at a time: wait for "
+					     "that process or stop it");
 		return sb_err_set(
 			e, err, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
 			err == EPERM

@@ -260,10 +260,8 @@ static int run_map_benchmark(const struct sb_stress_opts *o, struct sb_stress_re
 	 * same time would overwrite the first's, and each would report the other's figures. */
 	if (sb_holder_other(fd, &h) == 1) {
 		close(fd);
-		sb_err_set(e, EBUSY, path, "start",
-			   "runs on one device take turns: wait for that process or stop it");
-		sb_err_reason(e, "in use by process %d (%s)", (int)h.pid, h.comm);
-		return -EBUSY;
+		return sb_holder_err(e, &h, path, "start",
+				     "runs on one device take turns: wait for that process or stop it");
 	}
 	memset(&b, 0, sizeof(b));
 	b.threads = o->ncpus;

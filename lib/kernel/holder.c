@@ -60,6 +60,14 @@ static void read_comm(int procfd, const char *pid, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+int sb_holder_err(struct sb_err *e, const struct sb_holder *h, const char *object, const char *what,
+		  const char *hint)
+{
+	sb_err_set(e, EBUSY, object, what, "%s", hint);
+	sb_err_reason(e, "in use by process %d (%s)", (int)h->pid, h->comm);
+	return -EBUSY;
+}
+
 int sb_holder_other(int fd, struct sb_holder *h)
 {
 	struct stat want;

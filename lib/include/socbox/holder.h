@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "socbox/error.h"
+
 struct sb_holder {
 	pid_t pid;
 	char comm[17]; /* /proc/PID/comm, as the kernel has it (error lines escape it) */
@@ -18,5 +20,9 @@ struct sb_holder {
  * when there is one, 0 when none is seen (processes of other users are not readable
  * without root), -errno when fd cannot be looked at. */
 int sb_holder_other(int fd, struct sb_holder *h);
+
+/* Record "OBJECT: WHAT: in use by process PID (COMM) (HINT)" as EBUSY; returns -EBUSY. */
+int sb_holder_err(struct sb_err *e, const struct sb_holder *h, const char *object, const char *what,
+		  const char *hint);
 
 #endif
