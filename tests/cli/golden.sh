@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Golden outputs (util-linux style): every read-only view of tests/expected/cases, on every
+# Golden outputs (util-linux style): every read-only view of tests/views, on every
 # fixture board and netlink capture, prints byte for byte what tests/expected/ holds, in
 # text and JSON, with the same errors and exit status. A difference is either a bug or a
 # change to commit: scripts/regen-expected rewrites them, git diff shows what moved.

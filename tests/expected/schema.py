@@ -83,19 +83,19 @@ CASES = None
 
 
 def view_name(d, stem, outdir):
-    """<dir>-<view> from <fixture>-<view>: the views are the names in the cases file."""
+    """<dir>-<view> from <fixture>-<view>: the views are the names in tests/views."""
     global CASES
     if CASES is None:
         CASES = {}
         here = os.path.dirname(os.path.abspath(__file__))
-        for line in open(os.path.join(here, "cases"), encoding="utf-8"):
+        for line in open(os.path.join(here, "..", "views"), encoding="utf-8"):
             w = line.split()
             if w and not w[0].startswith("#"):
                 CASES.setdefault(w[0], []).append(w[1])
     for name in sorted(CASES.get(d, []), key=len, reverse=True):
         if stem.endswith("-" + name):
             return f"{d}-{name}.txt"
-    sys.exit(f"schema: {d}/{stem}.json: no view of tests/expected/cases has this name")
+    sys.exit(f"schema: {d}/{stem}.json: no view of tests/views has this name")
 
 
 def effective(types):
