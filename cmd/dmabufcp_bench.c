@@ -150,11 +150,11 @@ static void measure(const struct sb_ctx *c, const char *path, int fd, uint64_t s
 			sb_progress_update(pg,
 					   base + (uint64_t)r * size + set.chunks[i].file_offset +
 						   set.chunks[i].len);
-			if (!rc && res.fallback_from != SB_COPY_AUTO) {
+			if (!rc && res.path.instead_of != SB_COPY_AUTO) {
 				cl->status = "fallback";
-				cl->ran = res.ran;
+				cl->ran = res.path.ran;
 				snprintf(cl->note, sizeof(cl->note), "ran %s: %s",
-					 sb_copy_method_name(res.ran), res.fallback_reason);
+					 sb_copy_method_name(res.path.ran), res.path.why);
 			}
 		}
 		io[done] = dmabufcp_now_ms() - t0;

@@ -226,15 +226,15 @@ static void add_row(struct job *j, long i, const char *dir, const struct sb_copy
 	sb_row_str(r, COL_DIRECTION, dir);
 	sb_row_u64(r, COL_FILE_OFFSET, j->set.chunks[i].file_offset);
 	sb_row_u64(r, COL_SIZE_BYTES, res->bytes);
-	sb_row_str(r, COL_METHOD, sb_copy_method_name(res->ran));
+	sb_row_str(r, COL_METHOD, sb_copy_method_name(res->path.ran));
 	sb_row_str(r, COL_REQUESTED, sb_copy_method_name(j->method));
 	sb_row_u64(r, COL_DIRECT_BYTES, res->direct_bytes);
 	sb_row_dbl(r, COL_IO_MS, ms);
 	sb_row_fmt(r, COL_BUFFER, "%d:%d", (int)getpid(), j->set.bufs[i].fd);
-	if (res->fallback_from != SB_COPY_AUTO)
+	if (res->path.instead_of != SB_COPY_AUTO)
 		sb_row_fmt(r, COL_FALLBACK, "%s fell back to %s: %s",
-			   sb_copy_method_name(res->fallback_from), sb_copy_method_name(res->ran),
-			   res->fallback_reason);
+			   sb_copy_method_name(res->path.instead_of),
+			   sb_copy_method_name(res->path.ran), res->path.why);
 }
 
 static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *path)
@@ -285,23 +285,23 @@ static int transfer(struct job *j, enum sb_copy_dir dir, int fd, const char *pat
 				sb_err_set(&j->e, EOPNOTSUPP, "-", "verify",
 					   "--verify on stdout needs --method read");
 				sb_err_reason(&j->e, "%s does not hash what it writes",
-					      sb_copy_method_name(res.ran));
+					      sb_copy_method_name(res.path.ran));
 				return -EOPNOTSUPP;
 			}
 			j->out_hash[i] = res.written_hash;
 		}
 		if (j->method == SB_COPY_AUTO && learned == SB_COPY_AUTO) {
-			learned = res.ran; /* later chunks go straight to what worked */
+			learned = res.path.ran; /* later chunks go straight to what worked */
 			if (tried[0])
 				sb_out_note(j->out, "auto (%s): %s", dname, tried);
 			sb_verbose(DMABUFCP, "auto chose %s for %s%s%s",
-				   sb_copy_method_name(res.ran), dname, tried[0] ? " after " : "",
-				   tried);
+				   sb_copy_method_name(res.path.ran), dname,
+				   tried[0] ? " after " : "", tried);
 		}
-		if (res.fallback_from != SB_COPY_AUTO)
+		if (res.path.instead_of != SB_COPY_AUTO)
 			sb_verbose(DMABUFCP, "chunk %ld: %s fell back to %s: %s", i,
-				   sb_copy_method_name(res.fallback_from),
-				   sb_copy_method_name(res.ran), res.fallback_reason);
+				   sb_copy_method_name(res.path.instead_of),
+				   sb_copy_method_name(res.path.ran), res.path.why);
 		add_row(j, i, dname, &res, dmabufcp_now_ms() - t0);
 		j->moved += ch->len;
 		sb_progress_update(&j->pg, j->moved);

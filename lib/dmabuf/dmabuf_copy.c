@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,24 @@ int xfer_kernel_lacks(struct sb_err *e, enum sb_copy_method m, int err, const ch
 	sb_err_reason(e, "unsupported by this kernel (%s)", strerror(err));
 	sb_err_hint(e, "%s", hint);
 	return -EOPNOTSUPP;
+}
+
+/* The method that moves the bytes where an O_DIRECT one cannot: the same path buffered. */
+static enum sb_copy_method buffered_twin(enum sb_copy_method m)
+{
+	return m == SB_COPY_RW_FILE_DIRECT ? SB_COPY_RW_FILE : SB_COPY_READ;
+}
+
+int xfer_direct_unusable(struct xfer *x, enum sb_copy_method m, int err, const char *why_fmt, ...)
+{
+	char why[sizeof(x->res->path.why)];
+	va_list ap;
+
+	va_start(ap, why_fmt);
+	vsnprintf(why, sizeof(why), why_fmt, ap);
+	va_end(ap);
+	sb_probe_fell_back(&x->res->path, m, buffered_twin(m), err, "%s", why);
+	return -EAGAIN;
 }
 
 int xfer_stopped(struct xfer *x)
@@ -176,8 +195,8 @@ static int run_read(struct xfer *x)
 	return rc;
 }
 
-/* O_DIRECT for the aligned part, buffered for the tail. Returns -EAGAIN (with the reason in
- * res) when O_DIRECT cannot work here and nothing was transferred yet. */
+/* O_DIRECT for the aligned part, buffered for the tail; -EAGAIN (xfer_direct_unusable) when
+ * O_DIRECT cannot work here. */
 static int run_direct(struct xfer *x)
 {
 	char *mem = cpu_view(x->b);
@@ -189,26 +208,21 @@ static int run_direct(struct xfer *x)
 	if (!x->path)
 		return xfer_unsupported(x->e, SB_COPY_DIRECT, EOPNOTSUPP,
 					"O_DIRECT needs a regular file, not a pipe");
-	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0) {
-		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
-			 "the file system does not support O_DIRECT");
-		return -EAGAIN;
-	}
+	if (sb_copy_dio_align(x->fd, &off_align, &mem_align) || off_align == 0)
+		return xfer_direct_unusable(x, SB_COPY_DIRECT, 0,
+					    "the file system does not support O_DIRECT");
 	split = sb_copy_dio_split(x->file_off, x->len, off_align);
-	if ((uintptr_t)(mem + x->buf_off) % (mem_align ? mem_align : 1)) {
-		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
-			 "buffer offset is not aligned for O_DIRECT");
-		return -EAGAIN;
-	}
+	if ((uintptr_t)(mem + x->buf_off) % (mem_align ? mem_align : 1))
+		return xfer_direct_unusable(x, SB_COPY_DIRECT, 0,
+					    "buffer offset is not aligned for O_DIRECT");
 	if (split.direct_len) {
 		dfd = open(x->path,
 			   (x->dir == SB_COPY_TO_BUF ? O_RDONLY : O_WRONLY) | O_DIRECT | O_CLOEXEC);
-		if (dfd < 0) {
-			snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
-				 "O_DIRECT open: %s (tmpfs and overlay file systems may lack it)",
-				 strerror(errno));
-			return -EAGAIN;
-		}
+		if (dfd < 0)
+			return xfer_direct_unusable(
+				x, SB_COPY_DIRECT, errno,
+				"O_DIRECT open: %s (tmpfs and overlay file systems may lack it)",
+				strerror(errno));
 		while (done < split.direct_len) {
 			size_t want = split.direct_len - done < PIECE
 					      ? (size_t)(split.direct_len - done)
@@ -228,12 +242,13 @@ static int run_direct(struct xfer *x)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && done == 0 && (errno == EFAULT || errno == EINVAL)) {
-				snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason),
-					 "O_DIRECT %s: %s (the buffer's pages cannot be pinned)",
-					 x->dir == SB_COPY_TO_BUF ? "read" : "write",
-					 strerror(errno));
+				int err = errno;
+
 				close(dfd);
-				return -EAGAIN;
+				return xfer_direct_unusable(
+					x, SB_COPY_DIRECT, err,
+					"O_DIRECT %s: %s (the buffer's pages cannot be pinned)",
+					x->dir == SB_COPY_TO_BUF ? "read" : "write", strerror(err));
 			}
 			if (n < 0) {
 				rc = xfer_io_error(x, errno,
@@ -286,7 +301,7 @@ static int run_sendfile(struct xfer *x)
 		n = sendfile(out, in, &in_off, want);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS))
+		if (n < 0 && done == 0 && sb_kernel_lacks(errno))
 			return xfer_kernel_lacks(
 				x->e, SB_COPY_SENDFILE, errno,
 				"sendfile into/out of a memfd needs Linux 2.6.33 or later");
@@ -331,7 +346,7 @@ static int run_splice(struct xfer *x)
 		n = splice(in, &in_off, p[1], NULL, want, SPLICE_F_MOVE);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && done == 0 && (errno == EINVAL || errno == ENOSYS)) {
+		if (n < 0 && done == 0 && sb_kernel_lacks(errno)) {
 			rc = xfer_kernel_lacks(x->e, SB_COPY_SPLICE, errno,
 					       "splice needs both files to support it");
 			break;
@@ -413,7 +428,7 @@ int sb_copy_run(enum sb_copy_method m, const struct sb_copy_req *rq, struct sb_c
 	bool write = dir == SB_COPY_TO_BUF;
 	int rc, rc2;
 
-	res->ran = m;
+	sb_probe_ran(&res->path, m);
 	if (buf_off + len > b->size) {
 		sb_err_set(e, EINVAL, b->exporter, "copy", "%llu bytes do not fit a buffer of %llu",
 			   (unsigned long long)(buf_off + len), (unsigned long long)b->size);
@@ -428,19 +443,18 @@ int sb_copy_run(enum sb_copy_method m, const struct sb_copy_req *rq, struct sb_c
 	if (cpu_touches_buffer(m) && (rc = sb_dmabuf_sync(b, false, write, e)))
 		return rc;
 	rc = run_method(m, &x);
-	if (rc == -EAGAIN) {
-		if (!rq->allow_fallback) {
-			xfer_unsupported(e, m, EOPNOTSUPP, "use");
-			sb_err_reason(e, "%s", res->fallback_reason);
+	if (rc == -EAGAIN && !rq->allow_fallback) {
+		xfer_unsupported(e, m, EOPNOTSUPP, "use");
+		sb_err_reason(e, "%s", res->path.why);
+		if (m == SB_COPY_DIRECT)
 			sb_err_hint(
 				e,
 				"use --method read, or a file on a block-device file system with a udmabuf");
-			rc = -EOPNOTSUPP;
-		} else {
-			res->fallback_from = m;
-			res->ran = SB_COPY_READ;
-			rc = run_read(&x);
-		}
+		sb_probe_ran(&res->path, m);
+		rc = -EOPNOTSUPP;
+	} else if (rc == -EAGAIN) {
+		sb_err_clear(e); /* what the O_DIRECT attempt recorded, if anything */
+		rc = run_method(res->path.ran, &x);
 	}
 	if (cpu_touches_buffer(m) && (rc2 = sb_dmabuf_sync(b, true, write, rc ? NULL : e)) && !rc)
 		rc = rc2;

@@ -12,9 +12,12 @@
 #include "socbox/uapi/dma-buf.h"
 #include "dmabuf_xfer.h"
 
+/* A kernel without the proposal: what says so of any interface, and EXDEV, copy_file_range's
+ * answer to two files of different file systems, which a dma-buf and a file are there (the
+ * ioctl is judged the same way). */
 static bool kernel_refuses(int err)
 {
-	return err == ENOTTY || err == EINVAL || err == EXDEV || err == EOPNOTSUPP || err == ENOSYS;
+	return sb_kernel_lacks(err) || err == EXDEV;
 }
 
 /* One DMA_BUF_IOCTL_RW_FILE call for [off, off+len) of the transfer, in PIECE steps so a
@@ -85,15 +88,15 @@ int xfer_run_rw_file(struct xfer *x)
 
 /* The page-aligned part with the DIRECT flag (the kernel wants file offset, buffer offset
  * and length page-aligned, and at least the file system's O_DIRECT alignment), the tail
- * buffered through the same ioctl. Without O_DIRECT in the file system, all of it goes
- * buffered as rw-file, and res says so. */
+ * buffered through the same ioctl. Without O_DIRECT here, -EAGAIN (xfer_direct_unusable):
+ * all of it then goes buffered as rw-file. */
 int xfer_run_rw_file_direct(struct xfer *x)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), align;
 	uint32_t off_align, mem_align;
 	struct sb_dio_split split;
 	const char *why = NULL;
-	int rc;
+	int rc, err = 0;
 
 	if (!x->path)
 		return xfer_unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP,
@@ -108,23 +111,15 @@ int xfer_run_rw_file_direct(struct xfer *x)
 		rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, SB_DMA_BUF_RW_FLAGS_DIRECT, 0,
 				   split.direct_len);
 		/* EINVAL on the first call: no O_DIRECT for this file (ENOTTY: no ioctl at all) */
-		if (rc == -EOPNOTSUPP && x->e->errnum == EINVAL)
+		if (rc == -EOPNOTSUPP && x->e->errnum == EINVAL) {
 			why = "the kernel refused the DIRECT flag for this file (EINVAL)";
-		else if (rc)
+			err = EINVAL;
+		} else if (rc) {
 			return rc;
-	}
-	if (why) {
-		if (!x->allow_fallback) {
-			xfer_unsupported(x->e, SB_COPY_RW_FILE_DIRECT, EOPNOTSUPP, "use");
-			sb_err_reason(x->e, "%s", why);
-			return -EOPNOTSUPP;
 		}
-		sb_err_clear(x->e);
-		x->res->fallback_from = SB_COPY_RW_FILE_DIRECT;
-		x->res->ran = SB_COPY_RW_FILE;
-		snprintf(x->res->fallback_reason, sizeof(x->res->fallback_reason), "%s", why);
-		return xfer_run_rw_file(x);
 	}
+	if (why)
+		return xfer_direct_unusable(x, SB_COPY_RW_FILE_DIRECT, err, "%s", why);
 	if (split.tail_len &&
 	    (rc = rw_file_ioctl(x, SB_COPY_RW_FILE_DIRECT, 0, split.direct_len, split.tail_len)))
 		return rc;

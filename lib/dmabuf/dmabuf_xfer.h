@@ -29,6 +29,11 @@ struct xfer {
 /* -EOPNOTSUPP (exit 3): method m does not apply (why), or the kernel lacks it (hint). */
 int xfer_unsupported(struct sb_err *e, enum sb_copy_method m, int err, const char *why);
 int xfer_kernel_lacks(struct sb_err *e, enum sb_copy_method m, int err, const char *hint);
+/* O_DIRECT cannot be used for this transfer of method m, and nothing has moved: records why
+ * (err: the errno that said so, or 0) in the result and returns -EAGAIN, on which
+ * sb_copy_run() runs the method's buffered twin, or fails when no fallback is allowed. */
+int xfer_direct_unusable(struct xfer *x, enum sb_copy_method m, int err, const char *why_fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* -EINTR when a stop was requested, else 0. */
 int xfer_stopped(struct xfer *x);
 /* The source file ended after done bytes of the transfer. */

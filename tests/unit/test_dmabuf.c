@@ -677,14 +677,69 @@ START_TEST(copy_run_checks_the_request_first)
 	snprintf(b.exporter, sizeof(b.exporter), "system");
 	ck_assert_int_eq(sb_copy_run(SB_COPY_READ, &rq, &res, &e), -EINVAL);
 	ck_assert_str_eq(e.object, "system");
-	ck_assert_int_eq(res.ran, SB_COPY_READ);
+	ck_assert_int_eq(res.path.ran, SB_COPY_READ);
 	rq.buf_off = 0;
 	rq.len = 4096;
 	b.writable = false;
 	sb_err_clear(&e);
 	ck_assert_int_eq(sb_copy_run(SB_COPY_SENDFILE, &rq, &res, &e), -EBADF);
-	ck_assert_int_eq(res.ran, SB_COPY_SENDFILE);
+	ck_assert_int_eq(res.path.ran, SB_COPY_SENDFILE);
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_FAIL);
+}
+END_TEST
+
+/* An O_DIRECT method that cannot be used here runs its buffered twin, and the result says
+ * which ran instead of which and why; without a fallback allowed the method is unsupported
+ * for that same reason. rw-file-direct, with a buffer offset off the page and a buffer fd
+ * that is no dma-buf: the rw-file that runs then finds the kernel without its ioctl. */
+START_TEST(direct_method_runs_its_buffered_twin)
+{
+	char *dir = tu_tree_new(), path[4096], why[sizeof(((struct sb_probe *)0)->why)];
+	struct sb_dmabuf b = { .kind = SB_DMABUF_HEAP, .memfd = -1, .size = 8192, .writable = true };
+	volatile sig_atomic_t stop = 0;
+	struct sb_copy_result res = { 0 };
+	struct sb_copy_req rq;
+	struct sb_err e = { 0 };
+	int fd;
+
+	snprintf(b.exporter, sizeof(b.exporter), "system");
+	b.fd = (int)syscall(SYS_memfd_create, "not-a-dma-buf", 0);
+	ck_assert_int_ge(b.fd, 0);
+	tu_write(dir, "in.bin", "0123456789", -1);
+	snprintf(path, sizeof(path), "%s/in.bin", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	rq = (struct sb_copy_req){
+		.dir = SB_COPY_TO_BUF,
+		.fd = fd,
+		.path = path,
+		.b = &b,
+		.buf_off = 1,
+		.len = 10,
+		.stop = &stop,
+		.allow_fallback = true
+	};
+
+	ck_assert_int_eq(sb_copy_run(SB_COPY_RW_FILE_DIRECT, &rq, &res, &e), -EOPNOTSUPP);
+	ck_assert_int_eq(res.path.ran, SB_COPY_RW_FILE);
+	ck_assert_int_eq(res.path.instead_of, SB_COPY_RW_FILE_DIRECT);
+	ck_assert_int_ne(res.path.why[0], '\0');
+	ck_assert_str_eq(e.object, "method rw-file");
+	ck_assert_int_eq(e.errnum, ENOTTY);
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
+	snprintf(why, sizeof(why), "%s", res.path.why);
+
+	rq.allow_fallback = false;
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_copy_run(SB_COPY_RW_FILE_DIRECT, &rq, &res, &e), -EOPNOTSUPP);
+	ck_assert_int_eq(res.path.ran, SB_COPY_RW_FILE_DIRECT);
+	ck_assert(!sb_probe_is_fallback(&res.path));
+	ck_assert_str_eq(e.object, "method rw-file-direct");
+	ck_assert_str_eq(e.reason, why);
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
+	close(fd);
+	close(b.fd);
+	tu_tree_free(dir);
 }
 END_TEST
 
@@ -714,6 +769,7 @@ int main(void)
 	tcase_add_test(tc, inventory_on_a_tree);
 	tcase_add_test(tc, udmabuf_limits_from_module_parameters);
 	tcase_add_test(tc, copy_run_checks_the_request_first);
+	tcase_add_test(tc, direct_method_runs_its_buffered_twin);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

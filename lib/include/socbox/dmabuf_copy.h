@@ -11,6 +11,7 @@
 
 #include "socbox/dmabuf.h"
 #include "socbox/error.h"
+#include "socbox/probe.h"
 
 enum sb_copy_method {
 	SB_COPY_AUTO,
@@ -58,9 +59,10 @@ int sb_copy_dio_align(int fd, uint32_t *offset_align, uint32_t *mem_align);
 
 /* What happened for one transfer. */
 struct sb_copy_result {
-	enum sb_copy_method ran;	   /* the method that moved the bytes */
-	enum sb_copy_method fallback_from; /* SB_COPY_AUTO when no fallback happened */
-	char fallback_reason[128];
+	/* path.ran: the enum sb_copy_method that moved the bytes; path.instead_of: the O_DIRECT
+	 * method asked for when it could not be used here and its buffered twin ran (direct:
+	 * read, rw-file-direct: rw-file), with path.why */
+	struct sb_probe path;
 	uint64_t bytes;
 	uint64_t direct_bytes; /* of which by O_DIRECT */
 	/* Set hash_written before the call to have the bytes hashed (XXH3-64) as they are handed
@@ -82,7 +84,8 @@ struct sb_copy_req {
 	uint64_t buf_off;
 	uint64_t len;
 	volatile sig_atomic_t *stop; /* the copy stops (-EINTR) when *stop becomes non-zero */
-	/* DIRECT falls back to READ on EFAULT/EINVAL and says so in the result */
+	/* an O_DIRECT method that cannot be used here runs its buffered twin instead, and the
+	 * result says so (without: -EOPNOTSUPP, exit 3) */
 	bool allow_fallback;
 };
 
@@ -93,7 +96,7 @@ int sb_copy_run(enum sb_copy_method m, const struct sb_copy_req *rq, struct sb_c
 
 /* 'auto': try the methods of sb_copy_auto_order() that apply, fastest first, until one works
  * (a method the kernel lacks, or one the buffer refuses for now with -EBUSY, is skipped;
- * DIRECT always may fall back to READ). tried receives "method: why" for each one the
+ * an O_DIRECT method always may run its buffered twin). tried receives "method: why" for each one the
  * kernel or the buffer refused. */
 int sb_copy_run_auto(const struct sb_copy_req *rq, bool cached, struct sb_copy_result *res,
 		     char *tried, size_t tried_len, struct sb_err *e);
