@@ -135,7 +135,7 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 			return sb_usage_error(c, "--fd %d is not an open file descriptor",
 					      ept_opt.fd);
 		s->ept.fd = ept_opt.fd;
-		s->ept.method = SB_RPMSG_LEGACY;
+		sb_probe_ran(&s->ept.path, SB_RPMSG_LEGACY);
 		return 0;
 	}
 	if (ept_opt.dev) {
@@ -156,7 +156,7 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 	}
 	s->temporary = true;
 	sb_verbose(RPMSGCTL, "endpoint created by the %s path%s%s",
-		   sb_rpmsg_method_name(s->ept.method), s->ept.devnode[0] ? ": " : "",
+		   sb_rpmsg_method_name(s->ept.path.ran), s->ept.devnode[0] ? ": " : "",
 		   s->ept.devnode);
 	return 0;
 }
@@ -238,7 +238,7 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 	sb_row_str(row, EC_NAME, c->args[0]);
 	sb_row_s64(row, EC_SRC, (int32_t)src);
 	sb_row_s64(row, EC_DST, (int32_t)dst);
-	sb_row_str(row, EC_METHOD, sb_rpmsg_method_name(s.ept.method));
+	sb_row_str(row, EC_METHOD, sb_rpmsg_method_name(s.ept.path.ran));
 	/* auto never means fd here: say what was asked beside the path that ran */
 	sb_out_field_str(o, "requested_method", sb_rpmsg_method_name(asked));
 	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;

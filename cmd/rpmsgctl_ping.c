@@ -110,7 +110,7 @@ static int render(struct sb_ctx *c, struct ept_session *s, double *lat, size_t n
 	struct sb_row *row;
 	int rc;
 
-	sb_out_field_str(o, "method", sb_rpmsg_method_name(s->ept.method));
+	sb_out_field_str(o, "method", sb_rpmsg_method_name(s->ept.path.ran));
 	if (s->ept.devnode[0])
 		sb_out_field_str(o, "device", s->ept.devnode);
 	sb_out_field_bytes(o, "size_bytes", (uint64_t)size);

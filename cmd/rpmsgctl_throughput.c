@@ -340,7 +340,8 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 	sb_progress_end(&s.pg);
 	for (int m = 0; m < 2; m++)
 		if (s.pool[m].n) {
-			sb_out_field_str(o, "method", sb_rpmsg_method_name(s.pool[m].ept[0].method));
+			sb_out_field_str(o, "method",
+					 sb_rpmsg_method_name(s.pool[m].ept[0].path.ran));
 			break;
 		}
 	stopped = rc < 0 && s.e.errnum == EINTR && sb_stop_signal;

@@ -48,7 +48,6 @@ int sb_rpmsg_ctl_open(const struct sb_root *r, unsigned index, struct sb_rpmsg_c
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->fd = -1;
 	ctl->index = index;
-	ctl->fd_support = -1;
 	ctl->timeout_ms = 5000;
 	ctl->root = r;
 	snprintf(ctl->path, sizeof(ctl->path), "/dev/rpmsg_ctrl%u", index);
@@ -203,7 +202,7 @@ int sb_rpmsg_ept_create_node(struct sb_rpmsg_ctl *ctl, const char *name, uint32_
 int sb_rpmsg_ept_open(const char *devnode, int flags, struct sb_rpmsg_ept *ept, struct sb_err *e)
 {
 	memset(ept, 0, sizeof(*ept));
-	ept->method = SB_RPMSG_LEGACY;
+	sb_probe_ran(&ept->path, SB_RPMSG_LEGACY);
 	snprintf(ept->devnode, sizeof(ept->devnode), "%s", devnode);
 	ept->fd = open(devnode, O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
 	if (ept->fd < 0) {
@@ -223,6 +222,17 @@ int sb_rpmsg_ept_open(const char *devnode, int flags, struct sb_rpmsg_ept *ept, 
 	return 0;
 }
 
+/* What the kernel answered to the fd ioctl on this control device so far. */
+static bool fd_worked(const struct sb_rpmsg_ctl *ctl)
+{
+	return ctl->fd_probe.ran == SB_RPMSG_FD;
+}
+
+static bool fd_lacking(const struct sb_rpmsg_ctl *ctl)
+{
+	return ctl->fd_probe.instead_of == SB_RPMSG_FD;
+}
+
 static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
 		     int flags, struct sb_rpmsg_ept *ept, struct sb_err *e)
 {
@@ -240,35 +250,35 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 	 * says EINVAL again, a failure that passed (memory) does not. */
 	int rc = rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info);
 
-	if (rc < 0 && errno == EINVAL && ctl->fd_support != 1) {
+	if (rc < 0 && errno == EINVAL && !fd_worked(ctl)) {
 		info.fd = -1;
 		rc = rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info);
 	}
 	if (rc < 0) {
 		int err = errno;
 
-		if (err == EINVAL && ctl->fd_support == 1)
+		if (err == EINVAL && fd_worked(ctl))
 			return sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
 					  "the kernel could not make the endpoint: is its address "
 					  "in use (rpmsgctl list)? see dmesg");
-		if (err == EINVAL || err == ENOTTY) {
-			ctl->fd_support = 0;
-			ctl->fd_errno = err;
+		if (sb_kernel_lacks(err)) {
+			sb_probe_fell_back(&ctl->fd_probe, SB_RPMSG_FD, SB_RPMSG_LEGACY, err,
+					   "rpmsg_ctrl answered %s", strerrorname_np(err));
 			sb_err_set(e, EOPNOTSUPP, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
 				   "this kernel has only the legacy /dev/rpmsgN path: use --method legacy or auto");
 			sb_err_reason(
 				e,
-				"not supported by this kernel (rpmsg_ctrl answered %s; the fd ioctl is not in mainline as of v7.1)",
-				strerrorname_np(err));
+				"not supported by this kernel (%s; the fd ioctl is not in mainline as of v7.1)",
+				ctl->fd_probe.why);
 			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
 			return -EOPNOTSUPP;
 		}
 		return sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL", NULL);
 	}
-	ctl->fd_support = 1;
+	sb_probe_ran(&ctl->fd_probe, SB_RPMSG_FD);
 	memset(ept, 0, sizeof(*ept));
 	ept->fd = info.fd;
-	ept->method = SB_RPMSG_FD;
+	sb_probe_ran(&ept->path, SB_RPMSG_FD);
 	return 0;
 }
 
@@ -279,7 +289,7 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 	char devname[32], devnode[48];
 	int rc;
 
-	if (m == SB_RPMSG_FD || (m == SB_RPMSG_AUTO && ctl->fd_support != 0)) {
+	if (m == SB_RPMSG_FD || (m == SB_RPMSG_AUTO && !fd_lacking(ctl))) {
 		rc = create_fd(ctl, name, src, dst, flags, ept, e);
 		if (rc != -EOPNOTSUPP || m == SB_RPMSG_FD)
 			return rc;
@@ -300,6 +310,8 @@ int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src
 	}
 	if (rc < 0)
 		sb_rpmsg_ept_discard(devnode, e);
+	else if (m == SB_RPMSG_AUTO && fd_lacking(ctl))
+		ept->path = ctl->fd_probe; /* legacy ran instead of fd, and why */
 	return rc;
 }
 

@@ -74,7 +74,6 @@ static void setup(void)
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	ck_assert_int_ge(ctl.fd, 0);
-	ctl.fd_support = -1;
 	ctl.timeout_ms = 100;
 	snprintf(ctl.path, sizeof(ctl.path), "/dev/rpmsg_ctrl0");
 	sb_rpmsg_set_ioctl(fake_ioctl);
@@ -99,11 +98,12 @@ START_TEST(fd_path_flags_and_fd)
 					     O_CLOEXEC | O_NONBLOCK, SB_RPMSG_FD, &ept, &e),
 			 0);
 	ck_assert_int_eq(ept.fd, p[0]);
-	ck_assert_int_eq(ept.method, SB_RPMSG_FD);
+	ck_assert_int_eq(ept.path.ran, SB_RPMSG_FD);
+	ck_assert(!sb_probe_is_fallback(&ept.path));
 	ck_assert_str_eq(ept.devnode, "");
 	ck_assert_uint_eq(fk.last_flags, (uint32_t)(O_RDWR | O_CLOEXEC | O_NONBLOCK));
 	ck_assert_str_eq(fk.last_name, "epx");
-	ck_assert_int_eq(ctl.fd_support, 1);
+	ck_assert_int_eq(ctl.fd_probe.ran, SB_RPMSG_FD);
 	ck_assert_int_eq(fk.calls_create, 0);
 	/* flags other than CLOEXEC/NONBLOCK never reach the kernel (it rejects them) */
 	fk.fd_to_return = p[1];
@@ -130,13 +130,21 @@ START_TEST(fd_einval_is_unsupported)
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
 	ck_assert_str_eq(e.what, "RPMSG_CREATE_EPT_FD_IOCTL");
 	ck_assert_ptr_nonnull(strstr(e.reason, "EINVAL"));
-	ck_assert_int_eq(ctl.fd_support, 0);
-	ck_assert_int_eq(ctl.fd_errno, EINVAL);
+	ck_assert_int_eq(ctl.fd_probe.ran, SB_RPMSG_LEGACY);
+	ck_assert_int_eq(ctl.fd_probe.instead_of, SB_RPMSG_FD);
+	ck_assert_int_eq(ctl.fd_probe.err, EINVAL);
+	ck_assert_str_eq(ctl.fd_probe.why, "rpmsg_ctrl answered EINVAL");
 	ck_assert_int_eq(fk.calls_create, 0); /* fd asked for explicitly: no fallback */
 	fk.err_fd = ENOTTY;
 	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e),
 			 -EOPNOTSUPP);
-	ck_assert_int_eq(ctl.fd_errno, ENOTTY);
+	ck_assert_int_eq(ctl.fd_probe.err, ENOTTY);
+	/* what says "no such interface" anywhere says it here too */
+	fk.err_fd = EOPNOTSUPP;
+	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
+	ck_assert_int_eq(ctl.fd_probe.err, EOPNOTSUPP);
 }
 END_TEST
 
@@ -175,13 +183,13 @@ START_TEST(fd_einval_once_is_not_unsupported)
 	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e), 0);
 	ck_assert_int_eq(fk.calls_fd, 2);
 	ck_assert_int_eq(ept.fd, 7);
-	ck_assert_int_eq(ctl.fd_support, 1);
+	ck_assert_int_eq(ctl.fd_probe.ran, SB_RPMSG_FD);
 	fk.err_fd_times = 0;
 	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_FD, &ept, &e), -EINVAL);
 	ck_assert_int_eq(fk.calls_fd, 3); /* not asked twice */
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_FAIL);
 	ck_assert_ptr_nonnull(strstr(e.hint, "address"));
-	ck_assert_int_eq(ctl.fd_support, 1);
+	ck_assert_int_eq(ctl.fd_probe.ran, SB_RPMSG_FD);
 }
 END_TEST
 
@@ -195,7 +203,7 @@ START_TEST(auto_other_errors_do_not_fall_back)
 	ck_assert_int_eq(sb_rpmsg_ept_create(&ctl, "epx", 1, 2, 0, SB_RPMSG_AUTO, &ept, &e),
 			 -ENOMEM);
 	ck_assert_int_eq(fk.calls_create, 0);
-	ck_assert_int_eq(ctl.fd_support, -1);
+	ck_assert_int_eq(ctl.fd_probe.ran, 0); /* not decided */
 }
 END_TEST
 

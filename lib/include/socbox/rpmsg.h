@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "socbox/error.h"
+#include "socbox/probe.h"
 #include "socbox/sys.h"
 #include "socbox/uapi/rpmsg.h"
 
@@ -95,14 +96,14 @@ enum sb_rpmsg_lookup {
 	SB_RPMSG_LOOKUP_UEVENT, /* wait for the "add" uevent (udev's, or the kernel's) */
 };
 
-/* An open /dev/rpmsg_ctrlN. fd_support remembers what the kernel answered to the fd ioctl
- * for the rest of the run: -1 not asked yet, 0 unsupported, 1 supported. */
+/* An open /dev/rpmsg_ctrlN. fd_probe remembers what the kernel answered to the fd ioctl for
+ * the rest of the run: ran 0, not asked yet; SB_RPMSG_FD, it has it; SB_RPMSG_LEGACY instead
+ * of SB_RPMSG_FD, it lacks it (err: the errno it answered). */
 struct sb_rpmsg_ctl {
 	int fd;
 	unsigned index;
 	char path[64];
-	int fd_support;
-	int fd_errno;	       /* the errno the kernel gave when fd_support is 0 */
+	struct sb_probe fd_probe;
 	struct sb_devmon *mon; /* kept open across legacy creates */
 	int timeout_ms;	       /* wait for /dev/rpmsgN (default 5000) */
 	const struct sb_root *root;
@@ -125,14 +126,17 @@ void sb_rpmsg_ctl_lookup_counts(const struct sb_rpmsg_ctl *ctl, uint64_t *by_ino
 
 struct sb_rpmsg_ept {
 	int fd;
-	enum sb_rpmsg_method method; /* the path that ran (never AUTO) */
-	char devnode[64];	     /* legacy: "/dev/rpmsg3"; fd: "" */
+	/* ran: the enum sb_rpmsg_method that made it (never AUTO); instead_of: SB_RPMSG_FD when
+	 * auto took legacy because the kernel lacks the fd ioctl (the control device's fd_probe) */
+	struct sb_probe path;
+	char devnode[64]; /* legacy: "/dev/rpmsg3"; fd: "" */
 };
 
 /* Create an endpoint on ctl. flags: O_CLOEXEC and O_NONBLOCK (honoured by both paths).
  * legacy: CREATE_EPT, find the new rpmsgN under this ctrl device (sysfs, or its "add"
- * uevent; see sb_rpmsg_ctl_watch), open it. fd: CREATE_EPT_FD; -EOPNOTSUPP (exit 3) when the kernel lacks it. auto: fd,
- * falling back to legacy on EINVAL/ENOTTY. */
+ * uevent; see sb_rpmsg_ctl_watch), open it. fd: CREATE_EPT_FD; -EOPNOTSUPP (exit 3) when the
+ * kernel lacks it (sb_kernel_lacks(), EINVAL only when it comes twice). auto: fd, legacy where
+ * the kernel lacks fd. */
 int sb_rpmsg_ept_create(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
 			int flags, enum sb_rpmsg_method m, struct sb_rpmsg_ept *ept,
 			struct sb_err *e);
