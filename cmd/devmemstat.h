@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared parts of the devmemstat applet (views, top, monitor, bind). */
+/* Shared parts of the devmemstat applet (views, top, monitor, bind), in
+ * cmd/devmemstat_source.c. */
 #ifndef SOCBOX_CMD_DEVMEMSTAT_H
 #define SOCBOX_CMD_DEVMEMSTAT_H
 
@@ -33,6 +34,9 @@ int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex);
 /* dm_open for the views: on a sysroot (without --load-netlink) no netlink, --dev resolved by
  * the snapshot's interface names; dm_collect then loads the snapshot's capture. */
 int dm_open_view(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex);
+/* Dump parts into st (filtered to ifindex when non-zero); exit code after a report. */
+int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
+	       struct sb_nd_state *st);
 /* Only the namespace and --dev (no netlink): for top's interface-counter fallback. */
 int dm_enter(struct sb_ctx *c, uint32_t *ifindex);
 /* Name of an interface of the current namespace, or "-". */
@@ -42,6 +46,8 @@ const char *dm_ifname(uint32_t ifindex, char *buf);
 uint64_t dm_boottime_s(const struct sb_nd_state *st);
 /* One note per part the kernel could not answer. */
 void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st);
+/* Release what the commands above kept (at the applet's end). */
+void dm_source_done(void);
 
 int dm_top(struct sb_ctx *c, int argc, const char **argv);
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv);

@@ -5,9 +5,6 @@
 
 #include "devmemstat.h"
 
-/* Dump parts into st (filtered to ifindex when non-zero); exit code after a report. */
-int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
-	       struct sb_nd_state *st);
 /* The page-pool table (primary: honours -o). */
 struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *st, bool primary);
 extern const struct sb_col dm_pool_cols[];
