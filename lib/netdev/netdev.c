@@ -8,6 +8,7 @@
 
 #include "socbox/macro.h"
 #include "socbox/netdev.h"
+#include "socbox/probe.h"
 #include "netdev_priv.h"
 
 static const struct {
@@ -153,7 +154,8 @@ int sb_nd_collect(struct sb_genl *g, unsigned parts, uint32_t ifindex, struct sb
 		c = collector_of(st, d);
 		sb_err_clear(&pe);
 		rc = dump(g, d, ifindex, &c, &pe);
-		if (rc == -EOPNOTSUPP || (rc == -EINVAL && d->cmd != SB_NETDEV_CMD_DEV_GET)) {
+		/* dev-get came with the family: EINVAL there is a refusal, not an old kernel */
+		if (sb_kernel_lacks(-rc) && !(rc == -EINVAL && d->cmd == SB_NETDEV_CMD_DEV_GET)) {
 			sb_nd_mark_unsupported(st, d->part, &pe);
 			continue;
 		}
