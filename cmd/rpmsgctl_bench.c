@@ -177,7 +177,23 @@ static int probe_fd(struct sb_rpmsg_ctl *ctl, const char *name, struct sb_err *e
 	return sb_rpmsg_ept_destroy(&ept, e);
 }
 
-int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
+/* What the command line asks for, defaults filled in. */
+struct bench_opts {
+	unsigned loops, runs, ctrl;
+	int wait_ms;
+	bool require_fd, do_legacy, do_fd;
+	const char *ept_name;
+};
+
+struct bench {
+	struct bench_opts opt;
+	struct sb_rpmsg_ctl ctl;
+	bool fd_ok;
+	struct sb_err fd_err; /* why the fd path is not measured */
+	struct samples leg, fds;
+};
+
+static int bench_parse(struct sb_ctx *c, int argc, const char **argv, struct bench_opts *opt)
 {
 	static int loops, runs, require_fd, ctrl, wait_ms;
 	static char *method, *name;
@@ -199,13 +215,6 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
-	bool do_legacy, do_fd, fd_ok = false;
-	struct samples leg = { 0 }, fds = { 0 };
-	struct sb_rpmsg_ctl ctl = { .fd = -1 };
-	struct sb_err e, fd_err;
-	struct sb_table *t, *ops;
-	struct sb_out *o = NULL;
-	const char *ept_name;
 	int rc;
 
 	loops = 1000, runs = 1, require_fd = 0, ctrl = 0, wait_ms = 5000;
@@ -218,108 +227,166 @@ int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
 			c, "--loops, --runs and --wait must be positive, --ctrl not negative");
 	if (method && strcmp(method, "legacy") && strcmp(method, "fd") && strcmp(method, "both"))
 		return sb_usage_error(c, "--method must be legacy, fd or both");
-	do_legacy = !method || strcmp(method, "fd");
-	do_fd = !method || strcmp(method, "legacy");
-	ept_name = name ? name : "epx";
-	sb_err_clear(&e);
-	/* a stop signal ends the runs between two iterations; the completed runs are printed */
-	sb_catch_stop_signals();
-	if (sb_rpmsg_ctl_open(c->root, (unsigned)ctrl, &ctl, &e) < 0)
-		return sb_report(RPMSGCTL, &e);
-	ctl.timeout_ms = wait_ms;
-	sb_err_clear(&fd_err);
-	if (do_fd) {
-		fd_ok = probe_fd(&ctl, ept_name, &fd_err) == 0;
-		if (!fd_ok && (require_fd || !do_legacy ||
-			       sb_err_exit_code(&fd_err) != SB_EXIT_UNSUPPORTED)) {
-			rc = sb_report(RPMSGCTL, &fd_err);
-			goto out;
-		}
-		if (!fd_ok)
+	opt->loops = (unsigned)loops;
+	opt->runs = (unsigned)runs;
+	opt->ctrl = (unsigned)ctrl;
+	opt->wait_ms = wait_ms;
+	opt->require_fd = require_fd;
+	opt->do_legacy = !method || strcmp(method, "fd");
+	opt->do_fd = !method || strcmp(method, "legacy");
+	opt->ept_name = name ? name : "epx";
+	return 0;
+}
+
+/* On an open control device: which paths can be measured, the uevent watch, the samples.
+ * Returns an exit code. */
+static int bench_setup(struct bench *b, struct sb_err *e)
+{
+	const struct bench_opts *opt = &b->opt;
+	size_t n = (size_t)opt->loops * (size_t)opt->runs;
+
+	b->ctl.timeout_ms = opt->wait_ms;
+	if (opt->do_fd) {
+		b->fd_ok = probe_fd(&b->ctl, opt->ept_name, &b->fd_err) == 0;
+		if (!b->fd_ok && (opt->require_fd || !opt->do_legacy ||
+				  sb_err_exit_code(&b->fd_err) != SB_EXIT_UNSUPPORTED))
+			return sb_report(RPMSGCTL, &b->fd_err);
+		if (!b->fd_ok)
 			sb_verbose(RPMSGCTL,
 				   "fd path unsupported by this kernel; measuring legacy only");
 	}
-	if (do_legacy && sb_rpmsg_ctl_watch(&ctl, &e) < 0) {
-		rc = sb_report(RPMSGCTL, &e);
-		goto out;
+	if (opt->do_legacy && sb_rpmsg_ctl_watch(&b->ctl, e) < 0)
+		return sb_report(RPMSGCTL, e);
+	if (samples_alloc(&b->leg, n) || samples_alloc(&b->fds, n)) {
+		sb_err_set(e, ENOMEM, "bench", "allocate samples", NULL);
+		return sb_report(RPMSGCTL, e);
 	}
-	if (samples_alloc(&leg, (size_t)loops * (size_t)runs) ||
-	    samples_alloc(&fds, (size_t)loops * (size_t)runs)) {
-		sb_err_set(&e, ENOMEM, "bench", "allocate samples", NULL);
-		rc = sb_report(RPMSGCTL, &e);
-		goto out;
-	}
-	o = sb_out_new(&c->out, stdout);
-	sb_out_field_str(o, "control_device", ctl.path);
-	sb_out_field_str(o, "uevent_source",
-			 do_legacy && ctl.mon ? sb_devmon_source(ctl.mon) : "none");
-	sb_out_field_str(o, "node_lookup", do_legacy ? sb_rpmsg_ctl_lookup_name(&ctl) : "none");
-	t = sb_out_table(o, "runs", "Runs", run_cols, ARRAY_SIZE(run_cols), true);
-	sb_verbose(RPMSGCTL, "%s: measuring %d run(s) of %d iterations", ctl.path, runs, loops);
-	for (int r = 0; r < runs; r++) {
+	return 0;
+}
+
+static void run_row(struct sb_table *t, const struct bench *b, unsigned run, uint64_t legacy_us,
+		    uint64_t fd_us)
+{
+	struct sb_row *row = sb_table_row(t);
+
+	sb_row_u64(row, R_RUN, (uint64_t)run);
+	sb_row_u64(row, R_LOOPS, (uint64_t)b->opt.loops);
+	if (b->opt.do_legacy)
+		sb_row_u64(row, R_LEGACY, legacy_us);
+	if (b->fd_ok)
+		sb_row_u64(row, R_FD, fd_us);
+	if (b->opt.do_legacy && b->fd_ok && fd_us)
+		sb_row_dbl(row, R_RATIO, (double)legacy_us / (double)fd_us);
+	sb_row_str(row, R_FD_PATH, b->fd_ok ? "ok" : b->opt.do_fd ? "unsupported" : "not run");
+}
+
+/* The runs, a row each in t; a stop signal ends them with a note. Returns an exit code. */
+static int bench_runs(struct bench *b, struct sb_out *o, struct sb_table *t, struct sb_err *e)
+{
+	const struct bench_opts *opt = &b->opt;
+
+	sb_verbose(RPMSGCTL, "%s: measuring %u run(s) of %u iterations", b->ctl.path, opt->runs,
+		   opt->loops);
+	for (unsigned r = 0; r < opt->runs; r++) {
 		uint64_t legacy_us = 0, fd_us = 0;
-		struct sb_row *row;
 		int ran = 0;
 
-		if (do_legacy) {
-			progress("legacy", r + 1, runs);
-			ran = run_legacy(&ctl, ept_name, (unsigned)loops, &leg, &legacy_us, &e);
+		if (opt->do_legacy) {
+			progress("legacy", (int)r + 1, (int)opt->runs);
+			ran = run_legacy(&b->ctl, opt->ept_name, opt->loops, &b->leg, &legacy_us, e);
 		}
-		if (fd_ok && !ran) {
-			progress("fd", r + 1, runs);
-			ran = run_fd(&ctl, ept_name, (unsigned)loops, &fds, &fd_us, &e);
+		if (b->fd_ok && !ran) {
+			progress("fd", (int)r + 1, (int)opt->runs);
+			ran = run_fd(&b->ctl, opt->ept_name, opt->loops, &b->fds, &fd_us, e);
 		}
 		if (ran == -EINTR) {
-			progress(NULL, 0, 0);
 			char why[SB_ERR_LINE_MAX];
 
+			progress(NULL, 0, 0);
 			sb_out_note(o, "%s",
 				    sb_stop_text(why, sizeof(why),
 						 "during run %d: the runs table shows the runs "
 						 "completed, the operations table every iteration measured",
-						 r + 1));
+						 (int)r + 1));
 			break;
 		}
 		if (ran < 0) {
 			progress(NULL, 0, 0);
-			rc = sb_report(RPMSGCTL, &e);
-			goto out;
+			return sb_report(RPMSGCTL, e);
 		}
-		row = sb_table_row(t);
-		sb_row_u64(row, R_RUN, (uint64_t)r + 1);
-		sb_row_u64(row, R_LOOPS, (uint64_t)loops);
-		if (do_legacy)
-			sb_row_u64(row, R_LEGACY, legacy_us);
-		if (fd_ok)
-			sb_row_u64(row, R_FD, fd_us);
-		if (do_legacy && fd_ok && fd_us)
-			sb_row_dbl(row, R_RATIO, (double)legacy_us / (double)fd_us);
-		sb_row_str(row, R_FD_PATH, fd_ok ? "ok" : do_fd ? "unsupported" : "not run");
+		run_row(t, b, r + 1, legacy_us, fd_us);
 	}
 	progress(NULL, 0, 0);
-	if (do_legacy) {
+	return 0;
+}
+
+/* What was measured after the runs: node lookups, per-operation statistics, why the fd
+ * path was left out. */
+static void bench_summary(struct bench *b, struct sb_out *o)
+{
+	struct sb_table *ops;
+
+	if (b->opt.do_legacy) {
 		uint64_t by_inotify, by_listing;
 
-		sb_rpmsg_ctl_lookup_counts(&ctl, &by_inotify, &by_listing);
+		sb_rpmsg_ctl_lookup_counts(&b->ctl, &by_inotify, &by_listing);
 		sb_out_field_u64(o, "lookups_by_inotify", by_inotify);
 		sb_out_field_u64(o, "lookups_by_listing", by_listing);
 	}
 	ops = sb_out_table(o, "operations", "Per operation", op_cols, ARRAY_SIZE(op_cols), false);
-	if (do_legacy)
-		op_rows(ops, "legacy", &leg, true);
-	if (fd_ok)
-		op_rows(ops, "fd", &fds, false);
-	if (do_fd && !fd_ok) {
+	if (b->opt.do_legacy)
+		op_rows(ops, "legacy", &b->leg, true);
+	if (b->fd_ok)
+		op_rows(ops, "fd", &b->fds, false);
+	if (b->opt.do_fd && !b->fd_ok) {
 		char msg[512];
 
-		sb_err_format(&fd_err, msg, sizeof(msg));
+		sb_err_format(&b->fd_err, msg, sizeof(msg));
 		sb_out_note(o, "fd path unsupported: %s", msg);
 	}
-	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
-out:
+}
+
+static int bench_measure(struct sb_ctx *c, struct bench *b, struct sb_err *e)
+{
+	bool legacy = b->opt.do_legacy;
+	struct sb_out *o = sb_out_new(&c->out, stdout);
+	struct sb_table *t;
+	int rc;
+
+	sb_out_field_str(o, "control_device", b->ctl.path);
+	sb_out_field_str(o, "uevent_source",
+			 legacy && b->ctl.mon ? sb_devmon_source(b->ctl.mon) : "none");
+	sb_out_field_str(o, "node_lookup", legacy ? sb_rpmsg_ctl_lookup_name(&b->ctl) : "none");
+	t = sb_out_table(o, "runs", "Runs", run_cols, ARRAY_SIZE(run_cols), true);
+	rc = bench_runs(b, o, t, e);
+	if (!rc) {
+		bench_summary(b, o);
+		rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
+	}
 	sb_out_free(o);
-	samples_free(&leg);
-	samples_free(&fds);
-	sb_rpmsg_ctl_close(&ctl);
+	return rc;
+}
+
+int rpmsgctl_bench(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct bench b = { .ctl = { .fd = -1 } };
+	struct sb_err e;
+	int rc;
+
+	rc = bench_parse(c, argc, argv, &b.opt);
+	if (rc)
+		return rc;
+	sb_err_clear(&e);
+	sb_err_clear(&b.fd_err);
+	/* a stop signal ends the runs between two iterations; the completed runs are printed */
+	sb_catch_stop_signals();
+	if (sb_rpmsg_ctl_open(c->root, b.opt.ctrl, &b.ctl, &e) < 0)
+		return sb_report(RPMSGCTL, &e);
+	rc = bench_setup(&b, &e);
+	if (!rc)
+		rc = bench_measure(c, &b, &e);
+	samples_free(&b.leg);
+	samples_free(&b.fds);
+	sb_rpmsg_ctl_close(&b.ctl);
 	return sb_stop_status(rc);
 }
