@@ -39,7 +39,13 @@ __attribute__((format(printf, 4, 5))) static void cycle_test(
 	sb_out_test(o, NULL, name, r, "%s", diag);
 }
 
-int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
+struct cycle_cmd {
+	struct sb_rproc_cycle_opts opt;
+	const char *name;
+	unsigned count;
+};
+
+static int cycle_parse(struct sb_ctx *c, int argc, const char **argv, struct cycle_cmd *cmd)
 {
 	static int count, crash, timeout_ms, ping_count, ping_size;
 	static char *ping, *crash_type;
@@ -61,15 +67,7 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
-	struct sb_rproc_cycle_opts o = { 0 };
-	struct sb_rproc_cycle cy;
-	struct sb_progress pg;
-	double *ms[SB_CYCLE_NPHASES] = { NULL };
-	unsigned first_crash = 0, last_crash = 0;
-	struct sb_out *out = NULL;
-	struct sb_table *t;
-	struct sb_err e, fail;
-	bool failed = false;
+	struct sb_rproc_cycle_opts *o = &cmd->opt;
 	int rc;
 
 	count = 10, crash = 0, timeout_ms = 10000, ping_count = 3, ping_size = 64;
@@ -84,112 +82,174 @@ int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(
 			c, "--count, --timeout and --ping-count must be positive, --size 1 to %d",
 			SB_RPMSG_VIRTIO_MTU);
-	o.crash = crash;
-	o.crash_type = SB_RPROC_WATCHDOG;
-	if (crash_type && (!crash || sb_rproc_crash_type_parse(crash_type, &o.crash_type)))
+	o->crash = crash;
+	o->crash_type = SB_RPROC_WATCHDOG;
+	if (crash_type && (!crash || sb_rproc_crash_type_parse(crash_type, &o->crash_type)))
 		return sb_usage_error(
 			c, "--crash-type goes with --crash and is mmufault, watchdog or fatal");
-	o.ping_channel = ping;
-	o.ping_count = (unsigned)ping_count;
-	o.ping_size = (size_t)ping_size;
-	o.timeout_ms = timeout_ms;
+	o->ping_channel = ping;
+	o->ping_count = (unsigned)ping_count;
+	o->ping_size = (size_t)ping_size;
+	o->timeout_ms = timeout_ms;
+	cmd->name = c->args[0];
+	cmd->count = (unsigned)count;
+	return 0;
+}
 
-	sb_err_clear(&e);
-	sb_err_clear(&fail);
-	if (sb_rproc_cycle_init(&cy, c->root, c->args[0], &o, &e) < 0) {
-		sb_rproc_cycle_free(&cy);
-		return sb_report(RPMSGCTL, &e);
-	}
+/* What the cycles measured: milliseconds per phase and cycle, the crash numbers the kernel
+ * gave, the failure that ended them. */
+struct cycle_log {
+	double *ms[SB_CYCLE_NPHASES];
+	unsigned first_crash, last_crash;
+	bool failed;
+	struct sb_err fail;
+};
+
+static int cycle_log_alloc(struct cycle_log *log, unsigned count)
+{
 	for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
-		if (!(ms[ph] = calloc((size_t)count, sizeof(double)))) {
-			sb_err_set(&e, ENOMEM, "cycle", "allocate samples", NULL);
-			rc = sb_report(RPMSGCTL, &e);
-			goto out;
-		}
-	sb_catch_stop_signals();
-	sb_verbose(RPMSGCTL,
-		   "%s (%s): %d %s cycles; baseline %zu channel(s), %zu control device(s)", cy.p.id,
-		   cy.p.name, count, crash ? "crash/recover" : "stop/start", cy.nchannels,
-		   cy.nctrls);
-	out = sb_out_new(&c->out, stdout);
-	if (!out) {
-		rc = SB_EXIT_FAIL;
-		goto out;
-	}
+		if (!(log->ms[ph] = calloc(count, sizeof(double))))
+			return -ENOMEM;
+	return 0;
+}
+
+static void cycle_log_free(struct cycle_log *log)
+{
+	for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
+		free(log->ms[ph]);
+}
+
+/* The cycles, a KTAP test each in out, until count, the first failure or a stop signal. */
+static void cycle_loop(struct sb_ctx *c, const struct cycle_cmd *cmd, struct sb_rproc_cycle *cy,
+		       struct cycle_log *log, struct sb_out *out)
+{
+	struct sb_progress pg;
+
 	sb_progress_start(&pg, sb_progress_wanted(c), stderr, RPMSGCTL " rproc cycle",
-			  SB_PROGRESS_ITEMS, "cycles", (uint64_t)count);
-	for (unsigned i = 0; i < (unsigned)count && !sb_stop_signal; i++) {
+			  SB_PROGRESS_ITEMS, "cycles", (uint64_t)cmd->count);
+	for (unsigned i = 0; i < cmd->count && !sb_stop_signal; i++) {
 		struct sb_rproc_cycle_result res;
 
 		sb_progress_update(&pg, i);
-		if (sb_rproc_cycle_run(&cy, &res, &fail) < 0) {
+		if (sb_rproc_cycle_run(cy, &res, &log->fail) < 0) {
 			char msg[SB_ERR_LINE_MAX];
 
-			sb_err_format(&fail, msg, sizeof(msg));
+			sb_err_format(&log->fail, msg, sizeof(msg));
 			cycle_test(out, i, SB_TEST_FAIL, "%s", msg);
-			failed = true;
+			log->failed = true;
 			break;
 		}
 		cycle_test(out, i, SB_TEST_PASS, "%.1f ms", res.ms[SB_CYCLE_TOTAL]);
 		for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
-			ms[ph][i] = res.ms[ph];
-		if (crash) {
-			if (!first_crash)
-				first_crash = res.crash_no;
-			last_crash = res.crash_no;
+			log->ms[ph][i] = res.ms[ph];
+		if (cmd->opt.crash) {
+			if (!log->first_crash)
+				log->first_crash = res.crash_no;
+			log->last_crash = res.crash_no;
 		}
 		sb_verbose(RPMSGCTL, "cycle %u: %.1f ms", i + 1, res.ms[SB_CYCLE_TOTAL]);
 	}
 	sb_progress_end(&pg);
+}
+
+static void cycle_render(const struct cycle_cmd *cmd, const struct sb_rproc_cycle *cy,
+			 const struct cycle_log *log, struct sb_out *out)
+{
+	const char *ping = cmd->opt.ping_channel;
+	bool crash = cmd->opt.crash;
+	struct sb_table *t;
+
 	/* KTAP plans every cycle asked for: the ones a failure or a signal cut off are skipped */
-	for (unsigned i = cy.done + failed; i < (unsigned)count; i++)
+	for (unsigned i = cy->done + log->failed; i < cmd->count; i++)
 		cycle_test(out, i, SB_TEST_SKIP, "%s",
-			   failed ? "not run: an earlier cycle failed" : "not run: interrupted");
-	sb_out_field_str(out, "remoteproc", cy.p.id);
-	sb_out_field_str(out, "name", cy.p.name);
+			   log->failed ? "not run: an earlier cycle failed"
+				       : "not run: interrupted");
+	sb_out_field_str(out, "remoteproc", cy->p.id);
+	sb_out_field_str(out, "name", cy->p.name);
 	sb_out_field_str(out, "mode", crash ? "crash" : "stop-start");
-	sb_out_field_u64(out, "cycles_requested", (uint64_t)count);
-	sb_out_field_u64(out, "cycles_completed", cy.done);
-	sb_out_field_u64(out, "channels", cy.nchannels);
-	sb_out_field_u64(out, "control_devices", cy.nctrls);
+	sb_out_field_u64(out, "cycles_requested", (uint64_t)cmd->count);
+	sb_out_field_u64(out, "cycles_completed", cy->done);
+	sb_out_field_u64(out, "channels", cy->nchannels);
+	sb_out_field_u64(out, "control_devices", cy->nctrls);
 	if (ping)
 		sb_out_field_str(out, "ping_channel", ping);
-	if (crash && cy.done) {
-		sb_out_field_u64(out, "first_crash", first_crash);
-		sb_out_field_u64(out, "last_crash", last_crash);
+	if (crash && cy->done) {
+		sb_out_field_u64(out, "first_crash", log->first_crash);
+		sb_out_field_u64(out, "last_crash", log->last_crash);
 	}
 	t = sb_out_table(out, "phases", "Per phase", phase_cols, NPCOLS, true);
-	for (int ph = 0; ph < SB_CYCLE_NPHASES && cy.done; ph++) {
+	for (int ph = 0; ph < SB_CYCLE_NPHASES && cy->done; ph++) {
 		struct sb_row *row;
 		struct sb_stats st;
 
 		if (ph == SB_CYCLE_PING && !ping)
 			continue;
-		sb_stats_compute(ms[ph], cy.done, &st);
+		sb_stats_compute(log->ms[ph], cy->done, &st);
 		row = sb_table_row(t);
 		sb_row_str(row, P_PHASE, sb_rproc_phase_name((enum sb_rproc_phase)ph));
-		sb_row_u64(row, P_CYCLES, cy.done);
+		sb_row_u64(row, P_CYCLES, cy->done);
 		sb_row_stats(row, P_STATS, &st);
 	}
-	if (failed) {
+	if (log->failed) {
 		char msg[SB_ERR_LINE_MAX];
 
-		sb_err_format(&fail, msg, sizeof(msg));
+		sb_err_format(&log->fail, msg, sizeof(msg));
 		sb_out_field_str(out, "failure", msg);
 	}
-	rc = sb_out_print(out) < 0 ? SB_EXIT_FAIL : 0;
-	if (failed) {
-		rc = sb_report(RPMSGCTL, &fail);
-	} else if (sb_stop_signal) {
-		sb_err_set(&e, EINTR, cy.p.id, "cycle", NULL);
-		sb_err_reason(&e, "interrupted after %u of %d cycles", cy.done, count);
-		sb_err_exit(&e, SB_EXIT_FAIL);
-		rc = sb_report(RPMSGCTL, &e);
+}
+
+/* After the output: the failure, or the signal that cut the cycles short. */
+static int cycle_status(const struct cycle_cmd *cmd, const struct sb_rproc_cycle *cy,
+			const struct cycle_log *log, int rc)
+{
+	struct sb_err e;
+
+	if (log->failed)
+		return sb_report(RPMSGCTL, &log->fail);
+	if (!sb_stop_signal)
+		return rc;
+	sb_err_set(&e, EINTR, cy->p.id, "cycle", NULL);
+	sb_err_reason(&e, "interrupted after %u of %u cycles", cy->done, cmd->count);
+	sb_err_exit(&e, SB_EXIT_FAIL);
+	return sb_report(RPMSGCTL, &e);
+}
+
+int rpmsgctl_rproc_cycle(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct cycle_cmd cmd = { 0 };
+	struct cycle_log log = { 0 };
+	struct sb_rproc_cycle cy;
+	struct sb_out *out;
+	struct sb_err e;
+	int rc;
+
+	rc = cycle_parse(c, argc, argv, &cmd);
+	if (rc)
+		return rc;
+	sb_err_clear(&e);
+	sb_err_clear(&log.fail);
+	if (sb_rproc_cycle_init(&cy, c->root, cmd.name, &cmd.opt, &e) < 0) {
+		sb_rproc_cycle_free(&cy);
+		return sb_report(RPMSGCTL, &e);
 	}
-out:
+	if (cycle_log_alloc(&log, cmd.count)) {
+		sb_err_set(&e, ENOMEM, "cycle", "allocate samples", NULL);
+		rc = sb_report(RPMSGCTL, &e);
+		goto out;
+	}
+	sb_catch_stop_signals();
+	sb_verbose(RPMSGCTL,
+		   "%s (%s): %u %s cycles; baseline %zu channel(s), %zu control device(s)", cy.p.id,
+		   cy.p.name, cmd.count, cmd.opt.crash ? "crash/recover" : "stop/start",
+		   cy.nchannels, cy.nctrls);
+	out = sb_out_new(&c->out, stdout);
+	cycle_loop(c, &cmd, &cy, &log, out);
+	cycle_render(&cmd, &cy, &log, out);
+	rc = sb_out_print(out) < 0 ? SB_EXIT_FAIL : 0;
+	rc = cycle_status(&cmd, &cy, &log, rc);
 	sb_out_free(out);
-	for (int ph = 0; ph < SB_CYCLE_NPHASES; ph++)
-		free(ms[ph]);
+out:
+	cycle_log_free(&log);
 	sb_rproc_cycle_free(&cy);
 	return rc;
 }
