@@ -199,18 +199,18 @@ static void tick(void *ctx, uint64_t requests)
 	sb_progress_update(ctx, requests);
 }
 
-int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
-{
-	struct sb_progress pg = { 0 };
-	struct run_summary base[MAX_BASELINES], cur;
-	struct sb_stress_result res;
-	struct sb_stress_opts o = { 0 };
+/* The run asked for and what it is compared with. */
+struct stress_cmd {
+	struct sb_stress_opts o;
+	unsigned *cpus, ncpus;
+	struct run_summary base[MAX_BASELINES];
+	size_t nbase;
 	char devnode[96];
-	unsigned *cpus = NULL, ncpus = 0;
-	size_t nbase = 0;
-	struct sb_table *t, *pt;
-	struct sb_out *out;
-	struct sb_err e;
+};
+
+/* The options, checked, and the baselines, loaded. Returns an exit code. */
+static int stress_parse(struct sb_ctx *c, int argc, const char **argv, struct stress_cmd *s)
+{
 	int rc;
 
 	opt_cpus = opt_size = opt_window = opt_pattern = opt_device = opt_method = opt_label = NULL;
@@ -220,106 +220,153 @@ int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
 	rc = sb_cli_parse(c, stress_opts, NULL, argc, argv, run_cols, ARRAY_SIZE(run_cols));
 	if (rc)
 		return rc;
-	if ((rc = parse_opts(c, &o)) || (rc = parse_cpus(c, &cpus, &ncpus)))
+	if ((rc = parse_opts(c, &s->o)) || (rc = parse_cpus(c, &s->cpus, &s->ncpus)))
 		return rc;
-	if (o.method == SB_STRESS_MAP_BENCHMARK && (rc = check_map_benchmark(c, &o, ncpus))) {
-		free(cpus);
+	if (s->o.method == SB_STRESS_MAP_BENCHMARK &&
+	    (rc = check_map_benchmark(c, &s->o, s->ncpus)))
 		return rc;
-	}
 	for (size_t i = 0; opt_baselines && opt_baselines[i]; i++) {
-		if (nbase == MAX_BASELINES) {
-			free(cpus);
+		if (s->nbase == MAX_BASELINES)
 			return sb_usage_error(c, "at most %d baselines", MAX_BASELINES);
-		}
-		if ((rc = load_baseline(c, opt_baselines[i], &base[nbase++]))) {
-			free(cpus);
+		if ((rc = load_baseline(c, opt_baselines[i], &s->base[s->nbase++])))
 			return rc;
-		}
 	}
-	sb_err_clear(&e);
+	return 0;
+}
+
+/* What the run needs from the system: the live kernel and the device's VFIO node. */
+static int stress_setup(struct sb_ctx *c, struct stress_cmd *s, struct sb_err *e)
+{
 	if (!sb_root_is_live(c->root)) {
-		free(cpus);
-		sb_err_set(&e, EOPNOTSUPP, "stress", "map and unmap",
+		sb_err_set(e, EOPNOTSUPP, "stress", "map and unmap",
 			   "run it on the target, without --sysroot");
-		sb_err_reason(&e, "needs the live kernel");
-		return sb_report(c->applet, &e);
+		sb_err_reason(e, "needs the live kernel");
+		return sb_report(c->applet, e);
 	}
-	if (opt_device && o.method == SB_STRESS_IOMMUFD) {
+	if (opt_device && s->o.method == SB_STRESS_IOMMUFD) {
 		if (opt_device[0] == '/')
-			snprintf(devnode, sizeof(devnode), "%.90s", opt_device);
-		else if (sb_vfio_cdev_path(c->root, opt_device, devnode, sizeof(devnode), &e)) {
-			free(cpus);
-			return sb_report(c->applet, &e);
-		}
-		o.devnode = devnode;
+			snprintf(s->devnode, sizeof(s->devnode), "%.90s", opt_device);
+		else if (sb_vfio_cdev_path(c->root, opt_device, s->devnode, sizeof(s->devnode), e))
+			return sb_report(c->applet, e);
+		s->o.devnode = s->devnode;
 	}
-	o.cpus = cpus;
-	o.ncpus = ncpus;
-	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", ncpus,
-		   o.duration_s, (unsigned long long)o.size, sb_stress_pattern_name(o.pattern));
-	if (o.method == SB_STRESS_IOMMUFD) {
+	s->o.cpus = s->cpus;
+	s->o.ncpus = s->ncpus;
+	return 0;
+}
+
+/* The run itself, with progress on a terminal; Ctrl-C ends it early and its result (with
+ * the real duration) is still printed. */
+static int stress_measure(struct sb_ctx *c, struct stress_cmd *s, struct sb_stress_result *res,
+			  struct sb_err *e)
+{
+	struct sb_progress pg = { 0 };
+	int rc;
+
+	sb_verbose(c->applet, "%u threads, %.1f s, %llu bytes per map, pattern %s", s->ncpus,
+		   s->o.duration_s, (unsigned long long)s->o.size,
+		   sb_stress_pattern_name(s->o.pattern));
+	if (s->o.method == SB_STRESS_IOMMUFD) {
 		sb_progress_start(&pg, sb_progress_wanted(c), stderr, "smmustat stress",
 				  SB_PROGRESS_ITEMS, "map+unmap", 0);
-		pg.run_s = o.duration_s;
-		o.tick = tick;
-		o.tick_ctx = &pg;
+		pg.run_s = s->o.duration_s;
+		s->o.tick = tick;
+		s->o.tick_ctx = &pg;
 	}
-	/* Ctrl-C ends the run early; its result (with the real duration) is still printed */
 	sb_catch_stop_signals();
-	rc = sb_stress_run(&o, &res, &e);
+	rc = sb_stress_run(&s->o, res, e);
 	sb_progress_end(&pg);
-	free(cpus);
-	if (rc) {
-		sb_stress_result_free(&res);
-		return sb_report(c->applet, &e);
-	}
-	memset(&cur, 0, sizeof(cur));
-	snprintf(cur.label, sizeof(cur.label), "%.63s", opt_label ? opt_label : res.path);
-	snprintf(cur.path, sizeof(cur.path), "%s", res.path);
-	cur.total = res.total;
-	cur.cpus = res.ncpus;
-	cur.avg = res.ncpus ? res.total / res.ncpus : 0;
-	cur.duration_s = res.elapsed_s;
+	s->o.tick = NULL;
+	s->o.tick_ctx = NULL;
+	return rc;
+}
 
-	out = sb_out_new(&c->out, stdout);
-	sb_out_field_str(out, "label", cur.label);
-	sb_out_field_str(out, "path", res.path);
-	sb_out_field_str(out, "pattern", sb_stress_pattern_name(o.pattern));
-	sb_out_field_u64(out, "size_bytes", o.size);
-	sb_out_field_u64(out, "cpus", res.ncpus);
-	sb_out_field_dbl(out, "duration_s", res.elapsed_s);
-	sb_out_field_u64(out, "requests_total", cur.total);
-	sb_out_field_u64(out, "requests_per_cpu_avg", cur.avg);
-	if (o.method == SB_STRESS_MAP_BENCHMARK) {
-		sb_out_field_dbl(out, "map_ns", res.map_ns);
-		sb_out_field_dbl(out, "unmap_ns", res.unmap_ns);
-		sb_out_field_dbl(out, "map_stddev_ns", res.map_stddev_ns);
-		sb_out_field_dbl(out, "unmap_stddev_ns", res.unmap_stddev_ns);
+static void stress_fields(struct sb_out *out, const struct stress_cmd *s,
+			  const struct sb_stress_result *res, const struct run_summary *cur)
+{
+	sb_out_field_str(out, "label", cur->label);
+	sb_out_field_str(out, "path", res->path);
+	sb_out_field_str(out, "pattern", sb_stress_pattern_name(s->o.pattern));
+	sb_out_field_u64(out, "size_bytes", s->o.size);
+	sb_out_field_u64(out, "cpus", res->ncpus);
+	sb_out_field_dbl(out, "duration_s", res->elapsed_s);
+	sb_out_field_u64(out, "requests_total", cur->total);
+	sb_out_field_u64(out, "requests_per_cpu_avg", cur->avg);
+	if (s->o.method == SB_STRESS_MAP_BENCHMARK) {
+		sb_out_field_dbl(out, "map_ns", res->map_ns);
+		sb_out_field_dbl(out, "unmap_ns", res->unmap_ns);
+		sb_out_field_dbl(out, "map_stddev_ns", res->map_stddev_ns);
+		sb_out_field_dbl(out, "unmap_stddev_ns", res->unmap_stddev_ns);
 		sb_out_note(out,
 			    "dma_map_benchmark returns average latencies only: requests are estimated "
 			    "as threads x duration / (map + unmap latency)");
 	}
-	sb_out_field_bool(out, "estimated", res.estimated);
-	if (!o.devnode && o.method == SB_STRESS_IOMMUFD)
+	sb_out_field_bool(out, "estimated", res->estimated);
+	if (!s->o.devnode && s->o.method == SB_STRESS_IOMMUFD)
 		sb_out_note(
 			out,
 			"no --device: maps go into a bare IOAS (pinning and IOVA bookkeeping only, no "
 			"page tables or invalidations); give a vfio-pci device to reach the IOMMU");
+}
+
+/* The comparison table (the baselines, then this run) and the per-CPU counts. */
+static int stress_render(struct sb_ctx *c, const struct stress_cmd *s,
+			 const struct sb_stress_result *res)
+{
+	const struct run_summary *ref = s->nbase ? &s->base[0] : NULL;
+	struct run_summary cur = { 0 };
+	struct sb_table *t, *pt;
+	struct sb_out *out;
+	int rc;
+
+	snprintf(cur.label, sizeof(cur.label), "%.63s", opt_label ? opt_label : res->path);
+	snprintf(cur.path, sizeof(cur.path), "%s", res->path);
+	cur.total = res->total;
+	cur.cpus = res->ncpus;
+	cur.avg = res->ncpus ? res->total / res->ncpus : 0;
+	cur.duration_s = res->elapsed_s;
+
+	out = sb_out_new(&c->out, stdout);
+	stress_fields(out, s, res, &cur);
 	t = sb_out_table(out, "runs", NULL, run_cols, ARRAY_SIZE(run_cols), true);
-	for (size_t i = 0; i < nbase; i++)
-		run_row(t, &base[i], nbase ? &base[0] : NULL);
-	run_row(t, &cur, nbase ? &base[0] : NULL);
+	for (size_t i = 0; i < s->nbase; i++)
+		run_row(t, &s->base[i], ref);
+	run_row(t, &cur, ref);
 	pt = sb_out_table(out, "per_cpu", "Per CPU", cpu_cols, ARRAY_SIZE(cpu_cols), false);
-	for (unsigned i = 0; i < res.ncpus; i++) {
+	for (unsigned i = 0; i < res->ncpus; i++) {
 		struct sb_row *row = sb_table_row(pt);
 
-		sb_row_u64(row, PC_CPU, res.cpus[i]);
-		sb_row_u64(row, PC_REQUESTS, res.requests[i]);
+		sb_row_u64(row, PC_CPU, res->cpus[i]);
+		sb_row_u64(row, PC_REQUESTS, res->requests[i]);
 		sb_row_dbl(row, PC_RATE,
-			   res.elapsed_s > 0 ? (double)res.requests[i] / res.elapsed_s : 0);
+			   res->elapsed_s > 0 ? (double)res->requests[i] / res->elapsed_s : 0);
 	}
 	rc = sb_out_print(out) ? SB_EXIT_FAIL : 0;
 	sb_out_free(out);
+	return rc;
+}
+
+int smmustat_stress(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct stress_cmd s = { 0 };
+	struct sb_stress_result res;
+	struct sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	rc = stress_parse(c, argc, argv, &s);
+	if (!rc)
+		rc = stress_setup(c, &s, &e);
+	if (rc) {
+		free(s.cpus);
+		return rc;
+	}
+	rc = stress_measure(c, &s, &res, &e);
+	free(s.cpus);
+	if (rc)
+		rc = sb_report(c->applet, &e);
+	else
+		rc = stress_render(c, &s, &res);
 	sb_stress_result_free(&res);
 	return rc;
 }
