@@ -234,7 +234,35 @@ static int unknown_subsystem(const struct sb_ctx *c, const char *bad)
 			      meant ? "'?" : "", names[0], names[1], names[2], names[3], names[4]);
 }
 
-static int events_run(struct sb_ctx *c, int argc, const char **argv)
+/* What the command line asks for, checked; --since is read once the events are in. */
+struct events_cmd {
+	unsigned mask;
+	char *since;
+	double timeout;
+};
+
+static int events_check(struct sb_ctx *c, const char *subsys, struct events_cmd *cmd)
+{
+	char bad[64];
+
+	if (c->nargs)
+		return sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
+	if (subsys && sb_ev_subsys_mask(subsys, &cmd->mask, bad, sizeof(bad)))
+		return unknown_subsystem(c, bad);
+	if (cmd->timeout < 0 || !isfinite(cmd->timeout) || cmd->timeout > SB_INTERVAL_MAX)
+		return sb_usage_error(c, "--timeout needs seconds between 0 and %d",
+				      SB_INTERVAL_MAX);
+	if ((cmd->timeout > 0 || sb_opt.count) && !sb_opt.follow)
+		return sb_usage_error(c, "--timeout and -c go with --follow");
+	if (sb_opt.follow && sb_out_mode_is_metrics(c->out.mode))
+		return sb_usage_error(c, "--follow prints events; metrics count them once");
+	if (sb_opt.follow)
+		return sb_need_live(c, "--follow");
+	return 0;
+}
+
+/* Fills cmd (its since is the caller's to free); returns an exit code. */
+static int events_parse(struct sb_ctx *c, int argc, const char **argv, struct events_cmd *cmd)
 {
 	static char *subsys, *since;
 	static double timeout;
@@ -252,94 +280,112 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
 	};
-	struct view v = { .c = c, .mask = SB_EV_ALL, .since_s = -1 };
-	struct sb_ev_follow_sources src;
-	struct sb_ev_follow *f = NULL;
-	struct sb_ev_list l = { 0 };
-	struct sb_err e;
-	char bad[64];
 	int rc;
 
 	subsys = since = NULL;
 	timeout = 0;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, event_cols, ARRAY_SIZE(event_cols));
-	if (rc)
-		goto out;
-	if (c->nargs)
-		rc = sb_usage_error(c, "takes no arguments ('%s')", c->args[0]);
-	else if (subsys && sb_ev_subsys_mask(subsys, &v.mask, bad, sizeof(bad)))
-		rc = unknown_subsystem(c, bad);
-	else if (timeout < 0 || !isfinite(timeout) || timeout > SB_INTERVAL_MAX)
-		rc = sb_usage_error(c, "--timeout needs seconds between 0 and %d", SB_INTERVAL_MAX);
-	else if ((timeout > 0 || sb_opt.count) && !sb_opt.follow)
-		rc = sb_usage_error(c, "--timeout and -c go with --follow");
-	else if (sb_opt.follow && sb_out_mode_is_metrics(c->out.mode))
-		rc = sb_usage_error(c, "--follow prints events; metrics count them once");
-	else if (sb_opt.follow)
-		rc = sb_need_live(c, "--follow");
-	if (rc)
-		goto out;
-	v.max = sb_opt.count;
-	sb_err_clear(&e);
-	if (sb_opt.follow) {
-		sb_catch_stop_signals();
-		if (sb_ev_follow_open(c->root, v.mask, &f, &src, &e)) {
-			rc = sb_report(c->applet, &e);
-			goto out;
-		}
-		if ((v.mask & (1u << SB_EV_RPMSG)) && !src.uevents)
-			sb_verbose(c->applet, "events: no rpmsg uevents: %s",
-				   src.no_uevents.reason[0] ? src.no_uevents.reason
-							    : sb_strerror(src.no_uevents.errnum));
-		if ((v.mask & (1u << SB_EV_NETDEV)) && !src.pool_ntf)
-			sb_verbose(c->applet,
-				   "events: no page-pool notifications (Linux 6.8+): the kernel log only");
-	}
-	/* everything so far (opened after the follow source, so nothing falls in between) */
-	if ((rc = sb_ev_collect(c->root, v.mask, &l, &e))) {
-		rc = sb_report(c->applet, &e);
-		goto out;
-	}
-	if (l.netdev_missing)
-		sb_verbose(c->applet, "events: no detached page pools: %s",
-			   l.netdev_err.reason[0] ? l.netdev_err.reason
-						  : sb_strerror(l.netdev_err.errnum));
-	if (since) {
-		double now_s = sb_root_is_live(c->root) ? (double)sb_now_ns() / 1e9
-							: (double)l.last_ts_us / 1e6;
+	cmd->since = since;
+	cmd->timeout = timeout;
+	if (!rc)
+		rc = events_check(c, subsys, cmd);
+	free(subsys);
+	return rc;
+}
 
-		if (parse_since(since, now_s, &v.since_s)) {
-			rc = sb_usage_error(
-				c,
-				"--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
-				since);
-			goto out;
-		}
-	}
-	if (sb_out_mode_is_metrics(c->out.mode)) {
+/* --follow: the live sources, opened before the events so far are read so that nothing
+ * falls in between. Returns an exit code. */
+static int events_follow_open(struct sb_ctx *c, unsigned mask, struct sb_ev_follow **f,
+			      struct sb_ev_follow_sources *src)
+{
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	sb_catch_stop_signals();
+	if (sb_ev_follow_open(c->root, mask, f, src, &e))
+		return sb_report(c->applet, &e);
+	if ((mask & (1u << SB_EV_RPMSG)) && !src->uevents)
+		sb_verbose(c->applet, "events: no rpmsg uevents: %s",
+			   src->no_uevents.reason[0] ? src->no_uevents.reason
+						     : sb_strerror(src->no_uevents.errnum));
+	if ((mask & (1u << SB_EV_NETDEV)) && !src->pool_ntf)
+		sb_verbose(c->applet,
+			   "events: no page-pool notifications (Linux 6.8+): the kernel log only");
+	return 0;
+}
+
+/* Every event so far, and from when to show them (--since). Returns an exit code. */
+static int events_collect(struct sb_ctx *c, const struct events_cmd *cmd, struct view *v,
+			  struct sb_ev_list *l)
+{
+	struct sb_err e;
+	double now_s;
+
+	sb_err_clear(&e);
+	if (sb_ev_collect(c->root, v->mask, l, &e))
+		return sb_report(c->applet, &e);
+	if (l->netdev_missing)
+		sb_verbose(c->applet, "events: no detached page pools: %s",
+			   l->netdev_err.reason[0] ? l->netdev_err.reason
+						   : sb_strerror(l->netdev_err.errnum));
+	if (!cmd->since)
+		return 0;
+	now_s = sb_root_is_live(c->root) ? (double)sb_now_ns() / 1e9 : (double)l->last_ts_us / 1e6;
+	if (parse_since(cmd->since, now_s, &v->since_s))
+		return sb_usage_error(
+			c,
+			"--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
+			cmd->since);
+	return 0;
+}
+
+/* The events so far, then with --follow the new ones until -c, --timeout or a signal. */
+static int events_print(struct sb_ctx *c, const struct events_cmd *cmd, struct view *v,
+			const struct sb_ev_list *l, struct sb_ev_follow *f,
+			const struct sb_ev_follow_sources *src)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < l->n && !rc; i++)
+		rc = emit(v, &l->v[i]);
+	if (rc < 0)
+		return SB_EXIT_FAIL;
+	if (rc > 0 || !sb_opt.follow)
+		return 0;
+	sb_ev_follow_skip_until(f, l->last_ts_us);
+	/* scripts wait for this line before they make something happen */
+	sb_verbose(c->applet, "events: following the kernel log%s%s",
+		   src->uevents ? ", rpmsg uevents" : "",
+		   src->pool_ntf ? ", page-pool notifications" : "");
+	return sb_ev_follow_run(f, cmd->timeout, emit_followed, v) ? SB_EXIT_FAIL : 0;
+}
+
+static int events_run(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct events_cmd cmd = { .mask = SB_EV_ALL };
+	struct view v = { .c = c, .since_s = -1 };
+	struct sb_ev_follow_sources src;
+	struct sb_ev_follow *f = NULL;
+	struct sb_ev_list l = { 0 };
+	int rc;
+
+	rc = events_parse(c, argc, argv, &cmd);
+	if (rc)
+		goto out;
+	v.mask = cmd.mask;
+	v.max = sb_opt.count;
+	if (sb_opt.follow && (rc = events_follow_open(c, v.mask, &f, &src)))
+		goto out;
+	if ((rc = events_collect(c, &cmd, &v, &l)))
+		goto out;
+	if (sb_out_mode_is_metrics(c->out.mode))
 		rc = print_metrics(c, &l, &v);
-		goto out;
-	}
-	for (size_t i = 0; i < l.n && !rc; i++)
-		rc = emit(&v, &l.v[i]);
-	if (rc < 0) {
-		rc = SB_EXIT_FAIL;
-		goto out;
-	}
-	if (sb_opt.follow && !rc) {
-		sb_ev_follow_skip_until(f, l.last_ts_us);
-		/* scripts wait for this line before they make something happen */
-		sb_verbose(c->applet, "events: following the kernel log%s%s",
-			   src.uevents ? ", rpmsg uevents" : "",
-			   src.pool_ntf ? ", page-pool notifications" : "");
-		rc = sb_ev_follow_run(f, timeout, emit_followed, &v) ? SB_EXIT_FAIL : 0;
-	}
-	rc = rc > 0 ? 0 : rc;
+	else
+		rc = events_print(c, &cmd, &v, &l, f, &src);
 out:
 	sb_ev_follow_close(f);
 	sb_ev_list_free(&l);
-	free(subsys);
-	free(since);
+	free(cmd.since);
 	return rc;
 }
 
