@@ -33,6 +33,8 @@ struct collector {
 	const char *argv[3];
 };
 
+/* Each is the line of tests/views that names it in its COLLECTOR column (tests/cli/views.sh
+ * compares labels and samples): a new view with bounded labels goes there and here. */
 static const struct collector collectors[] = {
 	{ "doctor", doctor_main, { "doctor" } },
 	{ "rpmsgctl list", rpmsgctl_main, { "rpmsgctl", "list" } },
