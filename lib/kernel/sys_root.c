@@ -17,6 +17,45 @@
 #include "socbox/sys.h"
 #include "sys_root.h"
 
+static long kernel_openat2(int dfd, const char *path, void *how, size_t size)
+{
+	return syscall(SYS_openat2, dfd, path, how, size);
+}
+
+static sb_openat2_fn openat2_fn = kernel_openat2;
+
+void sb_root_set_openat2(sb_openat2_fn fn)
+{
+	openat2_fn = fn ? fn : kernel_openat2;
+}
+
+static struct open_how how_in_root(int flags)
+{
+	return (struct open_how){ .flags = (uint64_t)(flags | O_CLOEXEC),
+				  .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+}
+
+/* Below a sysroot, openat2 keeps every lookup inside it; a kernel without it (ENOSYS, the
+ * one answer of a missing system call: EINVAL would be openat2 refusing flags) leaves it to
+ * our own walk. Asked once, of the root itself. */
+static void probe_resolver(struct sb_root *r)
+{
+	struct open_how how = how_in_root(O_PATH | O_DIRECTORY);
+	int fd;
+
+	if (r->live)
+		return;
+	fd = (int)openat2_fn(r->fd, ".", &how, sizeof(how));
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 && errno == ENOSYS)
+		sb_probe_fell_back(&r->resolver, SB_ROOT_RESOLVE_OPENAT2, SB_ROOT_RESOLVE_WALK,
+				   ENOSYS,
+				   "the kernel lacks it (ENOSYS; Linux 5.6 and qemu-user 9.0 have it)");
+	else
+		sb_probe_ran(&r->resolver, SB_ROOT_RESOLVE_OPENAT2);
+}
+
 int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
 {
 	struct sb_root *r;
@@ -47,6 +86,7 @@ int sb_root_open(struct sb_root **out, const char *sysroot, struct sb_err *e)
 		free(r);
 		return sb_err_set(e, err, sysroot, "open sysroot", NULL);
 	}
+	probe_resolver(r);
 	*out = r;
 	return 0;
 }
@@ -73,6 +113,34 @@ bool sb_root_is_live(const struct sb_root *r)
 const char *sb_root_path(const struct sb_root *r)
 {
 	return r->path;
+}
+
+const char *sb_root_resolver_name(int resolver)
+{
+	return resolver == SB_ROOT_RESOLVE_OPENAT2 ? "openat2"
+	       : resolver == SB_ROOT_RESOLVE_WALK
+		       ? "walk"
+		       : "";
+}
+
+const struct sb_probe *sb_root_resolver(const struct sb_root *r)
+{
+	return &r->resolver;
+}
+
+int sb_root_resolver_text(const struct sb_root *r, char *buf, size_t len)
+{
+	const struct sb_probe *p = &r->resolver;
+
+	if (!p->ran)
+		return snprintf(buf, len, "%s", "");
+	if (sb_probe_is_fallback(p))
+		return snprintf(buf, len,
+				"sysroot %s: paths resolved by socbox's %s instead of %s: %s",
+				r->path, sb_root_resolver_name(p->ran),
+				sb_root_resolver_name(p->instead_of), p->why);
+	return snprintf(buf, len, "sysroot %s: paths resolved by %s", r->path,
+			sb_root_resolver_name(p->ran));
 }
 
 /* Open a path below the root, symlinks and ".." resolved as if the root were "/". */
@@ -112,28 +180,21 @@ root_openat_walk(const struct sb_root *r, const char *path, int flags)
 
 static int root_openat_raw(const struct sb_root *r, const char *path, int flags)
 {
-	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
-				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
-	static int have_openat2 = 1;
-	int fd;
+	struct open_how how = how_in_root(flags);
+	int fd, tries = 0;
 
 	while (*path == '/')
 		path++;
 	if (!*path)
 		path = ".";
-	if (have_openat2) {
-		/* EAGAIN: a rename or mount anywhere raced with a ".." of the walk (openat2(2)
-		 * says to retry); under load that happens, and the file is there. */
-		int tries = 0;
-
-		do
-			fd = (int)syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
-		while (fd < 0 && errno == EAGAIN && ++tries < SB_OPENAT2_RETRIES);
-		if (fd >= 0 || errno != ENOSYS)
-			return fd;
-		have_openat2 = 0;
-	}
-	return root_openat_walk(r, path, flags);
+	if (r->resolver.ran != SB_ROOT_RESOLVE_OPENAT2)
+		return root_openat_walk(r, path, flags);
+	/* EAGAIN: a rename or mount anywhere raced with a ".." of the walk (openat2(2) says
+	 * to retry); under load that happens, and the file is there. */
+	do
+		fd = (int)openat2_fn(r->fd, path, &how, sizeof(how));
+	while (fd < 0 && errno == EAGAIN && ++tries < SB_OPENAT2_RETRIES);
+	return fd;
 }
 
 /* What a snapshot holds is text: a FIFO would block open() or read() forever, and a device

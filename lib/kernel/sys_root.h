@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "socbox/probe.h"
+
 /* A file read once per root (sb_read_file_once). */
 struct sb_file_once {
 	struct sb_file_once *next;
@@ -18,6 +20,7 @@ struct sb_file_once {
 struct sb_root {
 	int fd;
 	bool live;
+	struct sb_probe resolver; /* enum sb_root_resolver: how paths below it are opened */
 	struct sb_file_once *once;
 	char path[]; /* canonical, as realpath(3) gives it */
 };

@@ -15,6 +15,7 @@
 
 #include "socbox/error.h"
 #include "socbox/limits.h"
+#include "socbox/probe.h"
 
 struct sb_root;
 
@@ -26,6 +27,25 @@ void sb_root_close(struct sb_root *r);
 bool sb_root_is_live(const struct sb_root *r);
 /* The directory given as sysroot, or "/" for the live system. */
 const char *sb_root_path(const struct sb_root *r);
+/* How paths below a root are opened: decided once, when it is opened. */
+enum sb_root_resolver {
+	SB_ROOT_RESOLVE_NONE,	 /* the live system: paths are the system's own */
+	SB_ROOT_RESOLVE_OPENAT2, /* openat2 with RESOLVE_IN_ROOT (Linux 5.6, qemu-user 9.0) */
+	SB_ROOT_RESOLVE_WALK,	 /* sb_root_resolve(), where the kernel lacks openat2 */
+};
+/* "openat2", "walk" ("" for NONE). */
+const char *sb_root_resolver_name(int resolver);
+/* Which resolver ran for r (ran), and when it is the walk, why not openat2 (instead_of,
+ * err, why). */
+const struct sb_probe *sb_root_resolver(const struct sb_root *r);
+/* The --verbose line that says so: "sysroot DIR: paths resolved by openat2", or by the walk
+ * instead of openat2 and why; "" for the live system. Returns its length. */
+int sb_root_resolver_text(const struct sb_root *r, char *buf, size_t len);
+/* For tests: the openat2 system call that sb_root_open() probes and opens below a sysroot go
+ * through (NULL: the kernel's), so a kernel without it can be played. how is a struct
+ * open_how. */
+typedef long (*sb_openat2_fn)(int dfd, const char *path, void *how, size_t size);
+void sb_root_set_openat2(sb_openat2_fn fn);
 /* The walk used where openat2 is missing (kernels before 5.6, qemu-user): path (relative
  * to the root) resolved as RESOLVE_IN_ROOT would, into out, relative to the root, without
  * symlinks or "..". 0 or -errno. Public for its differential fuzz harness. */
