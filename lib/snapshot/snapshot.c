@@ -21,11 +21,13 @@
 #include "socbox/limits.h"
 #include "socbox/macro.h"
 #include "socbox/snapshot.h"
+#include "socbox/sys.h"
 
 extern char **environ;
 
 struct sb_snap {
 	char out[PATH_MAX];
+	char src[PATH_MAX]; /* "" for the live system, else the tree copied instead (src_path) */
 	struct sb_snap_stats st;
 	char **seen; /* directories already copied (sorted insert would be nicer; counts are small) */
 	size_t nseen, capseen;
@@ -42,6 +44,38 @@ static bool link_not_followed(const char *name)
 		if (!strcmp(name, names[i]))
 			return true;
 	return !strncmp(name, "supplier:", 9) || !strncmp(name, "consumer:", 9);
+}
+
+/* What a path of the system names on the host: itself, or the same path below the tree
+ * that SOCBOX_TEST_SNAPSHOT_FROM names instead of the live system. That test hook is off by
+ * default; tests/cli/snapshot_covers.sh snapshots each fixture board with it, so what the
+ * views read from a board can be held to what a snapshot of it holds. */
+static const char *src_path(const struct sb_snap *s, const char *path, char *buf, size_t len)
+{
+	if (!s->src[0])
+		return path;
+	if ((size_t)snprintf(buf, len, "%s%s", s->src, path) >= len)
+		return ""; /* names nothing: lstat and open fail with ENOENT */
+	return buf;
+}
+
+int sb_snap_realpath(const struct sb_snap *s, const char *path, char *out, size_t len)
+{
+	char buf[PATH_MAX], real[PATH_MAX];
+	size_t n = strlen(s->src);
+
+	if (!realpath(src_path(s, path, buf, sizeof(buf)), real))
+		return -errno;
+	if (strncmp(real, s->src, n) || (real[n] != '/' && real[n] != '\0'))
+		return -EXDEV; /* outside the tree being copied */
+	if ((size_t)snprintf(out, len, "%s", real[n] ? real + n : "/") >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int sb_snap_root_open(const struct sb_snap *s, struct sb_root **root)
+{
+	return sb_root_open(root, s->src[0] ? s->src : "/", NULL);
 }
 
 static bool seen(struct sb_snap *s, const char *path)
@@ -103,8 +137,8 @@ static int parent_dirs(const char *dest)
 
 static int copy_link(struct sb_snap *s, const char *path)
 {
-	char target[PATH_MAX], dest[PATH_MAX];
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	char target[PATH_MAX], dest[PATH_MAX], src[PATH_MAX];
+	ssize_t n = readlink(src_path(s, path, src, sizeof(src)), target, sizeof(target) - 1);
 	int rc;
 
 	if (n < 0)
@@ -121,14 +155,14 @@ static int copy_link(struct sb_snap *s, const char *path)
 
 static int copy_regular(struct sb_snap *s, const char *path, const struct stat *st)
 {
-	char dest[PATH_MAX];
+	char dest[PATH_MAX], src[PATH_MAX];
 	char *buf;
 	size_t n = 0;
 	int in, out, rc;
 
 	if (!(st->st_mode & 0444))
 		goto skip; /* write-only attributes */
-	in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	in = open(src_path(s, path, src, sizeof(src)), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0)
 		goto skip;
 	buf = malloc(SB_SNAPSHOT_FILE_MAX + 1);
@@ -188,26 +222,26 @@ static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, 
 static int follow(struct sb_snap *s, const char *link, const char *name, int depth, unsigned flags,
 		  int hops)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], src[PATH_MAX];
 	struct stat st;
 
 	if (!(flags & SB_SNAP_FOLLOW) || hops >= SB_SNAPSHOT_LINK_HOPS || link_not_followed(name))
 		return 0;
-	if (!realpath(link, real) || strncmp(real, "/sys/", 5) || stat(real, &st) ||
-	    !S_ISDIR(st.st_mode))
+	if (sb_snap_realpath(s, link, real, sizeof(real)) || strncmp(real, "/sys/", 5) ||
+	    stat(src_path(s, real, src, sizeof(src)), &st) || !S_ISDIR(st.st_mode))
 		return 0;
 	return tree(s, real, depth, flags, hops + 1);
 }
 
 static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, int hops)
 {
-	char child[PATH_MAX], dest[PATH_MAX];
+	char child[PATH_MAX], dest[PATH_MAX], src[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
 	int rc = 0;
 	DIR *d;
 
-	if (lstat(path, &st))
+	if (lstat(src_path(s, path, src, sizeof(src)), &st))
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	if (S_ISLNK(st.st_mode)) {
 		const char *base = strrchr(path, '/');
@@ -226,7 +260,7 @@ static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, 
 	if (rc || (rc = mkdirs(dest)))
 		return rc;
 	s->st.dirs++;
-	d = opendir(path);
+	d = opendir(src_path(s, path, src, sizeof(src)));
 	if (!d) {
 		s->st.skipped++;
 		return 0;
@@ -237,7 +271,7 @@ static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, 
 		if ((size_t)snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
 				     de->d_name) >= sizeof(child))
 			continue;
-		if (lstat(child, &st))
+		if (lstat(src_path(s, child, src, sizeof(src)), &st))
 			continue;
 		if (S_ISLNK(st.st_mode)) {
 			rc = copy_link(s, child);
@@ -256,9 +290,10 @@ static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, 
 
 int sb_snap_file(struct sb_snap *s, const char *path)
 {
+	char src[PATH_MAX];
 	struct stat st;
 
-	if (lstat(path, &st))
+	if (lstat(src_path(s, path, src, sizeof(src)), &st))
 		return 0;
 	if (S_ISLNK(st.st_mode))
 		return copy_link(s, path);
@@ -395,6 +430,7 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 	char prefix[PATH_MAX + 8];
 	struct sb_snap s = { 0 };
 	struct sb_claim claim;
+	const char *from;
 	bool tar = ends_with(out, ".tar");
 	int err;
 	struct stat st;
@@ -402,6 +438,11 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 
 	if (strlen(out) + 16 >= sizeof(s.out))
 		return sb_err_set(e, ENAMETOOLONG, out, "write snapshot", NULL);
+	from = getenv("SOCBOX_TEST_SNAPSHOT_FROM");
+	if (from && *from && !realpath(from, s.src))
+		return sb_err_set(e, errno, from, "open SOCBOX_TEST_SNAPSHOT_FROM", NULL);
+	if (!strcmp(s.src, "/"))
+		s.src[0] = '\0';
 	/* what a killed snapshot to the same OUT left goes first, even when OUT exists */
 	snprintf(dircopy, sizeof(dircopy), "%s", out);
 	snprintf(basecopy, sizeof(basecopy), "%s", out);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What `socbox snapshot` copies: every file socbox reads, grouped by who reads it. Add the
- * paths of a new view here in the same change. */
+ * paths of a new view here in the same change: tests/cli/snapshot_covers.sh snapshots each
+ * fixture board and fails on a path a view read there that the snapshot lacks. Hooks read
+ * the system through sb_snap_root_open() and sb_snap_realpath(), so that test copies a
+ * board with them as it copies the live system. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -11,10 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/dmabufinfo.h"
 #include "socbox/kmsg.h"
 #include "socbox/netdev.h"
 #include "socbox/iommu_pmu.h"
 #include "socbox/iommu_sid.h"
+#include "socbox/limits.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
 #include "socbox/macro.h"
@@ -77,13 +81,13 @@ const struct sb_snap_path sb_snap_paths[] = {
 static int snap_module_lists(struct sb_snap *s)
 {
 	char release[128], path[256];
-	struct sb_root *live;
+	struct sb_root *root;
 	int rc;
 
-	if (sb_root_open(&live, "/", NULL))
+	if (sb_snap_root_open(s, &root))
 		return 0;
-	rc = sb_kernel_release(live, release, sizeof(release));
-	sb_root_close(live);
+	rc = sb_kernel_release(root, release, sizeof(release));
+	sb_root_close(root);
 	if (rc < 0)
 		return 0;
 	snprintf(path, sizeof(path), "/lib/modules/%s/modules.builtin", release);
@@ -99,21 +103,21 @@ static int snap_platform_devices(struct sb_snap *s)
 {
 	static const char dir[] = "/sys/bus/platform/devices";
 	static const char *const links[] = { "driver", "iommu_group", "of_node" };
-	struct sb_root *live;
+	struct sb_root *root;
 	struct sb_dirlist dl;
 	int rc = 0;
 
-	if (sb_root_open(&live, "/", NULL))
+	if (sb_snap_root_open(s, &root))
 		return 0;
-	if (sb_dir_list(live, &dl, "%s", dir) < 0) {
-		sb_root_close(live);
+	if (sb_dir_list(root, &dl, "%s", dir) < 0) {
+		sb_root_close(root);
 		return 0;
 	}
 	for (size_t i = 0; i < dl.n && !rc; i++) {
 		char path[PATH_MAX + 32], real[PATH_MAX], node[PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, dl.names[i]);
-		if (!realpath(path, real))
+		if (sb_snap_realpath(s, path, real, sizeof(real)))
 			continue;
 		rc = sb_snap_file(s, path); /* the bus link to the device */
 		snprintf(path, sizeof(path), "%s/modalias", real);
@@ -125,7 +129,7 @@ static int snap_platform_devices(struct sb_snap *s)
 		}
 		snprintf(path, sizeof(path), "%s/of_node", real);
 		/* the node's iommus; its interrupts name the SMMU that owns an irq line */
-		if (!rc && realpath(path, node)) {
+		if (!rc && !sb_snap_realpath(s, path, node, sizeof(node))) {
 			snprintf(path, sizeof(path), "%s/iommus", node);
 			rc = sb_snap_file(s, path);
 			snprintf(path, sizeof(path), "%s/interrupts", node);
@@ -134,73 +138,83 @@ static int snap_platform_devices(struct sb_snap *s)
 		}
 	}
 	sb_dirlist_free(&dl);
-	sb_root_close(live);
+	sb_root_close(root);
 	return rc;
 }
 
 /* dmabufcp ls: of each process only what shows dma-bufs: comm, the fdinfo of its dma-buf
- * fds (the fd links are not copied, so ls reads every fdinfo it finds) and its maps when
- * they map a dma-buf. */
-static bool maps_dmabuf(const char *pid)
+ * fds and its maps when they map a dma-buf. The fd links say which fds are dma-bufs and are
+ * not copied, so ls reads every fdinfo it finds; in a tree without them (a copy of a board)
+ * each fdinfo says it by its exp_name. */
+static bool maps_dmabuf(struct sb_root *r, const char *pid)
 {
-	char path[300], line[512];
-	bool found = false;
-	FILE *f;
+	char *text;
+	bool found;
 
-	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (sb_read_file(r, &text, SB_READ_PROC_MAX, "/proc/%s/maps", pid) < 0)
 		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "/dmabuf:") || strstr(line, "anon_inode:dmabuf");
-	fclose(f);
+	found = strstr(text, "/dmabuf:") || strstr(text, "anon_inode:dmabuf");
+	free(text);
 	return found;
+}
+
+static bool fd_is_dmabuf(struct sb_root *r, const char *pid, const char *fd, bool links)
+{
+	struct sb_dmabuf_fdinfo fi;
+	char link[256], *text;
+
+	if (links)
+		return sb_readlink(r, link, sizeof(link), "/proc/%s/fd/%s", pid, fd) > 0 &&
+		       strstr(link, "dmabuf");
+	if (sb_read_file(r, &text, SB_READ_ATTR_MAX, "/proc/%s/fdinfo/%s", pid, fd) < 0)
+		return false;
+	fi.is_dmabuf = sb_dmabuf_parse_fdinfo(text, &fi) == 0 && fi.is_dmabuf;
+	free(text);
+	return fi.is_dmabuf;
 }
 
 static int snap_dmabuf_holders(struct sb_snap *s)
 {
-	DIR *proc = opendir("/proc");
-	struct dirent *p;
+	struct sb_dirlist procs;
+	struct sb_root *root;
 
-	if (!proc)
+	if (sb_snap_root_open(s, &root))
 		return 0;
-	while ((p = readdir(proc))) {
-		char path[640], link[256];
-		bool any = false;
-		struct dirent *f;
-		DIR *fds;
+	if (sb_dir_list(root, &procs, "/proc") < 0) {
+		sb_root_close(root);
+		return 0;
+	}
+	for (size_t i = 0; i < procs.n; i++) {
+		const char *pid = procs.names[i];
+		struct sb_dirlist fds;
+		char path[640];
+		bool links, any = false;
 
-		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+		if (pid[0] < '1' || pid[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
-		fds = opendir(path);
-		while (fds && (f = readdir(fds))) {
-			ssize_t n;
-
-			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name, f->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n <= 0)
+		links = sb_dir_list(root, &fds, "/proc/%s/fd", pid) >= 0;
+		if (!links)
+			sb_dir_list(root, &fds, "/proc/%s/fdinfo", pid);
+		for (size_t k = 0; k < fds.n; k++) {
+			if (!fd_is_dmabuf(root, pid, fds.names[k], links))
 				continue;
-			link[n] = '\0';
-			if (!strstr(link, "dmabuf"))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", p->d_name, f->d_name);
+			snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, fds.names[k]);
 			sb_snap_file(s, path);
 			any = true;
 		}
-		if (fds)
-			closedir(fds);
-		if (maps_dmabuf(p->d_name)) {
-			snprintf(path, sizeof(path), "/proc/%s/maps", p->d_name);
+		sb_dirlist_free(&fds);
+		if (maps_dmabuf(root, pid)) {
+			snprintf(path, sizeof(path), "/proc/%s/maps", pid);
 			sb_snap_file(s, path);
 			any = true;
 		}
 		if (any) {
-			snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
+			snprintf(path, sizeof(path), "/proc/%s/comm", pid);
 			sb_snap_file(s, path);
 		}
 	}
-	closedir(proc);
+	sb_dirlist_free(&procs);
+	sb_root_close(root);
 	return 0;
 }
 
@@ -211,9 +225,19 @@ static int snap_dmabuf_holders(struct sb_snap *s)
 static int snap_netdev(struct sb_snap *s)
 {
 	struct sb_nd_capture cap;
+	struct sb_root *root;
 	struct sb_err e;
+	bool live;
 	int rc;
 
+	if (sb_snap_root_open(s, &root))
+		return 0;
+	live = sb_root_is_live(root);
+	sb_root_close(root);
+	if (!live) { /* a copy of a board: its capture, as it is */
+		rc = sb_snap_file(s, SB_ND_SNAP_MSGS);
+		return rc ? rc : sb_snap_file(s, SB_ND_SNAP_PARTS);
+	}
 	sb_err_clear(&e);
 	rc = sb_nd_capture_live(&cap, &e);
 	if (rc == -ENOENT) { /* said, so that the snapshot is not read as "not captured" */
@@ -237,16 +261,16 @@ static int snap_netdev(struct sb_snap *s)
  * and dictionary lines included), or klogctl()'s text when /dev/kmsg cannot be read. */
 static int snap_kernel_log(struct sb_snap *s)
 {
-	struct sb_root *live;
+	struct sb_root *root;
 	const char *source;
 	char *text;
 	size_t len;
 	int rc;
 
-	if (sb_root_open(&live, "/", NULL))
+	if (sb_snap_root_open(s, &root))
 		return 0;
-	rc = sb_kmsg_read_raw(live, &text, &len, &source, NULL);
-	sb_root_close(live);
+	rc = sb_kmsg_read_raw(root, &text, &len, &source, NULL);
+	sb_root_close(root);
 	if (rc)
 		return 0; /* not root: the snapshot has no log, smmustat says so */
 	rc = sb_snap_write(s, "/dev/kmsg", text, len);
@@ -266,18 +290,18 @@ static int snap_stream_ids(struct sb_snap *s)
 {
 	struct sb_sid_fw *fw = NULL;
 	struct sb_iommu *inst;
-	struct sb_root *live;
+	struct sb_root *root;
 	size_t n;
 
-	if (sb_root_open(&live, "/", NULL))
+	if (sb_snap_root_open(s, &root))
 		return 0;
-	if (!sb_iommu_list(live, &inst, &n, NULL)) {
-		if (!sb_sid_fw_open(live, inst, n, snap_visit, s, &fw))
+	if (!sb_iommu_list(root, &inst, &n, NULL)) {
+		if (!sb_sid_fw_open(root, inst, n, snap_visit, s, &fw))
 			sb_sid_visit_all(fw);
 		sb_sid_fw_close(fw);
 		free(inst);
 	}
-	sb_root_close(live);
+	sb_root_close(root);
 	return 0;
 }
 
@@ -285,28 +309,28 @@ static int snap_stream_ids(struct sb_snap *s)
 static int snap_pmcg(struct sb_snap *s)
 {
 	static const char dir[] = "/sys/bus/event_source/devices";
-	struct sb_root *live;
+	struct sb_root *root;
 	struct sb_dirlist dl;
 	int rc = 0;
 
-	if (sb_root_open(&live, "/", NULL))
+	if (sb_snap_root_open(s, &root))
 		return 0;
-	if (sb_pmu_list(live, "smmuv3_pmcg_", &dl) < 0) {
-		sb_root_close(live);
+	if (sb_pmu_list(root, "smmuv3_pmcg_", &dl) < 0) {
+		sb_root_close(root);
 		return 0;
 	}
 	for (size_t i = 0; i < dl.n && !rc; i++) {
 		char link[512], real[PATH_MAX];
 
 		snprintf(link, sizeof(link), "%s/%s", dir, dl.names[i]);
-		if (!realpath(link, real))
+		if (sb_snap_realpath(s, link, real, sizeof(real)))
 			continue;
 		rc = sb_snap_tree(s, real, 1, 0);
 		if (!rc)
 			rc = sb_snap_file(s, link);
 	}
 	sb_dirlist_free(&dl);
-	sb_root_close(live);
+	sb_root_close(root);
 	return rc;
 }
 

@@ -39,6 +39,12 @@ int sb_snap_tree(struct sb_snap *s, const char *path, int depth, unsigned flags)
  * file) as the file path of the snapshot. */
 int sb_snap_write(struct sb_snap *s, const char *path, const void *buf, size_t len);
 typedef int (*sb_snap_hook)(struct sb_snap *s);
+/* For hooks: the system being copied as a root (the live one, unless a test copies a fixture
+ * tree instead: SOCBOX_TEST_SNAPSHOT_FROM), and a path of it with its links resolved inside
+ * it, as realpath(3): 0 or -errno. Hooks read through these, never the host's / directly. */
+struct sb_root;
+int sb_snap_root_open(const struct sb_snap *s, struct sb_root **root);
+int sb_snap_realpath(const struct sb_snap *s, const char *path, char *out, size_t len);
 
 extern const struct sb_snap_path sb_snap_paths[]; /* terminated by { NULL } */
 extern const sb_snap_hook sb_snap_hooks[];	  /* terminated by NULL */
