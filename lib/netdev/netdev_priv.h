@@ -31,4 +31,8 @@ void sb_nd_part_drop(struct sb_nd_state *st, const struct sb_nd_part_desc *d);
  * with the command's name and the kernel or config option that brings it, exit 3. */
 void sb_nd_mark_unsupported(struct sb_nd_state *st, unsigned part, const struct sb_err *pe);
 
+/* The parts of the state a snapshot's capture holds (sb_nd_source_load() from a sysroot). */
+int sb_nd_snapshot_load(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
+			struct sb_err *e);
+
 #endif

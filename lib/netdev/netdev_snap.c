@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The netdev state of a root: dumped from the live kernel, or loaded from the capture that
- * socbox snapshot keeps (SB_ND_SNAP_MSGS and SB_ND_SNAP_PARTS), and interface names. */
+/* The capture of the netdev state that socbox snapshot keeps (SB_ND_SNAP_MSGS and
+ * SB_ND_SNAP_PARTS): taken from the live kernel, loaded from a sysroot; and interface names. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -10,8 +10,6 @@
 
 #include "netdev_priv.h"
 #include "socbox/netdev.h"
-
-/* Enough for the meta lines; the messages of thousands of queues stay far below. */
 
 void sb_nd_capture_free(struct sb_nd_capture *cap)
 {
@@ -140,18 +138,6 @@ static void keep_parts(struct sb_nd_state *st, unsigned parts)
 			sb_nd_part_drop(st, &sb_nd_parts[i]);
 }
 
-static int from_live(unsigned parts, struct sb_nd_state *st, struct sb_err *e)
-{
-	struct sb_genl g;
-	int rc = sb_nd_open(&g, e);
-
-	if (rc)
-		return rc;
-	rc = sb_nd_collect(&g, parts, 0, st, e);
-	sb_genl_close(&g);
-	return rc;
-}
-
 bool sb_nd_snapshot_family_absent(const struct sb_root *r)
 {
 	char *text = NULL;
@@ -164,8 +150,8 @@ bool sb_nd_snapshot_family_absent(const struct sb_root *r)
 	return absent;
 }
 
-int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
-			  struct sb_err *e)
+int sb_nd_snapshot_load(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
+			struct sb_err *e)
 {
 	char *meta_text = NULL, *msgs = NULL;
 	struct meta m;
@@ -173,8 +159,6 @@ int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	if (sb_root_is_live(r))
-		return from_live(parts, st, e);
 	n = sb_read_file(r, &meta_text, SB_READ_ATTR_MAX, SB_ND_SNAP_PARTS);
 	if (n == -ENOENT) {
 		sb_err_set(e, ENOENT, sb_root_path(r), "read the netdev state",

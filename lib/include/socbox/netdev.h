@@ -172,13 +172,6 @@ struct sb_nd_capture {
  * kernel has no netdev family; other dump failures as sb_nd_collect. */
 int sb_nd_capture_live(struct sb_nd_capture *cap, struct sb_err *e);
 void sb_nd_capture_free(struct sb_nd_capture *cap);
-/* The parts (enum sb_nd_part) of the netdev state of a root: on the live root dumped from
- * the kernel (all devices of the current network namespace), on a sysroot loaded from the
- * snapshot's capture. A capture that does not parse to the end keeps what parsed and counts
- * st->malformed. -ENOENT (exit 3) when the sysroot has no capture; -EINVAL when it is
- * incomplete. */
-int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
-			  struct sb_err *e);
 
 /* Interface names of a root, from /sys/class/net/NAME/ifindex (a snapshot keeps them). */
 struct sb_nd_ifname {
@@ -189,6 +182,56 @@ int sb_nd_read_ifnames(const struct sb_root *r, struct sb_nd_ifname **v, size_t 
 /* NULL / 0 when absent. */
 const char *sb_nd_ifname_of(const struct sb_nd_ifname *v, size_t n, uint32_t ifindex);
 uint32_t sb_nd_ifindex_of(const struct sb_nd_ifname *v, size_t n, const char *name);
+
+/* Where the netdev state comes from (lib/netdev/netdev_source.c): the one choice between
+ * the live kernel, a capture file and a snapshot, for devmemstat's views and doctor. */
+enum sb_nd_origin {
+	SB_ND_FROM_KERNEL,   /* the live root: dumps of the current network namespace */
+	SB_ND_FROM_CAPTURE,  /* a capture file, whatever the root */
+	SB_ND_FROM_SNAPSHOT, /* a sysroot: its SB_ND_SNAP_MSGS and SB_ND_SNAP_PARTS */
+};
+struct sb_nd_source {
+	/* The caller's choice; NULL: not given. */
+	const struct sb_root *root;
+	const char *capture; /* answer from this file of dump replies instead of the root */
+	const char *record;  /* from the kernel: also write the dump replies to this file */
+	const char *netns;   /* from the kernel: enter this namespace (NAME or PATH) first */
+	const char *dev;     /* only this interface (in a capture, which has none, ifindex) */
+	/* Set by sb_nd_source_open(). */
+	enum sb_nd_origin origin;
+	uint32_t ifindex;	    /* dev's; 0: every interface */
+	bool family_absent;	    /* the kernel has no netdev family (a snapshot's: load fails) */
+	struct sb_genl g;	    /* from the kernel: the family, open */
+	struct sb_nd_ifname *names; /* from a snapshot: its /sys/class/net */
+	size_t nnames;
+	FILE *record_fp;
+};
+/* Pick the origin (capture given, else the root: live or a snapshot) and resolve dev in it:
+ * from the kernel enter netns, look dev up (-ENODEV), create record and open the family
+ * (-ENOENT, exit 3, when the kernel has none); from a snapshot read its interface names and
+ * look dev up there (netns and record need the live kernel: -EOPNOTSUPP, exit 3); from a
+ * capture dev must be an ifindex (-EINVAL, exit 2). Call sb_nd_source_close() after, also
+ * after a failure. */
+int sb_nd_source_open(struct sb_nd_source *s, struct sb_err *e);
+/* What sb_nd_source_open() does from the kernel before the family: the live root (else
+ * -EOPNOTSUPP, exit 3), netns entered, dev resolved. */
+int sb_nd_source_enter(struct sb_nd_source *s, struct sb_err *e);
+/* The parts (enum sb_nd_part) of the state, cut to dev. From the kernel, dumps (recorded when
+ * asked); from a snapshot, the parts it kept; from a capture, every part the file holds, and
+ * -ENODEV when its devices do not include dev. A file that does not parse to the end keeps
+ * what parsed and counts st->malformed; one where nothing parses is -EINVAL. A capture has
+ * no boottime (st->boottime_s 0: pool ages unknown). A snapshot without a capture is -ENOENT
+ * (exit 3), one with half of it -EINVAL. On failure st is empty. */
+int sb_nd_source_load(struct sb_nd_source *s, unsigned parts, struct sb_nd_state *st,
+		      struct sb_err *e);
+/* The name of ifindex as the source knows it (a snapshot's, the current namespace's) into
+ * buf (IF_NAMESIZE), or "-": 0, unknown, or from a capture, which has none. */
+const char *sb_nd_source_ifname(const struct sb_nd_source *s, uint32_t ifindex, char *buf);
+void sb_nd_source_close(struct sb_nd_source *s);
+/* The parts of the state of a root, from the kernel or its snapshot: open, load and close a
+ * source with nothing but the root. */
+int sb_nd_state_from_root(const struct sb_root *r, unsigned parts, struct sb_nd_state *st,
+			  struct sb_err *e);
 
 /* The first kernel with this command ("6.9" for queue-get) and its name. */
 const char *sb_nd_cmd_min_kernel(int cmd);
