@@ -3,7 +3,7 @@
  * queues with a dma-buf binding, page pools and leaked (detached but still holding) pools. */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdbool.h>
 
 #include "doctor_probe.h"
 #include "socbox/netdev.h"
@@ -60,62 +60,52 @@ static void no_family(struct doctor_board *b, struct sb_doctor_sub *s)
 	}
 }
 
+/* The source could not be loaded: from a snapshot, what it lacks; from the kernel, which
+ * step failed (opened: the family answered, its dump did not). */
+static void not_loaded(struct sb_doctor_sub *s, const struct sb_nd_source *src, bool opened,
+		       const struct sb_err *e)
+{
+	if (src->origin == SB_ND_FROM_SNAPSHOT) {
+		s->status = SB_HEALTH_UNKNOWN;
+		s->live_only = true;
+		doctor_summary(s, "needs the live kernel (generic netlink); not in a snapshot");
+		if (e->errnum != ENOENT)
+			doctor_hint(s, "%s: %s", SB_ND_SNAP_PARTS, e->hint);
+		return;
+	}
+	if (!opened) { /* the kernel was not asked: whether it has the family is unknown */
+		s->status = SB_HEALTH_UNKNOWN;
+		doctor_summary(s, "cannot ask the kernel: %s: %s: %s", e->object, e->what,
+			       e->reason[0] ? e->reason : sb_strerror(e->errnum));
+	} else {
+		doctor_bool(s, "family", true, true);
+		doctor_num(s, "family_version", src->g.version, true);
+		s->status = SB_HEALTH_DEGRADED;
+		doctor_summary(s, "netdev family v%u, but dumping it failed: %s", src->g.version,
+			       e->reason[0] ? e->reason : sb_strerror(e->errnum));
+	}
+	if (e->hint[0])
+		doctor_hint(s, "%s", e->hint);
+}
+
 void doctor_probe_netdev(struct doctor_board *b, struct sb_doctor_sub *s)
 {
-	const struct sb_root *r = b->root;
 	const unsigned parts = SB_ND_DEVS | SB_ND_QUEUES | SB_ND_POOLS;
-	struct sb_nd_state st;
-	struct sb_genl g;
+	struct sb_nd_source src = { .root = b->root };
+	struct sb_nd_state st = { 0 };
 	struct sb_err e;
 	int rc;
 
 	sb_err_clear(&e);
-	if (sb_nd_snapshot_family_absent(r)) {
+	rc = sb_nd_source_open(&src, &e);
+	if (src.family_absent)
 		no_family(b, s);
-		return;
-	}
-	if (!sb_root_is_live(r)) {
-		/* A snapshot answers from its netdev capture when it has one. */
-		if (sb_nd_state_from_root(r, parts, &st, &e)) {
-			s->status = SB_HEALTH_UNKNOWN;
-			s->live_only = true;
-			doctor_summary(s,
-				       "needs the live kernel (generic netlink); not in a snapshot");
-			if (e.errnum != ENOENT)
-				doctor_hint(s, "%s: %s", SB_ND_SNAP_PARTS, e.hint);
-			return;
-		}
+	else if (rc)
+		not_loaded(s, &src, false, &e);
+	else if (sb_nd_source_load(&src, parts, &st, &e))
+		not_loaded(s, &src, true, &e);
+	else
 		summarize(b, s, &st);
-		sb_nd_state_free(&st);
-		return;
-	}
-	rc = sb_nd_open(&g, &e);
-	if (rc == -ENOENT) {
-		no_family(b, s);
-		return;
-	}
-	if (rc) { /* the kernel was not asked: whether it has the family is unknown */
-		s->status = SB_HEALTH_UNKNOWN;
-		doctor_summary(s, "cannot ask the kernel: %s: %s: %s", e.object, e.what,
-			       e.reason[0] ? e.reason : sb_strerror(e.errnum));
-		if (e.hint[0])
-			doctor_hint(s, "%s", e.hint);
-		return;
-	}
-	memset(&st, 0, sizeof(st));
-	rc = sb_nd_collect(&g, parts, 0, &st, &e);
-	sb_genl_close(&g);
-	if (rc) {
-		doctor_bool(s, "family", true, true);
-		doctor_num(s, "family_version", g.version, true);
-		s->status = SB_HEALTH_DEGRADED;
-		doctor_summary(s, "netdev family v%u, but dumping it failed: %s", g.version,
-			       e.reason[0] ? e.reason : sb_strerror(e.errnum));
-		if (e.hint[0])
-			doctor_hint(s, "%s", e.hint);
-		sb_nd_state_free(&st);
-		return;
-	}
-	summarize(b, s, &st);
 	sb_nd_state_free(&st);
+	sb_nd_source_close(&src);
 }
