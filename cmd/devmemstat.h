@@ -31,22 +31,25 @@ extern struct poptOption dm_popt_ns[];	/* --netns --dev (top, monitor, bind) */
 /* Enter --netns, resolve --dev to *ifindex (0 when not given) and open the netdev family.
  * Needs the live kernel. Returns 0, or an exit code after reporting the problem. */
 int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex);
-/* dm_open for the views: on a sysroot (without --load-netlink) no netlink, --dev resolved by
- * the snapshot's interface names; dm_collect then loads the snapshot's capture. */
+/* The views' struct sb_nd_source, chosen by --load-netlink and --sysroot, opened with --netns,
+ * --dev (its ifindex into *ifindex) and --save-netlink; dm_collect then loads from it. The
+ * source holds the family and the ifindex: g and ifindex of dm_collect are not read (nor g
+ * written), and only remain for the callers. Each returns 0, or an exit code after a
+ * report. */
 int dm_open_view(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex);
-/* Dump parts into st (filtered to ifindex when non-zero); exit code after a report. */
 int dm_collect(struct sb_ctx *c, struct sb_genl *g, unsigned parts, uint32_t ifindex,
 	       struct sb_nd_state *st);
 /* Only the namespace and --dev (no netlink): for top's interface-counter fallback. */
 int dm_enter(struct sb_ctx *c, uint32_t *ifindex);
-/* Name of an interface of the current namespace, or "-". */
+/* The name of an interface as the views' source knows it (without one: the current
+ * namespace's), or "-". */
 const char *dm_ifname(uint32_t ifindex, char *buf);
 /* CLOCK_BOOTTIME seconds for pool ages: when st was collected (live, or the snapshot's
  * capture); 0 when answering from a --load-netlink file (another boot, time unknown). */
 uint64_t dm_boottime_s(const struct sb_nd_state *st);
 /* One note per part the kernel could not answer. */
 void dm_note_unsupported(struct sb_out *o, const struct sb_nd_state *st);
-/* Release what the commands above kept (at the applet's end). */
+/* Close the views' source (at the applet's end). */
 void dm_source_done(void);
 
 int dm_top(struct sb_ctx *c, int argc, const char **argv);
