@@ -464,7 +464,17 @@ static void sleep_until(uint64_t deadline_ns)
 		sb_sleep((double)(deadline_ns - now) / 1e9);
 }
 
-int dm_top(struct sb_ctx *c, int argc, const char **argv)
+/* What one run of top asks for and holds. */
+struct top {
+	struct sb_genl g; /* the netdev family; not open on an old kernel or a snapshot */
+	uint32_t ifindex; /* --dev, or 0 for every device */
+	unsigned *cpus, ncpus;
+	double interval;
+	int count;
+	struct rate rates[512];
+};
+
+static int top_parse(struct sb_ctx *c, int argc, const char **argv, struct top *t)
 {
 	struct poptOption opts[] = {
 		{ "cpus", '\0', POPT_ARG_STRING, &top_cpus, 0, "only these CPUs (e.g. 0-3,8)",
@@ -475,102 +485,113 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
-	struct sb_genl g = { 0 };
-	struct sample prev = { 0 }, cur = { 0 };
-	unsigned *cpus = NULL, ncpus = 0;
-	struct rate rates[512];
-	uint32_t ifindex = 0;
-	double interval;
-	struct sb_err e;
-	int rc, count;
-	bool live;
+	int rc;
 
 	top_cpus = NULL;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, dev_cols, ARRAY_SIZE(dev_cols));
 	if (rc)
 		return rc;
-	if (top_cpus && sb_parse_list(top_cpus, 65535, &cpus, &ncpus))
+	if (top_cpus && sb_parse_list(top_cpus, 65535, &t->cpus, &t->ncpus))
 		return sb_usage_error(c, "bad CPU list '%s'", top_cpus);
-	interval = sb_opt.interval > 0 ? sb_opt.interval : 1.0;
-	count = sb_opt.count;
-	live = sb_root_is_live(c->root);
-	sb_err_clear(&e);
-	if (live) {
-		rc = dm_enter(c, &ifindex);
-		if (rc)
-			goto out;
-		if (sb_nd_open(&g, &e)) {
-			/* Old kernel: CPUs and interface counters still work. */
-			sb_verbose(c->applet, "no netdev family, interface counters only");
-			g.open = false;
-		}
-	}
-	sb_catch_stop_signals();
-	sb_err_clear(&e);
-	if (take_sample(c, &g, ifindex, &prev, &e)) {
-		rc = sb_report(c->applet, &e);
-		goto out;
-	}
-	if (!live) {
-		/* A snapshot has one moment: show averages since boot. */
-		double up = read_uptime(c->root);
-		struct sb_out *o = sb_out_new(&c->out, stdout);
-		size_t nr = device_rates(NULL, &prev, ifindex, rates, 512);
-		if (c->out.mode == SB_OUT_TABLE && !c->out.columns)
-			print_kperf(rates, nr, NULL, &prev, up, cpus, ncpus);
-		else {
-			render(c, o, rates, nr, NULL, &prev, up, cpus, ncpus, false);
-			sb_out_print(o);
-		}
-		sb_out_free(o);
-		rc = 0;
-		goto out;
-	}
-	uint64_t next = prev.t_ns;
-	for (int n = 0; !sb_stop_signal && (count == 0 || n < count); n++) {
-		struct sb_out *o;
-		size_t nr;
-		double dt;
-		bool fallback = false;
+	t->interval = sb_opt.interval > 0 ? sb_opt.interval : 1.0;
+	t->count = sb_opt.count;
+	return 0;
+}
 
-		next += (uint64_t)(interval * 1e9);
+/* The live kernel: the network namespace and device, and the netdev family if it has one. */
+static int top_open(struct sb_ctx *c, struct top *t)
+{
+	struct sb_err e;
+	int rc = dm_enter(c, &t->ifindex);
+
+	if (rc)
+		return rc;
+	sb_err_clear(&e);
+	if (sb_nd_open(&t->g, &e)) {
+		/* Old kernel: CPUs and interface counters still work. */
+		sb_verbose(c->applet, "no netdev family, interface counters only");
+		t->g.open = false;
+	}
+	return 0;
+}
+
+/* One screen from a to b over dt seconds (a NULL: averages since boot, dt the uptime):
+ * kperf's layout for a plain table, else through the output layer. The note on interface
+ * counters is for live intervals, printed once in kperf's layout. */
+static void top_print(struct sb_ctx *c, struct top *t, const struct sample *a,
+		      const struct sample *b, double dt, bool first)
+{
+	size_t nr = device_rates(a, b, t->ifindex, t->rates, ARRAY_SIZE(t->rates));
+	bool fallback = false;
+	struct sb_out *o;
+
+	for (size_t i = 0; a && i < nr; i++)
+		fallback |= !t->rates[i].qstats;
+	if (c->out.mode == SB_OUT_TABLE && !c->out.columns) {
+		print_kperf(t->rates, nr, a, b, dt, t->cpus, t->ncpus);
+		if (fallback && first)
+			printf("note: [netdev] rates come from interface counters: the driver has no qstats\n");
+		fflush(stdout);
+		return;
+	}
+	o = sb_out_new(&c->out, stdout);
+	render(c, o, t->rates, nr, a, b, dt, t->cpus, t->ncpus, fallback);
+	sb_out_print(o);
+	sb_out_free(o);
+}
+
+/* A screen per interval after the first sample, until -c, a stop signal or a reader that
+ * has gone. Returns an exit code. */
+static int top_loop(struct sb_ctx *c, struct top *t, struct sample *prev, struct sample *cur)
+{
+	uint64_t next = prev->t_ns;
+	struct sb_err e;
+
+	for (int n = 0; !sb_stop_signal && (t->count == 0 || n < t->count); n++) {
+		next += (uint64_t)(t->interval * 1e9);
 		sleep_until(next);
 		if (sb_stop_signal)
 			break;
 		sb_err_clear(&e);
-		if (take_sample(c, &g, ifindex, &cur, &e)) {
-			rc = sb_report(c->applet, &e);
-			goto out;
-		}
-		dt = (double)(cur.t_ns - prev.t_ns) / 1e9;
-		nr = device_rates(&prev, &cur, ifindex, rates, 512);
-		for (size_t i = 0; i < nr; i++)
-			fallback |= !rates[i].qstats;
-		if (c->out.mode == SB_OUT_TABLE && !c->out.columns) {
-			print_kperf(rates, nr, &prev, &cur, dt, cpus, ncpus);
-			if (fallback && n == 0)
-				printf("note: [netdev] rates come from interface counters: the driver has no qstats\n");
-			fflush(stdout);
-		} else {
-			o = sb_out_new(&c->out, stdout);
-			render(c, o, rates, nr, &prev, &cur, dt, cpus, ncpus, fallback);
-			sb_out_print(o);
-			sb_out_free(o);
-		}
-		sample_free(&prev);
-		prev = cur;
-		memset(&cur, 0, sizeof(cur));
+		if (take_sample(c, &t->g, t->ifindex, cur, &e))
+			return sb_report(c->applet, &e);
+		top_print(c, t, prev, cur, (double)(cur->t_ns - prev->t_ns) / 1e9, n == 0);
+		sample_free(prev);
+		*prev = *cur;
+		memset(cur, 0, sizeof(*cur));
 		/* the reader has gone (EPIPE with SIGPIPE ignored on entry): nothing more to do */
-		if (fflush(stdout) == EOF || ferror(stdout)) {
-			rc = SB_EXIT_FAIL;
-			goto out;
-		}
+		if (fflush(stdout) == EOF || ferror(stdout))
+			return SB_EXIT_FAIL;
 	}
-	rc = 0;
+	return 0;
+}
+
+int dm_top(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct sample prev = { 0 }, cur = { 0 };
+	struct top t = { 0 };
+	struct sb_err e;
+	bool live;
+	int rc;
+
+	rc = top_parse(c, argc, argv, &t);
+	if (rc)
+		goto out;
+	live = sb_root_is_live(c->root);
+	if (live && (rc = top_open(c, &t)))
+		goto out;
+	sb_catch_stop_signals();
+	sb_err_clear(&e);
+	if (take_sample(c, &t.g, t.ifindex, &prev, &e))
+		rc = sb_report(c->applet, &e);
+	else if (!live) /* a snapshot has one moment: show averages since boot */
+		top_print(c, &t, NULL, &prev, read_uptime(c->root), true);
+	else
+		rc = top_loop(c, &t, &prev, &cur);
 out:
 	sample_free(&prev);
 	sample_free(&cur);
-	sb_genl_close(&g);
-	free(cpus);
+	sb_genl_close(&t.g);
+	free(t.cpus);
 	return rc;
 }
