@@ -350,15 +350,8 @@ static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
 	free(text);
 }
 
-static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, size_t nr,
-		   const struct sample *a, const struct sample *b, double dt, const unsigned *cpus,
-		   unsigned ncpus, bool fallback)
+static void device_rows(struct sb_table *t, const struct rate *r, size_t nr, double dt)
 {
-	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols, ARRAY_SIZE(dev_cols),
-					  true);
-	char name[IF_NAMESIZE];
-
-	sb_out_field_dbl(o, "interval_s", dt);
 	for (size_t i = 0; i < nr; i++) {
 		struct sb_row *row = sb_table_row(t);
 		sb_row_str(row, D_IFNAME, r[i].name);
@@ -372,7 +365,12 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		sb_row_u64(row, D_RX_BYTES, r[i].rx_bytes);
 		sb_row_u64(row, D_TX_BYTES, r[i].tx_bytes);
 	}
-	t = sb_out_table(o, "queues", "Queues", queue_cols, ARRAY_SIZE(queue_cols), false);
+}
+
+static void queue_rows(struct sb_table *t, const struct sample *a, const struct sample *b, double dt)
+{
+	char name[IF_NAMESIZE];
+
 	for (size_t i = 0; b->have_nd && i < b->nd.nqstats; i++) {
 		const struct sb_nd_qstats *q = &b->nd.qstats[i];
 		const struct sb_nd_qstats *p =
@@ -389,7 +387,11 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		if (dt > 0)
 			sb_row_dbl(row, QQ_PPS, (double)d64(p ? p->v[pattr] : 0, q->v[pattr]) / dt);
 	}
-	t = sb_out_table(o, "cpus", "CPUs", cpu_cols, ARRAY_SIZE(cpu_cols), false);
+}
+
+static void cpu_rows(struct sb_table *t, const struct sample *a, const struct sample *b, double dt,
+		     const unsigned *cpus, unsigned ncpus)
+{
 	for (size_t i = 0; i < b->cpu.ncpus; i++) {
 		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
 		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
@@ -413,7 +415,12 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 				   (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
 		}
 	}
-	t = sb_out_table(o, "pools", "Page pools", pool_cols, ARRAY_SIZE(pool_cols), false);
+}
+
+static void pool_rows(struct sb_table *t, const struct sample *a, const struct sample *b, double dt)
+{
+	char name[IF_NAMESIZE];
+
 	for (size_t i = 0; b->have_nd && i < b->nd.npools; i++) {
 		const struct sb_nd_pool *p = &b->nd.pools[i];
 		const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
@@ -434,6 +441,24 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 		if (rate >= 0)
 			sb_row_dbl(row, PP_RECYCLE, rate);
 	}
+}
+
+/* One interval through the output layer (a NULL: averages since boot, dt the uptime). */
+static void render(struct sb_out *o, const struct rate *r, size_t nr, const struct sample *a,
+		   const struct sample *b, double dt, const unsigned *cpus, unsigned ncpus,
+		   bool fallback)
+{
+	struct sb_table *t = sb_out_table(o, "devices", "Devices", dev_cols, ARRAY_SIZE(dev_cols),
+					  true);
+
+	sb_out_field_dbl(o, "interval_s", dt);
+	device_rows(t, r, nr, dt);
+	queue_rows(sb_out_table(o, "queues", "Queues", queue_cols, ARRAY_SIZE(queue_cols), false),
+		   a, b, dt);
+	cpu_rows(sb_out_table(o, "cpus", "CPUs", cpu_cols, ARRAY_SIZE(cpu_cols), false), a, b, dt,
+		 cpus, ncpus);
+	pool_rows(sb_out_table(o, "pools", "Page pools", pool_cols, ARRAY_SIZE(pool_cols), false),
+		  a, b, dt);
 	if (fallback)
 		sb_out_note(o, "devices marked SOURCE netdev have no qstats: their rates come from "
 			       "interface counters (/proc/net/dev)");
@@ -442,7 +467,6 @@ static void render(struct sb_ctx *c, struct sb_out *o, const struct rate *r, siz
 			    b->have_nd ? "first sample" : "no live kernel");
 	if (b->have_nd)
 		dm_note_unsupported(o, &b->nd);
-	(void)c;
 }
 
 static double read_uptime(const struct sb_root *root)
@@ -535,7 +559,7 @@ static void top_print(struct sb_ctx *c, struct top *t, const struct sample *a,
 		return;
 	}
 	o = sb_out_new(&c->out, stdout);
-	render(c, o, t->rates, nr, a, b, dt, t->cpus, t->ncpus, fallback);
+	render(o, t->rates, nr, a, b, dt, t->cpus, t->ncpus, fallback);
 	sb_out_print(o);
 	sb_out_free(o);
 }
