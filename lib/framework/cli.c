@@ -456,6 +456,13 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 			       ? SB_EXIT_USAGE
 			       : sb_err_exit_code(&e);
 	}
+	/* the walk where the kernel lacks openat2: said, as every probe's fallback is */
+	if (sb_probe_is_fallback(sb_root_resolver(c->root))) {
+		char line[SB_ERR_LINE_MAX];
+
+		sb_root_resolver_text(c->root, line, sizeof(line));
+		sb_verbose(c->applet, "%s", line);
+	}
 	return 0;
 }
 
