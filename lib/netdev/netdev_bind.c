@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/genetlink.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "socbox/dmabuf.h"
+#include "socbox/macro.h"
 #include "socbox/netdev.h"
 
 struct bind_reply {
@@ -35,8 +37,8 @@ static const char *bind_hint(int err)
 	switch (err) {
 	case EOPNOTSUPP:
 		return "devmem RX needs a NIC driver with the netmem queue API that DMAs into "
-		       "the dma-buf (e.g. bnxt, gve, mlx5, fbnic); veth, virtio-net and "
-		       "netdevsim have none";
+		       "the dma-buf (e.g. bnxt, gve, mlx5, fbnic); veth and virtio-net have "
+		       "none";
 	case EINVAL:
 		return "check header split ('ethtool -G IF tcp-data-split on'), that the queues "
 		       "exist ('ethtool -l IF') and that no XDP program is attached";
@@ -60,6 +62,43 @@ static const char *dmabuf_attr_name(int type)
 {
 	static const char *const names[] = { "?", "ifindex", "queues", "fd", "id", "rx-page-size" };
 	return type > 0 && type <= SB_NETDEV_A_DMABUF_RX_PAGE_SIZE ? names[type] : "?";
+}
+
+/* What the kernel's refusal means, by its extack message (net/core/netdev_rx_queue.c,
+ * devmem.c, netdev-genl.c): the requirement this device or its settings do not meet. */
+static const struct {
+	const char *msg;
+	const char *hint;
+	bool unmet; /* a requirement of this device or its settings: exit 3 */
+} bind_refusals[] = {
+	{ "tcp-data-split is disabled",
+	  "turn header-data split on: 'ethtool -G IF tcp-data-split on hds-thresh 0' (ethtool "
+	  "6.14 or later)",
+	  true },
+	{ "hds-thresh is not zero", "'ethtool -G IF hds-thresh 0' (ethtool 6.14 or later)", true },
+	{ "Device doesn't support DMA",
+	  "the device has no DMA mask (a software device): bind a real NIC's queues", true },
+	{ "XDP program attached", "detach the XDP program first ('ip link set IF xdp off')",
+	  true },
+	{ "already memory provider bound",
+	  "another binding holds the queue: 'devmemstat bindings' shows it", false },
+	{ "in use by AF_XDP", "an AF_XDP socket holds the queue", false },
+};
+
+static const char *bind_refusal_hint(const char *msg, int err, bool *unmet)
+{
+	for (size_t i = 0; msg[0] && i < ARRAY_SIZE(bind_refusals); i++) {
+		if (strstr(msg, bind_refusals[i].msg)) {
+			*unmet = bind_refusals[i].unmet;
+			return bind_refusals[i].hint;
+		}
+	}
+	/* no queue API, no page pool that takes a memory provider (ENODATA) */
+	*unmet = err == EOPNOTSUPP || err == ENODATA;
+	if (err == ENODATA)
+		return "the driver's page pool for the queue does not take a memory provider "
+		       "(PP_FLAG_ALLOW_UNREADABLE_NETMEM)";
+	return bind_hint(err);
 }
 
 /* The kernel's answer to a bind request: an ack with extended ack attributes (message,
@@ -126,6 +165,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 	struct bind_reply r = { 0 };
 	struct bind_ack ack = { 0 };
 	const char *hint;
+	bool unmet;
 	int rc;
 
 	sb_genl_msg(g, &m, buf, sizeof(buf), SB_NETDEV_CMD_BIND_RX, NLM_F_ACK);
@@ -164,12 +204,14 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 				      strerror(-rc));
 		else
 			sb_err_reason(e, "kernel: %s", strerror(-rc));
-		hint = bind_hint(-rc);
+		hint = bind_refusal_hint(ack.msg, -rc, &unmet);
 		if (hint)
 			sb_err_hint(e, "%s", hint);
-		/* The kernel said no to this device or request: a failed operation, not a
-		 * missing feature of this machine, unless it is a permission problem. */
-		sb_err_exit(e, rc == -EPERM || rc == -EACCES ? SB_EXIT_PERM : SB_EXIT_FAIL);
+		/* A requirement this device, driver or kernel does not meet is "not supported
+		 * here"; anything else (a queue in use, no memory) is a failed operation. */
+		sb_err_exit(e, rc == -EPERM || rc == -EACCES ? SB_EXIT_PERM
+			       : unmet			     ? SB_EXIT_UNSUPPORTED
+							     : SB_EXIT_FAIL);
 		return rc;
 	}
 	*binding_id = r.id;

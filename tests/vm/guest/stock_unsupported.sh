@@ -3,7 +3,8 @@
 # vm-kernel: stock
 # What a shipped kernel answers for the interfaces only the test kernel's patches and test
 # modules provide: DMA_BUF_IOCTL_RW_FILE is refused (ENOTTY, exit 3) and auto falls back to
-# read; no rpmsg control device and no remote processor (exit 3 with the hint).
+# read; no rpmsg control device and no remote processor (exit 3 with the hint); virtio-net
+# refuses a devmem binding (exit 3).
 # shellcheck source=../lib.sh
 . /tests/lib.sh
 
@@ -21,6 +22,12 @@ ok "and the copy is exact" cmp "$D/f" "$D/out"
 dmabufcp bench --runs 1 -b heap:system -m read,rw-file -r -o METHOD,STATUS "$D/f" >"$D/bench" 2>&1
 is "$?" 0 "bench with the rw-file row exits 0"
 like "$(cat "$D/bench")" '^rw-file unsupported$' "bench: rw-file row says unsupported"
+
+# devmem: virtio-net has no queue API, so the kernel refuses bind-rx: exit 3, one line
+devmemstat bind --dev eth0 --queues 0 --size 1M --duration 1 >/dev/null 2>"$D/err"
+is "$?" 3 "devmemstat bind on virtio-net: exit 3"
+like "$(cat "$D/err")" '^devmemstat: eth0: bind-rx: ' "with the kernel's answer"
+is "$(wc -l <"$D/err")" 1 "in one line"
 
 rpmsgctl ping -c 1 2>"$D/err"
 is "$?" 3 "rpmsgctl ping: exit 3 without an rpmsg control device"
