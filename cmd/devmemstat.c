@@ -199,6 +199,7 @@ static const struct sb_cmd cmds[] = {
 	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen",
 	  SB_CMD_STREAMS },
 	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it", 0 },
+	{ "rx", dm_rx, NULL, "devmem TCP receive test: bind, accept, receive, verify, rate", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

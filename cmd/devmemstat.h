@@ -55,5 +55,6 @@ void dm_source_done(void);
 int dm_top(struct sb_ctx *c, int argc, const char **argv);
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv);
 int dm_bind(struct sb_ctx *c, int argc, const char **argv);
+int dm_rx(struct sb_ctx *c, int argc, const char **argv);
 
 #endif
