@@ -72,9 +72,9 @@ echo clear >$DBG/kmemleak
 
 # The walk runs hundreds of steps per command under TCG: the bookkeeping between two runs
 # uses the shell's builtins only, so that a step costs one fork and exec, the command's.
-dmabufs() { # the dma-bufs the kernel has (debugfs bufinfo's "Total N objects")
-	while read -r w1 w2 _; do
-		[ "$w1" = Total ] && echo "$w2"
+dmabufs() { # the dma-bufs the kernel has (debugfs bufinfo's "Total N objects, ...")
+	while read -r w1 w2 w3 _; do
+		[ "$w1" = Total ] && [ "${w3%,}" = objects ] && echo "$w2"
 	done <$DBG/dma_buf/bufinfo
 }
 splats() { dmesg | grep -E "$SPLAT" | grep -cvE "$KNOWN"; }
@@ -100,7 +100,7 @@ armed() {
 # point: a message lost there would be the test's doing, not the command's.
 
 # [WANT=RC] fault_walk NAME CHECK CMD...: the walk described above; WANT is how the command
-# ends when nothing fails (0 unless the kernel refuses it anyway, as devmemstat bind here). CHECK RC is called after every
+# ends when nothing fails (0 unless the kernel refuses it anyway). CHECK RC is called after every
 # step (and once before, with RC 0 for an unarmed run) and returns non-zero, saying why, when
 # the kernel holds something the step should not have left, or a success's result is wrong;
 # it puts things back for the next step.
@@ -319,15 +319,26 @@ for m in read direct sendfile splice; do
 	fault_walk "dmabufcp udmabuf $m" copy_whole dmabufcp copy -m $m "$D/src" udmabuf "$D/dst"
 done
 
-# --- devmemstat bind: a udmabuf made, virtio-net refuses the binding (exit 1, its extack) ---
+# --- devmemstat bind: a udmabuf bound to a netdevsim queue (the test kernel's patch 0004) ---
+echo "21 1 1" >/sys/bus/netdevsim/new_device
+ok "netdevsim21 for devmemstat bind" wait_for test -d /sys/bus/netdevsim/devices/netdevsim21/net
+nsim=$(ls /sys/bus/netdevsim/devices/netdevsim21/net)
+ip link set "$nsim" up
+ok "header-data split on $nsim" socbox-ethtool-hds "$nsim" on
 # shellcheck disable=SC2317
-no_binding() { # the udmabuf gone, no binding
-	b=$(dmabufs)
-	[ "$b" = "$bufs0" ] || { echo "$((b - bufs0)) dma-bufs left"; return 1; }
+bufs_back() { [ "$(dmabufs)" = "$bufs0" ]; }
+# shellcheck disable=SC2317
+no_binding() { # the udmabuf gone, no binding, no pool of one left holding memory
+	# the kernel lets go of a binding's dma-buf from a work item, after the socket is gone
+	wait_for bufs_back || { echo "$(($(dmabufs) - bufs0)) dma-bufs left"; return 1; }
 	devmemstat bindings -r -n >"$W/bindings" 2>&1 || { cat "$W/bindings"; return 1; }
 	[ ! -s "$W/bindings" ] || { echo "bindings: $(cat "$W/bindings")"; return 1; }
+	# the queue restarted without the binding: its queue is free again
+	devmemstat queues --dev "$nsim" -r -n -o DMABUF >"$W/queues" 2>&1 || { cat "$W/queues"; return 1; }
+	! grep -q '[0-9]' "$W/queues" || { echo "queue still bound: $(cat "$W/queues")"; return 1; }
 }
-WANT=1 fault_walk "devmemstat bind" no_binding devmemstat bind --dev eth0 --queues 0 --size 1M --duration 1
+fault_walk "devmemstat bind" no_binding devmemstat bind --dev "$nsim" --queues 0 --size 1M --duration 0.01
+echo 21 >/sys/bus/netdevsim/del_device
 
 # --- smmustat stress: iommufd + VFIO, and the kernel's dma_map_benchmark ---
 edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
