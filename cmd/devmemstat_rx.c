@@ -27,8 +27,18 @@ static char *rx_queues, *rx_size, *rx_listen, *rx_save;
 static int rx_port;
 static double rx_timeout, rx_hold;
 
-enum { RX_ID, RX_IFNAME, RX_QUEUES, RX_BYTES, RX_DEVMEM, RX_LINEAR, RX_FRAGS, RX_USEC,
-       RX_GBPS, RX_XXH3 };
+enum {
+	RX_ID,
+	RX_IFNAME,
+	RX_QUEUES,
+	RX_BYTES,
+	RX_DEVMEM,
+	RX_LINEAR,
+	RX_FRAGS,
+	RX_USEC,
+	RX_GBPS,
+	RX_XXH3
+};
 static const struct sb_col rx_cols[] = {
 	[RX_ID] = { "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT, "devmem binding id", 0 },
 	[RX_IFNAME] = { "IFNAME", SB_T_STR, 0, 0, "interface name", 0 },
@@ -38,8 +48,7 @@ static const struct sb_col rx_cols[] = {
 			"of them in the dma-buf (SO_DEVMEM_DMABUF fragments)", 0 },
 	[RX_LINEAR] = { "LINEAR_BYTES", SB_T_U64, 0, SB_COL_RIGHT,
 			"of them copied to the user buffer (SO_DEVMEM_LINEAR)", 0 },
-	[RX_FRAGS] = { "FRAGS", SB_T_U64, 0, SB_COL_RIGHT, "dma-buf fragments, all given back",
-		       0 },
+	[RX_FRAGS] = { "FRAGS", SB_T_U64, 0, SB_COL_RIGHT, "dma-buf fragments, all given back", 0 },
 	[RX_USEC] = { "USEC", SB_T_U64, 0, SB_COL_RIGHT, "first to last byte, microseconds", 0 },
 	[RX_GBPS] = { "GBPS", SB_T_DBL, 3, SB_COL_RIGHT, "receive rate, Gbit/s", 0 },
 	[RX_XXH3] = { "XXH3", SB_T_STR, 0, 0, "XXH3-64 of the stream, hex", 0 },
@@ -49,7 +58,8 @@ _Static_assert(ARRAY_SIZE(rx_cols) == RX_XXH3 + 1, "a column for each constant")
 /* A listening TCP socket on --listen (default: every address, IPv6 and IPv4) and --port. */
 static int listen_on(const char *addr, int port, struct sb_err *e)
 {
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port),
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons((uint16_t)port),
 				   .sin6_addr = IN6ADDR_ANY_INIT };
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	const struct sockaddr *sa = (const struct sockaddr *)&a6;
@@ -110,8 +120,8 @@ static void print_kperf(const struct sb_devmem_rx *rx, const struct sb_cpustat *
 	uint64_t most = 0;
 
 	printf("Rx %7.3f Gbps (%llu bytes in %llu usec)\n",
-	       usec ? (double)rx->bytes * 8 / (double)usec / 1e3 : 0,
-	       (unsigned long long)rx->bytes, (unsigned long long)usec);
+	       usec ? (double)rx->bytes * 8 / (double)usec / 1e3 : 0, (unsigned long long)rx->bytes,
+	       (unsigned long long)usec);
 	for (size_t i = 0; i < b->ncpus; i++) {
 		const struct sb_cpu_times *cb = &b->cpus[i], *ca = sb_cpustat_find(a, cb->cpu);
 		uint64_t d = ca && cb->net_rx >= ca->net_rx ? cb->net_rx - ca->net_rx : 0;
@@ -178,8 +188,8 @@ static void hold_fragments(struct sb_ctx *c, struct sb_genl *g, int fd,
 }
 
 /* Everything after the binding: listen, accept, receive, print. */
-static int receive(struct sb_ctx *c, struct sb_genl *g, struct sb_devmem_rx *rx,
-		   uint32_t ifindex, const unsigned *queues, unsigned nqueues)
+static int receive(struct sb_ctx *c, struct sb_genl *g, struct sb_devmem_rx *rx, uint32_t ifindex,
+		   const unsigned *queues, unsigned nqueues)
 {
 	int timeout_ms = rx_timeout > 0 ? (int)(rx_timeout * 1000) : -1;
 	struct sb_cpustat a = { 0 }, b = { 0 };
@@ -256,12 +266,12 @@ int dm_rx(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (!dm_dev)
 		return sb_usage_error(c, "--dev IF is required");
-	if (!rx_queues || sb_parse_list(rx_queues, 65535, &queues, &nqueues))
-		return sb_usage_error(c, rx_queues ? "bad queue list '%s'"
-						   : "--queues LIST is required%s", rx_queues ? rx_queues : "");
-	rc = 2;
-	if (rx_size && (sb_parse_size(rx_size, &size) || !size ||
-			size % (uint64_t)sysconf(_SC_PAGESIZE))) {
+	if (!rx_queues)
+		return sb_usage_error(c, "--queues LIST is required");
+	if (sb_parse_list(rx_queues, 65535, &queues, &nqueues))
+		return sb_usage_error(c, "bad queue list '%s'", rx_queues);
+	if (rx_size &&
+	    (sb_parse_size(rx_size, &size) || !size || size % (uint64_t)sysconf(_SC_PAGESIZE))) {
 		rc = sb_usage_error(c, "bad size '%s' (a multiple of the page size, %ld)", rx_size,
 				    sysconf(_SC_PAGESIZE));
 		goto out;

@@ -133,8 +133,9 @@ static int one_msg(struct rx_run *r, int sock, uint8_t *linear, void *ctrl, size
 		   struct sb_err *e)
 {
 	struct iovec iov = { .iov_base = linear, .iov_len = RX_LINEAR };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-			      .msg_controllen = ctrl_len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl, .msg_controllen = ctrl_len
+	};
 	uint64_t before = r->rx->bytes;
 	size_t linear_off = 0;
 	ssize_t n;
@@ -146,7 +147,9 @@ static int one_msg(struct rx_run *r, int sock, uint8_t *linear, void *ctrl, size
 			return -EAGAIN;
 		sb_err_set(e, errno, "socket", "recvmsg(MSG_SOCK_DEVMEM)", NULL);
 		if (errno == EFAULT)
-			sb_err_hint(e, "data arrived outside the binding: steer the flow to a bound queue");
+			sb_err_hint(
+				e,
+				"data arrived outside the binding: steer the flow to a bound queue");
 		return -e->errnum;
 	}
 	if (n == 0)
@@ -202,7 +205,6 @@ int sb_devmem_rx_run(struct sb_devmem_rx *rx, int sock, uint64_t limit, int idle
 	}
 	while (!limit || rx->bytes < limit) {
 		struct pollfd p = { .fd = sock, .events = POLLIN };
-		uint64_t before = rx->bytes;
 
 		rc = sb_poll(&p, 1, idle_ms);
 		if (rc == 0) {
@@ -222,12 +224,10 @@ int sb_devmem_rx_run(struct sb_devmem_rx *rx, int sock, uint64_t limit, int idle
 		}
 		if (rc <= 0)
 			break;
-		rc = 0;
-		if (rx->bytes > before) {
-			rx->last_ns = sb_now_ns();
-			if (!rx->first_ns)
-				rx->first_ns = rx->last_ns;
-		}
+		rc = 0; /* bytes came */
+		rx->last_ns = sb_now_ns();
+		if (!rx->first_ns)
+			rx->first_ns = rx->last_ns;
 	}
 	rx->xxh3 = XXH3_64bits_digest(r.hash);
 out:

@@ -36,6 +36,7 @@ matrix() {
 2 usage smmustat overveiw
 2 usage smmustat irq -i 0 --sysroot $ARM
 2 usage devmemstat qeues
+2 usage devmemstat rx --queues 0
 2 usage devmemstat --sysroot /nonexistent
 3 absent rpmsgctl --sysroot $X86
 3 absent dmabufcp heaps --sysroot $X86
@@ -53,6 +54,7 @@ matrix() {
 3 live smmustat events --follow --sysroot $ARM
 3 live smmustat stress --sysroot $ARM
 3 live devmemstat monitor --sysroot $AM
+3 live devmemstat rx --dev eth0 --queues 0 --sysroot $AM
 3 live devmemstat queues --netns x --sysroot $AM
 3 notfound doctor --devmem socbox-nosuch0
 3 notfound rpmsgctl rproc status remoteproc9 --sysroot $AM

@@ -20,7 +20,7 @@ struct sb_devmem_rx {
 	bool keep;	     /* keep the fragments: they go back when the socket is closed */
 	/* results */
 	uint64_t bytes, devmem_bytes, linear_bytes, frags, foreign_frags, tokens;
-	uint64_t xxh3; /* XXH3-64 of the stream */
+	uint64_t xxh3;		    /* XXH3-64 of the stream */
 	uint64_t first_ns, last_ns; /* sb_now_ns() of the first and the last byte */
 };
 

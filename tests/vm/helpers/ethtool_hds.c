@@ -55,8 +55,8 @@ int main(int argc, char **argv)
 	sb_nl_put(&m, ETHTOOL_A_RINGS_TCP_DATA_SPLIT, &split, sizeof(split));
 	sb_nl_put_u32(&m, ETHTOOL_A_RINGS_HDS_THRESH, 0);
 	if (sb_genl_talk(&g, &m, NULL, NULL, &e)) {
-		fprintf(stderr, "%s: %s: rings set: %s%s%s\n", argv[0], argv[1],
-			strerror(e.errnum), e.reason[0] ? ": " : "", e.reason);
+		fprintf(stderr, "%s: %s: rings set: %s%s%s\n", argv[0], argv[1], strerror(e.errnum),
+			e.reason[0] ? ": " : "", e.reason);
 		sb_genl_close(&g);
 		return 1;
 	}
