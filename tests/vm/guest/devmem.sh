@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernel: test
 # devmem TCP on the test kernel's netdevsim (patch 0004): a pair of ports in two network
-# namespaces, header-data split on, a udmabuf bound to the receiver's RX queue.
+# namespaces, header-data split on, a udmabuf bound to the receiver's RX queue. The binding
+# as queues, pools and bindings show it; a second bind of the queue refused; 8 MiB received
+# by devmemstat rx into the dma-buf, checked with cmp; the kernel's ncdevmem on the same
+# stream as the reference; a binding leaked by rx --hold, seen by bindings, pools, monitor
+# and socbox events, and its release.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
@@ -108,11 +112,20 @@ ok "ncdevmem's payload is the file too" cmp /tmp/src.bin /tmp/nc.out
 not_ok "ncdevmem saw no linear data" grep -q SCM_DEVMEM_LINEAR /tmp/nc.err
 
 # --- a leaked binding: unbound while the receiver still holds its fragments -------------
+# devmemstat monitor and socbox events follow it from inside the namespace
+"$SOCBOX" devmemstat monitor --netns nsb -t 120 -v -J >/tmp/mon 2>/tmp/mon.err &
+mon=$!
+ok "monitor listens" wait_line /tmp/mon.err 'listening for netdev events'
+start_s=$(cut -d' ' -f1 /proc/uptime)
+nsenter --net=/run/netns/nsb "$SOCBOX" events --follow -J -v -t 120 -s netdev --since "$start_s" >/tmp/ev.jsonl 2>/tmp/ev.err &
+ev=$!
+ok "events listens" wait_line /tmp/ev.err 'page-pool notifications'
 dd if=/dev/urandom of=/tmp/small.bin bs=64k count=16 2>/dev/null
 "$SOCBOX" devmemstat rx --netns nsb --dev "$ifb" --queues 0 --size 4M -t 60 --hold 60 >/tmp/rx.out 2>/tmp/rx.err &
 rxpid=$!
 ok "rx --hold listens" wait_line /tmp/rx.err 'listening'
 id=$(sed -n 's/.*binding \([0-9]*\)$/\1/p' /tmp/rx.err | head -n1)
+ok "monitor: the binding's page pool came (page-pool-add with its dmabuf)" wait_line /tmp/mon "\"event\":\"page-pool-add\".*\"dmabuf\":$id[,}]"
 ok "send 1 MiB" nsenter --net=/run/netns/nsa socbox-tcp-send 192.0.2.2 5201 /tmp/small.bin
 ok "rx unbinds and holds the fragments" wait_line /tmp/rx.err 'unbound binding'
 ok "rx is still holding them" kill -0 $rxpid
@@ -120,11 +133,22 @@ dm bindings >/tmp/leak.txt 2>/tmp/leak.err
 is "$?" 1 "bindings finds the leaked binding's pool (exit 1)"
 sed 's/^/# /' /tmp/leak.txt /tmp/leak.err
 like "$(dm pools -r -n -o DMABUF,LEAKED)" "^$id yes\$" "pools: binding $id's pool is detached and leaked"
+pool=$(dm pools -r -n -o POOL_ID,DMABUF | sed -n "s/^\([0-9]*\) $id\$/\1/p")
+ok "events: pool $pool not drained" wait_line /tmp/ev.jsonl "\"kind\":\"pool-not-drained\",\"object\":\"pool $pool\""
 kill $rxpid
 wait $rxpid
 is "$?" 0 "rx --hold ends on SIGTERM with exit 0"
 sed 's/^/# /' /tmp/rx.err
 ok "the fragments come back and the pool goes" wait_for sh -c "\"$SOCBOX\" devmemstat bindings --netns nsb >/dev/null 2>&1"
+ok "events: pool $pool gone, its pages back" wait_line /tmp/ev.jsonl "\"kind\":\"pool-gone\",\"object\":\"pool $pool\""
+ok "monitor: page-pool-delete of pool $pool" wait_line /tmp/mon "\"event\":\"page-pool-delete\".*\"pool_id\":$pool[,}]"
+kill $mon $ev
+wait $mon
+is "$?" 0 "monitor ends on SIGTERM with exit 0"
+wait $ev
+is "$?" 0 "events ends on SIGTERM with exit 0"
+sed 's/^/# monitor: /' /tmp/mon
+sed 's/^/# events: /' /tmp/ev.jsonl
 not_ok "no pool of binding $id is left" sh -c "\"$SOCBOX\" devmemstat pools --netns nsb -r -n -o DMABUF | grep -qx $id"
 
 # --- the kernel log stayed clean ---------------------------------------------------------
