@@ -26,6 +26,24 @@ static const struct sb_col bind_cols[] = {
 };
 _Static_assert(ARRAY_SIZE(bind_cols) == BD_SIZE + 1, "a column for each constant");
 
+int dm_binding_args(struct sb_ctx *c, const char *queues_arg, const char *size_arg,
+		    unsigned **queues, unsigned *nqueues, uint64_t *size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!dm_dev)
+		return sb_usage_error(c, "--dev IF is required");
+	if (!queues_arg)
+		return sb_usage_error(c, "--queues LIST is required");
+	if (size_arg && (sb_parse_size(size_arg, size) || *size == 0))
+		return sb_usage_error(c, "bad size '%s'", size_arg);
+	if (*size % (uint64_t)page)
+		return sb_usage_error(c, "--size must be a multiple of the page size (%ld)", page);
+	if (sb_parse_list(queues_arg, 65535, queues, nqueues))
+		return sb_usage_error(c, "bad queue list '%s'", queues_arg);
+	return 0;
+}
+
 int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
@@ -55,21 +73,9 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols, ARRAY_SIZE(bind_cols));
 	if (rc)
 		return rc;
-	if (!dm_dev)
-		return sb_usage_error(c, "--dev IF is required");
-	if (!bind_queues)
-		return sb_usage_error(c, "--queues LIST is required");
-	if (sb_parse_list(bind_queues, 65535, &queues, &nqueues))
-		return sb_usage_error(c, "bad queue list '%s'", bind_queues);
-	if (bind_size && (sb_parse_size(bind_size, &size) || size == 0)) {
-		free(queues);
-		return sb_usage_error(c, "bad size '%s'", bind_size);
-	}
-	if (size % (uint64_t)sysconf(_SC_PAGESIZE)) {
-		free(queues);
-		return sb_usage_error(c, "--size must be a multiple of the page size (%ld)",
-				      sysconf(_SC_PAGESIZE));
-	}
+	rc = dm_binding_args(c, bind_queues, bind_size, &queues, &nqueues, &size);
+	if (rc)
+		return rc;
 	if (bind_duration < 0) {
 		free(queues);
 		return sb_usage_error(c, "--duration must not be negative");

@@ -264,18 +264,9 @@ int dm_rx(struct sb_ctx *c, int argc, const char **argv)
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, rx_cols, ARRAY_SIZE(rx_cols));
 	if (rc)
 		return rc;
-	if (!dm_dev)
-		return sb_usage_error(c, "--dev IF is required");
-	if (!rx_queues)
-		return sb_usage_error(c, "--queues LIST is required");
-	if (sb_parse_list(rx_queues, 65535, &queues, &nqueues))
-		return sb_usage_error(c, "bad queue list '%s'", rx_queues);
-	if (rx_size &&
-	    (sb_parse_size(rx_size, &size) || !size || size % (uint64_t)sysconf(_SC_PAGESIZE))) {
-		rc = sb_usage_error(c, "bad size '%s' (a multiple of the page size, %ld)", rx_size,
-				    sysconf(_SC_PAGESIZE));
-		goto out;
-	}
+	rc = dm_binding_args(c, rx_queues, rx_size, &queues, &nqueues, &size);
+	if (rc)
+		return rc;
 	if (rx_port <= 0 || rx_port > 65535 || rx_timeout < 0 || rx_hold < 0) {
 		rc = sb_usage_error(c, rx_port <= 0 || rx_port > 65535
 					       ? "--port must be 1..65535"
