@@ -150,8 +150,8 @@ else
 	t_fail "monitor output is not JSON Lines"
 fi
 
-# bind: veth has no queue management ops, the kernel refuses
-t_run "bind on veth fails" 1 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0 --queues 0 --size 1M --duration 1
+# bind: veth has no queue management ops, the kernel refuses: a requirement unmet, exit 3
+t_run "bind on veth fails" 3 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0 --queues 0 --size 1M --duration 1
 t_grep "bind error carries the kernel's answer" '^devmemstat: sbdm0: bind-rx: kernel: ' "$T_TMP/err"
 t_grep "bind error hints at driver support" 'netmem queue API' "$T_TMP/err"
 t_run "bind without --queues" 2 "$SOCBOX" devmemstat bind --netns "$NA" --dev sbdm0

@@ -125,7 +125,7 @@ dd if=/dev/urandom of=/tmp/small.bin bs=64k count=16 2>/dev/null
 rxpid=$!
 ok "rx --hold listens" wait_line /tmp/rx.err 'listening'
 id=$(sed -n 's/.*binding \([0-9]*\)$/\1/p' /tmp/rx.err | head -n1)
-ok "monitor: the binding's page pool came (page-pool-add with its dmabuf)" wait_line /tmp/mon "\"event\":\"page-pool-add\".*\"dmabuf\":$id[,}]"
+ok "monitor: the binding's page pool came (page-pool-add with its dmabuf)" wait_line /tmp/mon "\"event\":\"page-pool-add\".*\"dmabuf\":${id}[,}]"
 ok "send 1 MiB" nsenter --net=/run/netns/nsa socbox-tcp-send 192.0.2.2 5201 /tmp/small.bin
 ok "rx unbinds and holds the fragments" wait_line /tmp/rx.err 'unbound binding'
 ok "rx is still holding them" kill -0 $rxpid
@@ -141,7 +141,7 @@ is "$?" 0 "rx --hold ends on SIGTERM with exit 0"
 sed 's/^/# /' /tmp/rx.err
 ok "the fragments come back and the pool goes" wait_for sh -c "\"$SOCBOX\" devmemstat bindings --netns nsb >/dev/null 2>&1"
 ok "events: pool $pool gone, its pages back" wait_line /tmp/ev.jsonl "\"kind\":\"pool-gone\",\"object\":\"pool $pool\""
-ok "monitor: page-pool-delete of pool $pool" wait_line /tmp/mon "\"event\":\"page-pool-delete\".*\"pool_id\":$pool[,}]"
+ok "monitor: page-pool-delete of pool $pool" wait_line /tmp/mon "\"event\":\"page-pool-delete\".*\"pool_id\":${pool}[,}]"
 kill $mon $ev
 wait $mon
 is "$?" 0 "monitor ends on SIGTERM with exit 0"
