@@ -15,6 +15,7 @@
 
 #include "socbox/dmabuf_copy.h"
 #include "socbox/dmabuf.h"
+#include "socbox/probe.h"
 #include "socbox/dmabufinfo.h"
 #include "socbox/netdev.h"
 #include "testutil.h"
@@ -725,7 +726,9 @@ START_TEST(direct_method_runs_its_buffered_twin)
 	ck_assert_int_eq(res.path.instead_of, SB_COPY_RW_FILE_DIRECT);
 	ck_assert_int_ne(res.path.why[0], '\0');
 	ck_assert_str_eq(e.object, "method rw-file");
-	ck_assert_int_eq(e.errnum, ENOTTY);
+	/* ENOTTY on this machine; a fresh bookworm root under scripts/check-fresh saw ENOSYS:
+	 * what is pinned is "the kernel lacks it", not which errno says so */
+	ck_assert_msg(sb_kernel_lacks(e.errnum), "errno %d", e.errnum);
 	ck_assert_int_eq(sb_err_exit_code(&e), SB_EXIT_UNSUPPORTED);
 	snprintf(why, sizeof(why), "%s", res.path.why);
 
