@@ -319,26 +319,36 @@ for m in read direct sendfile splice; do
 	fault_walk "dmabufcp udmabuf $m" copy_whole dmabufcp copy -m $m "$D/src" udmabuf "$D/dst"
 done
 
-# --- devmemstat bind: a udmabuf bound to a netdevsim queue (the test kernel's patch 0004) ---
-echo "21 1 1" >/sys/bus/netdevsim/new_device
-ok "netdevsim21 for devmemstat bind" wait_for test -d /sys/bus/netdevsim/devices/netdevsim21/net
-nsim=$(ls /sys/bus/netdevsim/devices/netdevsim21/net)
-ip link set "$nsim" up
-ok "header-data split on $nsim" socbox-ethtool-hds "$nsim" on
+# --- devmemstat bind ---
 # shellcheck disable=SC2317
 bufs_back() { [ "$(dmabufs)" = "$bufs0" ]; }
 # shellcheck disable=SC2317
-no_binding() { # the udmabuf gone, no binding, no pool of one left holding memory
-	# the kernel lets go of a binding's dma-buf from a work item, after the socket is gone
+no_dmabuf() { # the udmabuf gone (the kernel lets go of a binding's from a work item)
 	wait_for bufs_back || { echo "$(($(dmabufs) - bufs0)) dma-bufs left"; return 1; }
 	devmemstat bindings -r -n >"$W/bindings" 2>&1 || { cat "$W/bindings"; return 1; }
 	[ ! -s "$W/bindings" ] || { echo "bindings: $(cat "$W/bindings")"; return 1; }
-	# the queue restarted without the binding: its queue is free again
-	devmemstat queues --dev "$nsim" -r -n -o DMABUF >"$W/queues" 2>&1 || { cat "$W/queues"; return 1; }
-	! grep -q '[0-9]' "$W/queues" || { echo "queue still bound: $(cat "$W/queues")"; return 1; }
 }
-fault_walk "devmemstat bind" no_binding devmemstat bind --dev "$nsim" --queues 0 --size 1M --duration 0.01
-echo 21 >/sys/bus/netdevsim/del_device
+if grep -qw socbox.faults_devmem /proc/cmdline; then
+	# A real binding on a netdevsim queue (patch 0004). By hand only: an allocation that
+	# fails in the queue restart at unbind makes the kernel WARN in __netif_mp_close_rxq and
+	# leaves the binding's pool on the queue (upstream; tests/vm/README.md).
+	echo "21 1 1" >/sys/bus/netdevsim/new_device
+	ok "netdevsim21 for devmemstat bind" wait_for test -d /sys/bus/netdevsim/devices/netdevsim21/net
+	nsim=$(ls /sys/bus/netdevsim/devices/netdevsim21/net)
+	ip link set "$nsim" up
+	ok "header-data split on $nsim" socbox-ethtool-hds "$nsim" on
+	# shellcheck disable=SC2317
+	no_binding() { # nothing of the binding left, and its queue free again
+		no_dmabuf || return 1
+		devmemstat queues --dev "$nsim" -r -n -o DMABUF >"$W/queues" 2>&1 || { cat "$W/queues"; return 1; }
+		! grep -q '[0-9]' "$W/queues" || { echo "queue still bound: $(cat "$W/queues")"; return 1; }
+	}
+	fault_walk "devmemstat bind" no_binding devmemstat bind --dev "$nsim" --queues 0 --size 1M --duration 0.01
+	echo 21 >/sys/bus/netdevsim/del_device
+else
+	# virtio-net refuses the binding (exit 3, the kernel's message): the udmabuf made and gone
+	WANT=3 fault_walk "devmemstat bind (refused)" no_dmabuf devmemstat bind --dev eth0 --queues 0 --size 1M --duration 1
+fi
 
 # --- smmustat stress: iommufd + VFIO, and the kernel's dma_map_benchmark ---
 edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
