@@ -10,6 +10,9 @@
 #   wait_for CMD [ARG...]    until CMD succeeds (every 20 ms, 20 s at most); 0 when it did:
 #                            wait for the effect or a readiness line, never sleep and hope
 #   wait_line FILE ERE       wait_for a line of FILE that matches
+#   genl_sock PID FIELD      column FIELD of PID's generic netlink socket in /proc/net/netlink
+#                            (its port id is its pid): 5 bytes queued, 9 notifications dropped
+#   genl_drained PID         that socket holds nothing (netlink drops until then after ENOBUFS)
 #   endpoint_devices         how many rpmsg endpoint devices (/sys/class/rpmsg/rpmsgN) exist
 #   bail_out REASON          a test that cannot go on: one "not ok" line, then done_testing
 #   done_testing             print the plan if none was given, check the count, exit 1 on failure
@@ -96,6 +99,14 @@ wait_for() {
 		[ $_w -lt 1000 ] || return 1
 		usleep 20000
 	done
+}
+
+genl_sock() {
+	awk -v p="$1" -v f="$2" '$2 == 16 && $3 == p { print $f }' /proc/net/netlink
+}
+
+genl_drained() {
+	[ "$(genl_sock "$1" 5)" = 0 ]
 }
 
 wait_line() {

@@ -28,11 +28,8 @@ ok "the overflow is a row of its own" wait_line $T/mon '"event":"lost"'
 # The kernel says ENOBUFS once, then drops silently until the queue is empty again (netlink's
 # congested state): the next device waits for monitor's socket (its port id is its pid) to
 # hold nothing, as /proc/net/netlink shows; the kernel's drop count is there too.
-sock() { awk -v p="$mon" -v f="$1" '$2 == 16 && $3 == p { print $f }' /proc/net/netlink; }
-# shellcheck disable=SC2317 # called through ok and wait_for
-drained() { [ "$(sock 5)" = 0 ]; }
-ok "monitor reads its queue empty" wait_for drained
-diag "the kernel dropped $(sock 9) notifications for monitor"
+ok "monitor reads its queue empty" wait_for genl_drained $mon
+diag "the kernel dropped $(genl_sock $mon 9) notifications for monitor"
 echo "200 1" >/sys/bus/netdevsim/new_device
 ok "netdevsim device created after the flood" wait_for test -d /sys/bus/netdevsim/devices/netdevsim200/net
 nsim=$(ls /sys/bus/netdevsim/devices/netdevsim200/net 2>/dev/null)

@@ -32,11 +32,8 @@ kill -CONT $ev
 ok "the overflow is in the timeline" wait_line $T/ev '"kind":"lost","object":"netdev notifications"'
 # after ENOBUFS the kernel drops until the queue is empty (netlink's congested state): wait
 # for events' socket (port id: its pid) to hold nothing, as /proc/net/netlink shows
-sock() { awk -v p="$ev" -v f="$1" '$2 == 16 && $3 == p { print $f }' /proc/net/netlink; }
-# shellcheck disable=SC2317 # called through ok and wait_for
-drained() { [ "$(sock 5)" = 0 ]; }
-ok "events reads its queue empty" wait_for drained
-diag "the kernel dropped $(sock 9) notifications for events"
+ok "events reads its queue empty" wait_for genl_drained $ev
+diag "the kernel dropped $(genl_sock $ev 9) notifications for events"
 ok "up again" ip link set "$nd" up
 hold=/sys/kernel/debug/netdevsim/netdevsim30/ports/0/pp_hold
 ok "hold a page of queue 0's pool" sh -c "echo y >$hold"
