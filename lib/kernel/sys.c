@@ -35,58 +35,12 @@ vpath(char *buf, size_t len, const char *fmt, va_list ap)
 		rc_; \
 	})
 
-/* Test hook, off unless SOCBOX_TEST_RECORD_READS names a file: each path that was opened,
- * looked at or read as a link is appended to that file as the host names it (a sysroot's
- * path first), so tests/cli/snapshot_covers.sh can hold what the views read to what a
- * snapshot copies. Only what was found: a snapshot cannot hold what the board lacks. */
-static void record(const char *dir, const char *path)
-{
-	const char *file = getenv("SOCBOX_TEST_RECORD_READS");
-	char line[2 * PATH_MAX + 2];
-	int fd, n;
-
-	if (!file || !*file)
-		return;
-	n = snprintf(line, sizeof(line), "%s%s%s\n", dir, *dir && *path != '/' ? "/" : "", path);
-	if (n <= 0 || (size_t)n >= sizeof(line))
-		return;
-	fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return;
-	/* one write a line (O_APPEND: whole lines from each process); a lost one fails the test
-	 * that reads them */
-	ssize_t done = write(fd, line, (size_t)n);
-	(void)done;
-	close(fd);
-}
-
-/* The same for name below the directory dfd (sb_link_name_at has no root to name). */
-static void record_at(int dfd, const char *name)
-{
-	char proc[64], dir[PATH_MAX];
-	ssize_t n;
-
-	if (!getenv("SOCBOX_TEST_RECORD_READS"))
-		return;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dfd);
-	n = readlink(proc, dir, sizeof(dir) - 1);
-	if (n <= 0)
-		return;
-	dir[n] = '\0';
-	record(dir, name);
-}
-
-static const char *record_dir(const struct sb_root *r)
-{
-	return r->live ? "" : r->path;
-}
-
 static int sys_openat(const struct sb_root *r, const char *path, int flags)
 {
 	int fd = root_openat(r, path, flags);
 
 	if (fd >= 0)
-		record(record_dir(r), path);
+		sys_record_read(r, path);
 	return fd;
 }
 
@@ -95,7 +49,7 @@ static int sys_open_text(const struct sb_root *r, const char *path, off_t *size)
 	int fd = root_open_text(r, path, size);
 
 	if (fd >= 0)
-		record(record_dir(r), path);
+		sys_record_read(r, path);
 	return fd;
 }
 
@@ -367,7 +321,7 @@ static int readlink_path(const struct sb_root *r, const char *path, char *buf, s
 	close(dfd);
 	if (n < 0)
 		return -errno;
-	record(record_dir(r), path);
+	sys_record_read(r, path);
 	if ((size_t)n >= len - 1)
 		return -ENAMETOOLONG;
 	buf[n] = '\0';
@@ -408,7 +362,7 @@ int sb_link_name_at(int dfd, const char *name, char *buf, size_t len)
 
 	if (n < 0)
 		return -errno;
-	record_at(dfd, name);
+	sys_record_read_at(dfd, name);
 	if ((size_t)n >= sizeof(target) - 1)
 		return -ENAMETOOLONG;
 	target[n] = '\0';

@@ -25,6 +25,11 @@ struct sb_root {
 	char path[]; /* canonical, as realpath(3) gives it */
 };
 
+/* sys_record.c: the test hook SOCBOX_TEST_RECORD_READS=FILE (off when unset) appends each
+ * path found below a root, or below the directory dfd, to FILE. */
+void sys_record_read(const struct sb_root *r, const char *path);
+void sys_record_read_at(int dfd, const char *name);
+
 /* sys_root.c: open a path below the root (see there for what a sysroot may not open), and
  * open one for reading with the size at which reading may stop. */
 int root_openat(const struct sb_root *r, const char *path, int flags);
