@@ -22,9 +22,11 @@ mkdir -p "$D" $W
 DBG=/sys/kernel/debug
 LIB=/usr/bin/libsocbox-failnth.so
 BIG=1000000000 # larger than any command's count of fault points
-# Every fault point up to WALK_FULL (400), then WALK_SPACED (100) more spread over the rest:
-# the long walks are a loop's points again and again (rproc cycle's waits for its devices)
-# or runs that take a second each (dma_map_benchmark's shortest). A boot with
+# Every fault point up to WALK_FULL (400), then WALK_SPACED (100) more spread over the rest,
+# then every point the spacing skipped just before the end (the command's teardown: a
+# binding's unbind, a device's release): the long walks are a loop's points again and again
+# (rproc cycle's waits for its devices) or runs that take a second each (dma_map_benchmark's
+# shortest). A boot with
 # socbox.faults_full on its command line walks every point of every command.
 ALL=0
 grep -qw socbox.faults_full /proc/cmdline && ALL=1
@@ -35,8 +37,10 @@ SPLAT='WARNING:|BUG:|refcount_t:|Oops|list_(add|del) corruption|kmemleak: [0-9]+
 # WARNs the kernel gives on its own teardown when an allocation there fails, which no caller
 # can avoid: listed as the kernel's findings, not failed. __iommu_release_dma_ownership:
 # re-attaching the default domain when VFIO's close releases the device (intel-iommu
-# allocates for it), WARN_ON(-ENOMEM) in drivers/iommu/iommu.c.
-KNOWN='WARNING: .* at __iommu_release_dma_ownership\+'
+# allocates for it), WARN_ON(-ENOMEM) in drivers/iommu/iommu.c. __netif_mp_close_rxq: the
+# queue restart when a devmem binding is unbound (the socket's close) fails, WARN_ON(err)
+# in net/core/netdev_rx_queue.c, and the queue keeps the binding's pool until it restarts.
+KNOWN='WARNING: .* at (__iommu_release_dma_ownership|__netif_mp_close_rxq)\+'
 
 ok "kmemleak is on (kmemleak=on)" test -w $DBG/kmemleak
 ok "fail-nth exists (CONFIG_FAULT_INJECTION)" test -w /proc/self/fail-nth
@@ -99,6 +103,65 @@ armed() {
 # overwritten in place, never truncated), so that writing a message is not itself a fault
 # point: a message lost there would be the test's doing, not the command's.
 
+# fault_step N CMD...: one step of fault_walk (its variables): CMD with its Nth point
+# failed, judged and checked; returns 0 when that was the end (nothing left to fail and it
+# succeeded), 1 otherwise
+fault_step() {
+	step=$1
+	shift
+	runs=$((runs + 1))
+	t0=$(uptime_cs)
+	armed "$step" "$@"
+	rc=$?
+	t=$(($(uptime_cs) - t0))
+	nleft=
+	read -r nleft <$W/left
+	l1='' l2=''
+	{
+		read -r l1
+		read -r l2
+	} <$W/err
+	[ $t -lt 300 ] || diag "$name: step $step took $((t / 100)).$((t % 100 / 10)) s (exit $rc): $l1"
+	# the end: nothing was left to fail and it succeeded (checked like every step)
+	if [ "$rc" = "$want" ] && [ -n "$nleft" ] && [ "$nleft" != 0 ]; then
+		"$check" "$rc" >$W/check 2>&1 || {
+			left=$((left + 1))
+			diag "$name: the last run: $(cat $W/check)"
+		}
+		return 0
+	fi
+	case $rc:$l1 in
+	0:*) absorbed=$((absorbed + 1)) ;;
+	[134]:"$applet: "* | [134]:"$applet "[a-z]*": "*)
+		if [ -z "$l2" ]; then
+			failed=$((failed + 1))
+			echo "$l1" >>$W/errors
+		else
+			bad=$((bad + 1))
+			diag "$name: step $step: exit $rc, more than one line: $l1 | $l2"
+		fi
+		;;
+	1:)
+		# a check that failed says so on standard output, as ping(8) does
+		if grep -Eq "$REPORTED" $W/out; then
+			reported=$((reported + 1))
+		else
+			bad=$((bad + 1))
+			diag "$name: step $step: exit 1, nothing on stderr; stdout: $(head -n 4 $W/out | tr -s ' ' | tr '\n' '|')"
+		fi
+		;;
+	*)
+		bad=$((bad + 1))
+		diag "$name: step $step: exit $rc: $l1 | $l2"
+		;;
+	esac
+	if ! "$check" "$rc" >$W/check 2>&1; then
+		left=$((left + 1))
+		diag "$name: step $step (exit $rc: $l1): $(cat $W/check)"
+	fi
+	return 1
+}
+
 # [WANT=RC] fault_walk NAME CHECK CMD...: the walk described above; WANT is how the command
 # ends when nothing fails (0 unless the kernel refuses it anyway). CHECK RC is called after every
 # step (and once before, with RC 0 for an unarmed run) and returns non-zero, saying why, when
@@ -127,60 +190,19 @@ fault_walk() {
 	while [ "$step" -lt $((2 * points + 200)) ]; do
 		# past FULL steps, SPACED points spread over the rest (the points of a loop repeat)
 		[ "$step" -ge "$full" ] && [ "$stride" = 1 ] && stride=$(((points - full) / spaced + 1))
-		step=$((step + stride))
-		runs=$((runs + 1))
-		t0=$(uptime_cs)
-		armed $step "$@"
-		rc=$?
-		t=$(($(uptime_cs) - t0))
-		nleft=
-		read -r nleft <$W/left
-		l1='' l2=''
-		{
-			read -r l1
-			read -r l2
-		} <$W/err
-		[ $t -lt 300 ] || diag "$name: step $step took $((t / 100)).$((t % 100 / 10)) s (exit $rc): $l1"
-		# the end: nothing was left to fail and it succeeded (checked like every step)
-		if [ "$rc" = "$want" ] && [ -n "$nleft" ] && [ "$nleft" != 0 ]; then
-			"$check" "$rc" >$W/check 2>&1 || {
-				left=$((left + 1))
-				diag "$name: the last run: $(cat $W/check)"
-			}
-			break
-		fi
-		case $rc:$l1 in
-		0:*) absorbed=$((absorbed + 1)) ;;
-		[134]:"$applet: "* | [134]:"$applet "[a-z]*": "*)
-			if [ -z "$l2" ]; then
-				failed=$((failed + 1))
-				echo "$l1" >>$W/errors
-			else
-				bad=$((bad + 1))
-				diag "$name: step $step: exit $rc, more than one line: $l1 | $l2"
-			fi
-			;;
-		1:)
-			# a check that failed says so on standard output, as ping(8) does
-			if grep -Eq "$REPORTED" $W/out; then
-				reported=$((reported + 1))
-			else
-				bad=$((bad + 1))
-				diag "$name: step $step: exit 1, nothing on stderr; stdout: $(head -n 4 $W/out | tr -s ' ' | tr '\n' '|')"
-			fi
-			;;
-		*)
-			bad=$((bad + 1))
-			diag "$name: step $step: exit $rc: $l1 | $l2"
-			;;
-		esac
-		if ! "$check" "$rc" >$W/check 2>&1; then
-			left=$((left + 1))
-			diag "$name: step $step (exit $rc: $l1): $(cat $W/check)"
-		fi
+		fault_step $((step + stride)) "$@" && break
 	done
+	# The points the stride skipped just before the end are the command's teardown (a
+	# binding's unbind, a device's release at close): every one of them is visited.
+	if [ "$stride" != 1 ] && [ "$rc" = "$want" ] && [ -n "$nleft" ] && [ "$nleft" != 0 ]; then
+		end=$step end_rc=$rc end_nleft=$nleft
+		for n in $(seq $((end - stride + 1)) $((end - 1))); do
+			fault_step "$n" "$@" && break
+		done
+		step=$end rc=$end_rc nleft=$end_nleft
+	fi
 	w=$(($(uptime_cs) - w0))
-	[ "$stride" = 1 ] || diag "$name: every point up to $full, then every ${stride}th"
+	[ "$stride" = 1 ] || diag "$name: every point up to $full, then every ${stride}th, and every one of the last $((stride - 1)) before the end"
 	diag "$name: $runs runs (fail-nth up to $step) in $((w / 100)) s: $failed failed with one line, $reported failed a check (stdout), $absorbed absorbed, $bad wrong"
 	# the distinct messages, numbers left out
 	sed 's/[0-9][0-9]*/N/g' $W/errors | sort | uniq -c | sort -rn | head -n 8 |
@@ -328,27 +350,37 @@ no_dmabuf() { # the udmabuf gone (the kernel lets go of a binding's from a work 
 	devmemstat bindings -r -n >"$W/bindings" 2>&1 || { cat "$W/bindings"; return 1; }
 	[ ! -s "$W/bindings" ] || { echo "bindings: $(cat "$W/bindings")"; return 1; }
 }
-if grep -qw socbox.faults_devmem /proc/cmdline; then
-	# A real binding on a netdevsim queue (patch 0004). By hand only: an allocation that
-	# fails in the queue restart at unbind makes the kernel WARN in __netif_mp_close_rxq and
-	# leaves the binding's pool on the queue (upstream; tests/vm/README.md).
-	echo "21 1 1" >/sys/bus/netdevsim/new_device
-	ok "netdevsim21 for devmemstat bind" wait_for test -d /sys/bus/netdevsim/devices/netdevsim21/net
-	nsim=$(ls /sys/bus/netdevsim/devices/netdevsim21/net)
-	ip link set "$nsim" up
-	ok "header-data split on $nsim" socbox-ethtool-hds "$nsim" on
-	# shellcheck disable=SC2317
-	no_binding() { # nothing of the binding left, and its queue free again
-		no_dmabuf || return 1
-		devmemstat queues --dev "$nsim" -r -n -o DMABUF >"$W/queues" 2>&1 || { cat "$W/queues"; return 1; }
-		! grep -q '[0-9]' "$W/queues" || { echo "queue still bound: $(cat "$W/queues")"; return 1; }
-	}
-	fault_walk "devmemstat bind" no_binding devmemstat bind --dev "$nsim" --queues 0 --size 1M --duration 0.01
-	echo 21 >/sys/bus/netdevsim/del_device
-else
-	# virtio-net refuses the binding (exit 3, the kernel's message): the udmabuf made and gone
-	WANT=3 fault_walk "devmemstat bind (refused)" no_dmabuf devmemstat bind --dev eth0 --queues 0 --size 1M --duration 1
-fi
+# A real binding on a netdevsim queue (patch 0004). When the walk fails an allocation of
+# the queue restart at unbind, the kernel WARNs (KNOWN above) and the queue keeps the
+# binding's pool, with its dma-buf, until the queue restarts: the check restarts it (the
+# link down and up, as a user would), says so, and then wants everything gone.
+echo "21 1 1" >/sys/bus/netdevsim/new_device
+ok "netdevsim21 for devmemstat bind" wait_for test -d /sys/bus/netdevsim/devices/netdevsim21/net
+nsim=$(ls /sys/bus/netdevsim/devices/netdevsim21/net)
+ip link set "$nsim" up
+ok "header-data split on $nsim" socbox-ethtool-hds "$nsim" on
+# shellcheck disable=SC2317
+binding_gone() { # nothing of the binding left, and its queue free again
+	no_dmabuf || return 1
+	devmemstat queues --dev "$nsim" -r -n -o DMABUF >"$W/queues" 2>&1 || { cat "$W/queues"; return 1; }
+	! grep -q '[0-9]' "$W/queues" || { echo "queue still bound: $(cat "$W/queues")"; return 1; }
+}
+unbind_warns=$(known)
+# shellcheck disable=SC2317
+no_binding() {
+	k=$(known)
+	if [ "$k" != "$unbind_warns" ]; then
+		unbind_warns=$k
+		echo "the queue restart at unbind failed (WARN in __netif_mp_close_rxq); link down/up freed the pool" >>"$W/kernel"
+		ip link set "$nsim" down
+		ip link set "$nsim" up
+	fi
+	binding_gone
+}
+fault_walk "devmemstat bind" no_binding devmemstat bind --dev "$nsim" --queues 0 --size 1M --duration 0.01
+echo 21 >/sys/bus/netdevsim/del_device
+# virtio-net refuses the binding (exit 3, the kernel's message): the udmabuf made and gone
+WANT=3 fault_walk "devmemstat bind (refused)" no_dmabuf devmemstat bind --dev eth0 --queues 0 --size 1M --duration 1
 
 # --- smmustat stress: iommufd + VFIO, and the kernel's dma_map_benchmark ---
 edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
