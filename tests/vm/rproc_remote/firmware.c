@@ -4,7 +4,7 @@
  * remote's RAM (SRP_MEM_DA, see firmware.ld) and whose .resource_table asks the
  * remoteproc core for a trace buffer and an rpmsg virtio device with two vrings. There is
  * no code to run: the socbox_rproc module plays the remote processor, reading this image
- * from the memory the core loaded it into. Built with the host compiler (tests/vm/rproc_remote/build).
+ * from the memory the core loaded it into. Built with the kernel's compiler (tests/vm/rproc_remote/build).
  */
 #include <stddef.h>
 #include <stdint.h>
