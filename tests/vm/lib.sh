@@ -113,6 +113,19 @@ wait_line() {
 	wait_for grep -Eq -- "$2" "$1"
 }
 
+# QEMU's edu device (1234:11e8), the guests' spare PCI function: its BDF, or nothing
+edu_device() {
+	e=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
+	e=${e%/device}
+	echo "${e##*/}"
+}
+# BDF's PCI requester ID (bus << 8 | device << 3 | function), in decimal
+requester_id() {
+	b=$((0x$(echo "$1" | cut -d: -f2)))
+	s=$((0x$(echo "$1" | cut -d: -f3 | cut -d. -f1)))
+	echo $((b << 8 | s << 3 | ${1##*.}))
+}
+
 endpoint_devices() { # how many /sys/class/rpmsg/rpmsgN exist
 	n=0
 	for d in /sys/class/rpmsg/rpmsg[0-9]*; do

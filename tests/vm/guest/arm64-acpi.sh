@@ -40,10 +40,7 @@ like "$($S groups -J)" '"stream_id_source": "iort"' "stream IDs from the IORT"
 ngroups=$(ls /sys/kernel/iommu_groups | wc -l)
 for d in /sys/bus/pci/devices/*; do
 	bdf=${d##*/}
-	bus=$((0x$(echo "$bdf" | cut -d: -f2)))
-	dev=$((0x$(echo "$bdf" | cut -d: -f3 | cut -d. -f1)))
-	fn=$(echo "$bdf" | cut -d. -f2)
-	rid=$((bus << 8 | dev << 3 | fn))
+	rid=$(requester_id "$bdf")
 	want=$(echo "$mappings" | awk -v r="$rid" '
 		r >= $1 && r <= $1 + $2 { printf "0x%x\n", r - $1 + $3; found = 1; exit }
 		END { if (!found) print "-" }')
@@ -52,9 +49,7 @@ done
 is "$($S groups -r -n -o STREAM_IDS | wc -l)" "$ngroups" "a stream ID column for every group"
 
 # A real fault: edu (no driver, translated default domain) reads an IOVA nobody mapped.
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 like "$edu" '^0000:' "the edu device (1234:11e8) is on the PCI bus"
 sid=$($S groups -r -n -o DEVICES,STREAM_IDS | awk -v d="$edu" '$1 == d { print $2 }')
 like "$sid" '^0x[0-9a-f]+$' "edu's stream ID from the IORT ($sid)"

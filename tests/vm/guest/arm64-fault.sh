@@ -12,9 +12,7 @@
 . /tests/lib.sh
 
 S="$SOCBOX smmustat"
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 like "$edu" '^0000:' "the edu device (1234:11e8) is on the PCI bus"
 not_ok "edu has no driver (its DMA goes through its default domain)" test -e "/sys/bus/pci/devices/$edu/driver"
 is "$(cat "/sys/bus/pci/devices/$edu/iommu_group/type")" DMA "edu's group is translated (DMA)"

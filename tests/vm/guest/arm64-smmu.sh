@@ -45,10 +45,7 @@ json=$($S groups -J)
 like "$json" '"stream_id_source": "dt"' "stream IDs from the device tree"
 for d in /sys/bus/pci/devices/*; do
 	bdf=${d##*/}
-	bus=$((0x$(echo "$bdf" | cut -d: -f2)))
-	dev=$((0x$(echo "$bdf" | cut -d: -f3 | cut -d. -f1)))
-	fn=$(echo "$bdf" | cut -d. -f2)
-	rid=$((bus << 8 | dev << 3 | fn))
+	rid=$(requester_id "$bdf")
 	want=$(printf '0x%x' $((rid - rid_base + sid_base)))
 	[ "$rid" -lt $((rid_base + length)) ] || want=-
 	is "$($S groups -r -n -o DEVICES,STREAM_IDS | awk -v d="$bdf" '$1 == d { print $2 }')" "$want" "$bdf: stream ID $want (requester ID $rid)"
@@ -68,9 +65,7 @@ $S pmu >/tmp/out 2>/tmp/err
 is "$?" 3 "pmu: no PMCG (exit 3)"
 like "$(cat /tmp/err)" 'CONFIG_ARM_SMMU_V3_PMU' "pmu names the driver option"
 # stress: edu on vfio-pci (as stress wants it), then back to no driver for the other tests
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 echo vfio-pci >"/sys/bus/pci/devices/$edu/driver_override"
 echo "$edu" >/sys/bus/pci/drivers_probe
 is "$(basename "$(readlink "/sys/bus/pci/devices/$edu/driver")")" vfio-pci "edu bound to vfio-pci"

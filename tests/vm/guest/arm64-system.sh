@@ -34,9 +34,7 @@ unlike "$(printf '%s\n' "$notes" | grep -E '^note:|^[a-z]+\.[a-z-]+ ')" 'rpmsg' 
 unlike "$notes" 'intel_iommu|VT-d|AMD-Vi' "no x86 advice on arm64"
 
 # a fault first, so the snapshot has one to keep
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 records() { "$SOCBOX" smmustat events -J | sed -n 's/^ *"records": \([0-9]*\),$/\1/p'; }
 before=$(records)
 ok "edu DMA from an unmapped IOVA" socbox-edu-dma "$edu" 0x400000 4

@@ -383,9 +383,7 @@ echo 21 >/sys/bus/netdevsim/del_device
 WANT=3 fault_walk "devmemstat bind (refused)" no_dmabuf devmemstat bind --dev eth0 --queues 0 --size 1M --duration 1
 
 # --- smmustat stress: iommufd + VFIO, and the kernel's dma_map_benchmark ---
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 echo vfio-pci >"/sys/bus/pci/devices/$edu/driver_override"
 echo "$edu" >/sys/bus/pci/drivers_probe
 echo 1 >/sys/module/iommufd/parameters/allow_unsafe_interrupts

@@ -8,9 +8,7 @@
 ok "/dev/iommu is a char device" test -c /dev/iommu
 ok "IOAS alloc, map 4 pages, unmap, destroy" socbox-vmprobe iommufd
 
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 like "$edu" '^0000:' "the edu device (1234:11e8) is on the PCI bus"
 echo vfio-pci >"/sys/bus/pci/devices/$edu/driver_override"
 echo "$edu" >/sys/bus/pci/drivers_probe

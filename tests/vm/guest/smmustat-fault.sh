@@ -9,9 +9,7 @@
 . /tests/lib.sh
 
 S="$SOCBOX smmustat"
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 like "$edu" '^0000:' "the edu device (1234:11e8) is on the PCI bus"
 dev=/sys/bus/pci/devices/$edu
 short=${edu#0000:}

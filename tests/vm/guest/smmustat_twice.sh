@@ -11,9 +11,7 @@
 S=smmustat
 T=/tmp/smmustat-twice
 mkdir -p $T
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 like "$edu" '^0000:' "QEMU's edu device is there"
 
 # shellcheck disable=SC2317 # called through wait_for

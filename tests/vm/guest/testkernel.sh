@@ -6,9 +6,7 @@
 . /tests/lib.sh
 
 # dma_map_benchmark's debugfs file exists while a device is bound to it: use edu.
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 ok "dma_map_benchmark PCI driver (CONFIG_DMA_MAP_BENCHMARK)" test -d /sys/bus/pci/drivers/dma_map_benchmark
 echo dma_map_benchmark >"/sys/bus/pci/devices/$edu/driver_override"
 echo "$edu" >/sys/bus/pci/drivers_probe

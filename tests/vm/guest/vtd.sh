@@ -5,9 +5,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 
-edu=$(grep -l '^0x11e8$' /sys/bus/pci/devices/*/device 2>/dev/null | head -n1)
-edu=${edu%/device}
-edu=${edu##*/}
+edu=$(edu_device)
 
 like "$(ls /sys/class/iommu)" '^dmar[0-9]+$' "/sys/class/iommu/dmar* exists"
 like "$(find /sys/kernel/iommu_groups -mindepth 1 -maxdepth 1 | wc -l)" '^[1-9][0-9]*$' "/sys/kernel/iommu_groups is not empty"
