@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* devmemstat top: per-device and per-queue Gbps and packets/s from qstats deltas (interface
  * counters when a driver has no qstats), per-CPU usage and NET_RX softirqs, pool recycling.
- * Text output follows kperf's layout; -J gives one JSON object per interval. */
+ * Text output follows kperf's layout (devmemstat_top_kperf.c); -J gives one JSON object
+ * per interval. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -11,21 +12,13 @@
 #include <time.h>
 
 #include "socbox/error.h"
-#include "socbox/escape.h"
 #include "devmemstat.h"
+#include "devmemstat_top.h"
 #include "socbox/cpustat.h"
 #include "socbox/macro.h"
 #include "socbox/stats.h"
 
 static char *top_cpus;
-struct sample {
-	uint64_t t_ns;
-	struct sb_cpustat cpu;
-	struct sb_nd_state nd;
-	bool have_nd;
-	struct sb_if_counters *ifc;
-	size_t nifc;
-};
 
 static void sample_free(struct sample *s)
 {
@@ -60,7 +53,7 @@ static int take_sample(struct sb_ctx *c, struct sb_genl *g, uint32_t ifindex, st
 	return 0;
 }
 
-static uint64_t d64(uint64_t a, uint64_t b)
+uint64_t dm_d64(uint64_t a, uint64_t b)
 {
 	return b > a ? b - a : 0;
 }
@@ -131,13 +124,6 @@ static const struct sb_col pool_cols[] = {
 };
 _Static_assert(ARRAY_SIZE(pool_cols) == PP_RECYCLE + 1, "a column for each constant");
 
-struct rate {
-	char name[IF_NAMESIZE];
-	uint32_t ifindex;
-	bool qstats;
-	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
-};
-
 /* Device rates between a and b (a NULL: since boot, dt = uptime). */
 static size_t device_rates(const struct sample *a, const struct sample *b, uint32_t only,
 			   struct rate *out, size_t max)
@@ -161,14 +147,14 @@ static size_t device_rates(const struct sample *a, const struct sample *b, uint3
 				if (!qa)
 					qa = &zero;
 				r->qstats = true;
-				r->rx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_RX_BYTES],
-						  qb->v[SB_NETDEV_A_QSTATS_RX_BYTES]);
-				r->tx_bytes = d64(qa->v[SB_NETDEV_A_QSTATS_TX_BYTES],
-						  qb->v[SB_NETDEV_A_QSTATS_TX_BYTES]);
-				r->rx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_RX_PACKETS],
-						    qb->v[SB_NETDEV_A_QSTATS_RX_PACKETS]);
-				r->tx_packets = d64(qa->v[SB_NETDEV_A_QSTATS_TX_PACKETS],
-						    qb->v[SB_NETDEV_A_QSTATS_TX_PACKETS]);
+				r->rx_bytes = dm_d64(qa->v[SB_NETDEV_A_QSTATS_RX_BYTES],
+						     qb->v[SB_NETDEV_A_QSTATS_RX_BYTES]);
+				r->tx_bytes = dm_d64(qa->v[SB_NETDEV_A_QSTATS_TX_BYTES],
+						     qb->v[SB_NETDEV_A_QSTATS_TX_BYTES]);
+				r->rx_packets = dm_d64(qa->v[SB_NETDEV_A_QSTATS_RX_PACKETS],
+						       qb->v[SB_NETDEV_A_QSTATS_RX_PACKETS]);
+				r->tx_packets = dm_d64(qa->v[SB_NETDEV_A_QSTATS_TX_PACKETS],
+						       qb->v[SB_NETDEV_A_QSTATS_TX_PACKETS]);
 				n++;
 				continue;
 			}
@@ -181,10 +167,10 @@ static size_t device_rates(const struct sample *a, const struct sample *b, uint3
 				continue;
 			if (!ca)
 				ca = &zc;
-			r->rx_bytes = d64(ca->rx_bytes, cb->rx_bytes);
-			r->tx_bytes = d64(ca->tx_bytes, cb->tx_bytes);
-			r->rx_packets = d64(ca->rx_packets, cb->rx_packets);
-			r->tx_packets = d64(ca->tx_packets, cb->tx_packets);
+			r->rx_bytes = dm_d64(ca->rx_bytes, cb->rx_bytes);
+			r->tx_bytes = dm_d64(ca->tx_bytes, cb->tx_bytes);
+			r->rx_packets = dm_d64(ca->rx_packets, cb->rx_packets);
+			r->tx_packets = dm_d64(ca->tx_packets, cb->tx_packets);
 			n++;
 		}
 		return n;
@@ -200,15 +186,15 @@ static size_t device_rates(const struct sample *a, const struct sample *b, uint3
 			ca = &zc;
 		memset(r, 0, sizeof(*r));
 		snprintf(r->name, sizeof(r->name), "%s", cb->name);
-		r->rx_bytes = d64(ca->rx_bytes, cb->rx_bytes);
-		r->tx_bytes = d64(ca->tx_bytes, cb->tx_bytes);
-		r->rx_packets = d64(ca->rx_packets, cb->rx_packets);
-		r->tx_packets = d64(ca->tx_packets, cb->tx_packets);
+		r->rx_bytes = dm_d64(ca->rx_bytes, cb->rx_bytes);
+		r->tx_bytes = dm_d64(ca->tx_bytes, cb->tx_bytes);
+		r->rx_packets = dm_d64(ca->rx_packets, cb->rx_packets);
+		r->tx_packets = dm_d64(ca->tx_packets, cb->tx_packets);
 	}
 	return n;
 }
 
-static bool cpu_selected(const unsigned *cpus, unsigned n, int cpu)
+bool dm_cpu_selected(const unsigned *cpus, unsigned n, int cpu)
 {
 	if (!cpus)
 		return true;
@@ -218,12 +204,12 @@ static bool cpu_selected(const unsigned *cpus, unsigned n, int cpu)
 	return false;
 }
 
-static double gbps(uint64_t bytes, double dt)
+double dm_gbps(uint64_t bytes, double dt)
 {
 	return dt > 0 ? (double)bytes * 8.0 / 1e9 / dt : 0;
 }
 
-static double pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct sb_nd_pool_stats *b)
+double dm_pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct sb_nd_pool_stats *b)
 {
 	struct sb_nd_pool_stats d;
 
@@ -233,121 +219,8 @@ static double pool_recycle_delta(const struct sb_nd_pool_stats *a, const struct 
 		return sb_nd_recycle_rate(b);
 	d = *b;
 	for (int i = 0; i <= SB_NETDEV_A_PAGE_POOL_STATS_MAX; i++)
-		d.v[i] = d64(a->v[i], b->v[i]);
+		d.v[i] = dm_d64(a->v[i], b->v[i]);
 	return sb_nd_recycle_rate(&d);
-}
-
-/* kperf: "Rx 98.092 Gbps (735764807680 bytes in 60006084 usec)" and
- * "CPU 2: usr: 0.00% sys: 0.01% idle:24.51% iow: 0.00% irq: 1.67% sirq:73.79%". */
-static void print_kperf_to(FILE *fp, const struct rate *r, size_t nr, const struct sample *a,
-			   const struct sample *b, double dt, const unsigned *cpus, unsigned ncpus)
-{
-	unsigned long long usec = (unsigned long long)(dt * 1e6);
-
-	char esc[4 * IF_NAMESIZE + 1];
-
-	fprintf(fp, "== Devices\n");
-	for (size_t i = 0; i < nr; i++) {
-		sb_escape(esc, sizeof(esc), r[i].name, 0); /* read from /proc/net/dev */
-		fprintf(fp, "%s: Rx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", esc,
-			gbps(r[i].rx_bytes, dt), (unsigned long long)r[i].rx_bytes, usec,
-			dt > 0 ? (double)r[i].rx_packets / dt : 0,
-			r[i].qstats ? "qstats" : "netdev");
-		fprintf(fp, "%s: Tx%7.3f Gbps (%llu bytes in %llu usec) %.0f pps [%s]\n", esc,
-			gbps(r[i].tx_bytes, dt), (unsigned long long)r[i].tx_bytes, usec,
-			dt > 0 ? (double)r[i].tx_packets / dt : 0,
-			r[i].qstats ? "qstats" : "netdev");
-	}
-	if (b->have_nd) {
-		char name[IF_NAMESIZE];
-		for (size_t i = 0; i < b->nd.nqstats; i++) {
-			const struct sb_nd_qstats *q = &b->nd.qstats[i];
-			const struct sb_nd_qstats *p =
-				a ? sb_nd_find_qstats(&a->nd, q->ifindex, q->queue_type, q->queue_id)
-				  : NULL;
-			int battr = q->queue_type == SB_NETDEV_QUEUE_TYPE_RX
-					    ? SB_NETDEV_A_QSTATS_RX_BYTES
-					    : SB_NETDEV_A_QSTATS_TX_BYTES;
-			uint64_t bytes = d64(p ? p->v[battr] : 0, q->v[battr]);
-			fprintf(fp, "%s %s-%u: %s%7.3f Gbps (%llu bytes in %llu usec)\n",
-				sb_escape(esc, sizeof(esc), dm_ifname(q->ifindex, name), 0),
-				sb_nd_queue_type_name(q->queue_type), q->queue_id,
-				q->queue_type == SB_NETDEV_QUEUE_TYPE_RX ? "Rx" : "Tx",
-				gbps(bytes, dt), (unsigned long long)bytes, usec);
-		}
-	}
-	if (!a)
-		fprintf(fp, "note: averages since boot (%s)\n",
-			b->have_nd ? "first sample" : "a snapshot has one moment");
-	fprintf(fp, "== CPUs\n");
-	for (size_t i = 0; i < b->cpu.ncpus; i++) {
-		const struct sb_cpu_times *cb = &b->cpu.cpus[i];
-		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
-		struct sb_cpu_pct p;
-		if (!cpu_selected(cpus, ncpus, cb->cpu))
-			continue;
-		sb_cpu_pct(ca, cb, &p);
-		fprintf(fp,
-			"CPU %d: usr:%5.2f%% sys:%5.2f%% idle:%5.2f%% iow:%5.2f%% irq:%5.2f%% sirq:%5.2f%%",
-			cb->cpu, p.usr, p.sys, p.idle, p.iow, p.irq, p.sirq);
-		if (cb->have_softirqs)
-			fprintf(fp, " net_rx:%.0f/s",
-				dt > 0 ? (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt : 0);
-		fputc('\n', fp);
-	}
-	if (b->have_nd && b->nd.npools) {
-		char name[IF_NAMESIZE];
-		fprintf(fp, "== Page pools\n");
-		for (size_t i = 0; i < b->nd.npools; i++) {
-			const struct sb_nd_pool *p = &b->nd.pools[i];
-			const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
-			const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id)
-							      : NULL;
-			double rate = pool_recycle_delta(sa, sb);
-			fprintf(fp, "pool %llu %s: inflight %llu (%llu bytes)",
-				(unsigned long long)p->id,
-				sb_escape(esc, sizeof(esc), dm_ifname(p->ifindex, name), 0),
-				(unsigned long long)p->inflight,
-				(unsigned long long)p->inflight_mem);
-			if (sb && dt > 0)
-				fprintf(fp, " alloc:%.0f/s",
-					(double)(d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]
-							: 0,
-						     sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
-						 d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW]
-							: 0,
-						     sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW])) /
-						dt);
-			if (rate >= 0)
-				fprintf(fp, " recycle:%5.1f%%", rate * 100); /* as RECYCLE_RATE */
-			if (p->has & SB_ND_POOL_DETACHED)
-				fprintf(fp, " detached");
-			fputc('\n', fp);
-		}
-	}
-}
-
-/* kperf's lines as they are to a pipe (the seed's scripts read them); on a terminal each
- * is wrapped at its width, continuation lines indented */
-static void print_kperf(const struct rate *r, size_t nr, const struct sample *a,
-			const struct sample *b, double dt, const unsigned *cpus, unsigned ncpus)
-{
-	unsigned width = sb_err_width(stdout);
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *m = width ? open_memstream(&text, &len) : NULL;
-
-	if (!m) {
-		print_kperf_to(stdout, r, nr, a, b, dt, cpus, ncpus);
-		return;
-	}
-	print_kperf_to(m, r, nr, a, b, dt, cpus, ncpus);
-	if (fclose(m) != 0 || !text) /* no memory: the lines as they are */
-		print_kperf_to(stdout, r, nr, a, b, dt, cpus, ncpus);
-	else
-		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			sb_err_put_wrapped(stdout, line, width);
-	free(text);
 }
 
 static void device_rows(struct sb_table *t, const struct rate *r, size_t nr, double dt)
@@ -358,8 +231,8 @@ static void device_rows(struct sb_table *t, const struct rate *r, size_t nr, dou
 		if (r[i].ifindex)
 			sb_row_u64(row, D_IFINDEX, r[i].ifindex);
 		sb_row_str(row, D_SOURCE, r[i].qstats ? "qstats" : "netdev");
-		sb_row_dbl(row, D_RX_GBPS, gbps(r[i].rx_bytes, dt));
-		sb_row_dbl(row, D_TX_GBPS, gbps(r[i].tx_bytes, dt));
+		sb_row_dbl(row, D_RX_GBPS, dm_gbps(r[i].rx_bytes, dt));
+		sb_row_dbl(row, D_TX_GBPS, dm_gbps(r[i].tx_bytes, dt));
 		sb_row_dbl(row, D_RX_PPS, dt > 0 ? (double)r[i].rx_packets / dt : 0);
 		sb_row_dbl(row, D_TX_PPS, dt > 0 ? (double)r[i].tx_packets / dt : 0);
 		sb_row_u64(row, D_RX_BYTES, r[i].rx_bytes);
@@ -383,9 +256,10 @@ static void queue_rows(struct sb_table *t, const struct sample *a, const struct 
 		sb_row_str(row, QQ_IFNAME, dm_ifname(q->ifindex, name));
 		sb_row_str(row, QQ_TYPE, sb_nd_queue_type_name(q->queue_type));
 		sb_row_u64(row, QQ_QUEUE, q->queue_id);
-		sb_row_dbl(row, QQ_GBPS, gbps(d64(p ? p->v[battr] : 0, q->v[battr]), dt));
+		sb_row_dbl(row, QQ_GBPS, dm_gbps(dm_d64(p ? p->v[battr] : 0, q->v[battr]), dt));
 		if (dt > 0)
-			sb_row_dbl(row, QQ_PPS, (double)d64(p ? p->v[pattr] : 0, q->v[pattr]) / dt);
+			sb_row_dbl(row, QQ_PPS,
+				   (double)dm_d64(p ? p->v[pattr] : 0, q->v[pattr]) / dt);
 	}
 }
 
@@ -397,7 +271,7 @@ static void cpu_rows(struct sb_table *t, const struct sample *a, const struct sa
 		const struct sb_cpu_times *ca = a ? sb_cpustat_find(&a->cpu, cb->cpu) : NULL;
 		struct sb_cpu_pct p;
 		struct sb_row *row;
-		if (!cpu_selected(cpus, ncpus, cb->cpu))
+		if (!dm_cpu_selected(cpus, ncpus, cb->cpu))
 			continue;
 		sb_cpu_pct(ca, cb, &p);
 		row = sb_table_row(t);
@@ -410,9 +284,9 @@ static void cpu_rows(struct sb_table *t, const struct sample *a, const struct sa
 		sb_row_dbl(row, C_SIRQ, p.sirq);
 		if (cb->have_softirqs && dt > 0) {
 			sb_row_dbl(row, C_NET_RX,
-				   (double)d64(ca ? ca->net_rx : 0, cb->net_rx) / dt);
+				   (double)dm_d64(ca ? ca->net_rx : 0, cb->net_rx) / dt);
 			sb_row_dbl(row, C_NET_TX,
-				   (double)d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
+				   (double)dm_d64(ca ? ca->net_tx : 0, cb->net_tx) / dt);
 		}
 	}
 }
@@ -426,16 +300,17 @@ static void pool_rows(struct sb_table *t, const struct sample *a, const struct s
 		const struct sb_nd_pool_stats *sb = sb_nd_find_pool_stats(&b->nd, p->id);
 		const struct sb_nd_pool_stats *sa = a ? sb_nd_find_pool_stats(&a->nd, p->id) : NULL;
 		struct sb_row *row = sb_table_row(t);
-		double rate = pool_recycle_delta(sa, sb);
+		double rate = dm_pool_recycle_delta(sa, sb);
 		sb_row_u64(row, PP_ID, p->id);
 		sb_row_str(row, PP_IFNAME, dm_ifname(p->ifindex, name));
 		sb_row_u64(row, PP_INFLIGHT, p->inflight);
 		sb_row_u64(row, PP_MEM, p->inflight_mem);
 		if (sb && dt > 0) {
-			uint64_t alloc = d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] : 0,
-					     sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
-					 d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW] : 0,
-					     sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW]);
+			uint64_t alloc =
+				dm_d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST] : 0,
+				       sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST]) +
+				dm_d64(sa ? sa->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW] : 0,
+				       sb->v[SB_NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW]);
 			sb_row_dbl(row, PP_ALLOC_PS, (double)alloc / dt);
 		}
 		if (rate >= 0)
@@ -552,7 +427,7 @@ static void top_print(struct sb_ctx *c, struct top *t, const struct sample *a,
 	for (size_t i = 0; a && i < nr; i++)
 		fallback |= !t->rates[i].qstats;
 	if (c->out.mode == SB_OUT_TABLE && !c->out.columns) {
-		print_kperf(t->rates, nr, a, b, dt, t->cpus, t->ncpus);
+		dm_top_print_kperf(t->rates, nr, a, b, dt, t->cpus, t->ncpus);
 		if (fallback && first)
 			printf("note: [netdev] rates come from interface counters: the driver has no qstats\n");
 		fflush(stdout);
