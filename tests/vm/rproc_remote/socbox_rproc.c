@@ -23,6 +23,7 @@
  * The remote reads what it needs (ident block, trace buffer, vrings) from its resource
  * table in its RAM, the way firmware does; vring buffers are addressed physically.
  */
+#include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -180,7 +181,12 @@ static bool srp_vrings_ready(struct srp *srp)
 	return true;
 }
 
-/* Next buffer the driver made available, or -1. */
+/*
+ * Next buffer the driver made available, or -1; the buffer is mapped for the caller, who
+ * ends with srp_buf_unmap (in reverse order when two are held). Descriptors carry physical
+ * addresses, and on 32-bit Arm the driver's coherent buffers can be highmem, outside the
+ * linear map, so each buffer is mapped on its own; none crosses a page.
+ */
 static int srp_vring_pop(struct srp_vring *v, void **buf, u32 *len)
 {
 	u16 head;
@@ -194,11 +200,16 @@ static int srp_vring_pop(struct srp_vring *v, void **buf, u32 *len)
 	if (head >= v->vr.num)
 		return -1;
 	d = &v->vr.desc[head];
-	if (!pfn_valid(PHYS_PFN(d->addr)))
+	if (!pfn_valid(PHYS_PFN(d->addr)) || offset_in_page(d->addr) + d->len > PAGE_SIZE)
 		return -1;
-	*buf = phys_to_virt(d->addr);
+	*buf = kmap_local_page(pfn_to_page(PHYS_PFN(d->addr))) + offset_in_page(d->addr);
 	*len = d->len;
 	return head;
+}
+
+static void srp_buf_unmap(void *buf)
+{
+	kunmap_local(buf);
 }
 
 static void srp_vring_push(struct srp_vring *v, int head, u32 len)
@@ -228,6 +239,7 @@ static bool srp_send(struct srp *srp, u32 src, u32 dst, const void *data, u16 le
 	if (head < 0)
 		return false;
 	if (size < sizeof(*hdr) + len) {
+		srp_buf_unmap(buf);
 		srp_vring_push(&srp->rx, head, 0);
 		return true;
 	}
@@ -238,6 +250,7 @@ static bool srp_send(struct srp *srp, u32 src, u32 dst, const void *data, u16 le
 	hdr->len = len;
 	hdr->flags = 0;
 	memcpy(hdr->data, data, len);
+	srp_buf_unmap(buf);
 	srp_vring_push(&srp->rx, head, sizeof(*hdr) + len);
 	return true;
 }
@@ -278,11 +291,13 @@ static void srp_vq_work(struct work_struct *work)
 		} else if (size >= sizeof(*hdr) && hdr->len <= size - sizeof(*hdr) &&
 			   hdr->dst != SRP_RPMSG_NS_ADDR) {
 			if (!srp_send(srp, hdr->dst, hdr->src, hdr->data, hdr->len)) {
+				srp_buf_unmap(buf);
 				srp->tx.last_avail = avail; /* retry on the next rx kick */
 				break;
 			}
 			sent = true;
 		}
+		srp_buf_unmap(buf);
 		srp_vring_push(&srp->tx, head, 0);
 		consumed = true;
 	}
