@@ -57,13 +57,17 @@ static int in_modules_file(const struct sb_root *r, const char *release, const c
 
 	if (n < 0)
 		return (int)n;
+	/* Empty says nothing: a kernel linked with LD_DEAD_CODE_DATA_ELIMINATION (tinyconfig on
+	 * 32-bit Arm) drops .modinfo, so its modules.builtin is empty whatever is built in. */
+	if (n == 0)
+		return -ENODATA;
 	return list_has(text, name);
 }
 
 int sb_kmod_state(const struct sb_root *r, const char *module, enum sb_mod_state *st)
 {
 	char name[64], state[32], release[128];
-	int rc;
+	int rc, builtin;
 
 	normalize(name, sizeof(name), module);
 	*st = SB_MOD_UNKNOWN;
@@ -79,15 +83,15 @@ int sb_kmod_state(const struct sb_root *r, const char *module, enum sb_mod_state
 	}
 	if (sb_kernel_release(r, release, sizeof(release)) < 0)
 		return 0;
-	rc = in_modules_file(r, release, "modules.builtin", name);
-	if (rc > 0) {
+	builtin = in_modules_file(r, release, "modules.builtin", name);
+	if (builtin > 0) {
 		*st = SB_MOD_BUILTIN;
 		return 0;
 	}
 	rc = in_modules_file(r, release, "modules.dep", name);
 	if (rc > 0)
 		*st = SB_MOD_AVAILABLE;
-	else if (rc == 0)
+	else if (rc == 0 && builtin == 0) /* missing only when both lists say so */
 		*st = SB_MOD_MISSING;
 	return 0;
 }

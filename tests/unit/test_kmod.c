@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Module states from files: sysfs first, then modules.builtin and modules.dep. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "socbox/kmod.h"
 #include "testutil.h"
@@ -69,6 +71,23 @@ START_TEST(unknown_without_module_lists)
 }
 END_TEST
 
+/* Only a module list that names things can say a module is missing. */
+START_TEST(no_missing_without_builtin_list)
+{
+	char path[4096];
+
+	tu_write(dir, "lib/modules/6.12.0-test/modules.builtin", "", 0);
+	ck_assert_int_eq(state("page_pool"), SB_MOD_UNKNOWN); /* empty modules.builtin */
+	ck_assert_int_eq(state("udmabuf"), SB_MOD_AVAILABLE);
+	sb_root_close(root);
+	snprintf(path, sizeof(path), "%s/lib/modules/6.12.0-test/modules.builtin", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(sb_root_open(&root, dir, NULL), 0);
+	ck_assert_int_eq(state("page_pool"), SB_MOD_UNKNOWN); /* no modules.builtin */
+	ck_assert_int_eq(state("udmabuf"), SB_MOD_AVAILABLE);
+}
+END_TEST
+
 START_TEST(load_reports_a_missing_module)
 {
 	struct sb_err e;
@@ -88,6 +107,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, states_from_files);
 	tcase_add_test(tc, unknown_without_module_lists);
+	tcase_add_test(tc, no_missing_without_builtin_list);
 	tcase_add_test(tc, load_reports_a_missing_module);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
