@@ -50,6 +50,9 @@ ok "stress 4K sequential, the table against all earlier runs" sh -c "$S stress -
 	--baseline $DATA/base.json --baseline $DATA/random.json --baseline $DATA/nohuge.json --baseline $DATA/cpu1.json -J >$DATA/seq.json"
 is "$(grep -o '"run": "[^"]*"' "$DATA/seq.json" | tr '\n' ';')" '"run": "iommufd 4K fixed";"run": "iommufd 4K random";"run": "iommufd 64K no-huge";"run": "iommufd 4K cpu1";"run": "iommufd 4K sequential";' \
 	"the baselines keep their labels, in order, the reference first"
+# the seed's table: each run against the fastest one, which has no difference
+is "$(grep -c '"diff_pct": null' "$DATA/seq.json")" 1 "one run, the fastest, is the reference"
+is "$(grep -Eo '"diff_pct": [0-9][0-9.]*' "$DATA/seq.json" | grep -Evc '": 0(\.0+)?$')" 0 "no run is faster than the reference"
 # a baseline that itself compared with others is read as its own run, not its first row
 ok "a run with baselines is a baseline too" sh -c "$S stress --device $edu --duration 1 --label again --baseline $DATA/seq.json -J >$DATA/again.json"
 like "$(grep -o '"run": "[^"]*"' "$DATA/again.json" | head -n1)" '"run": "iommufd 4K sequential"' "seq.json is read as 'iommufd 4K sequential'"
