@@ -124,13 +124,13 @@ static const struct run_summary *fastest_run(
 static void run_row(struct sb_table *t, const struct run_summary *r, const struct run_summary *ref)
 {
 	struct sb_row *row = sb_table_row(t);
+	double ref_rate = ref ? per_cpu_rate(ref) : 0;
 
 	sb_row_str(row, S_RUN, r->label);
 	sb_row_u64(row, S_TOTAL, r->total);
 	sb_row_u64(row, S_AVG, r->avg);
-	if (ref && ref != r && per_cpu_rate(ref) > 0 && r->duration_s > 0)
-		sb_row_dbl(row, S_DIFF,
-			   100.0 * (per_cpu_rate(r) - per_cpu_rate(ref)) / per_cpu_rate(ref));
+	if (ref != r && ref_rate > 0 && r->duration_s > 0)
+		sb_row_dbl(row, S_DIFF, 100.0 * (per_cpu_rate(r) - ref_rate) / ref_rate);
 	sb_row_dbl(row, S_RATE, r->duration_s > 0 ? (double)r->total / r->duration_s : 0);
 	sb_row_dbl(row, S_DURATION, r->duration_s);
 	sb_row_u64(row, S_CPUS, r->cpus);

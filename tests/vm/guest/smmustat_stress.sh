@@ -49,7 +49,7 @@ like "$(cat "$DATA/cpu1.json")" '"cpus": 1' "--cpus 1 ran one thread"
 ok "stress 4K sequential, the table against all earlier runs" sh -c "$S stress --device $edu --duration 3 --pattern sequential --label 'iommufd 4K sequential' \
 	--baseline $DATA/base.json --baseline $DATA/random.json --baseline $DATA/nohuge.json --baseline $DATA/cpu1.json -J >$DATA/seq.json"
 is "$(grep -o '"run": "[^"]*"' "$DATA/seq.json" | tr '\n' ';')" '"run": "iommufd 4K fixed";"run": "iommufd 4K random";"run": "iommufd 64K no-huge";"run": "iommufd 4K cpu1";"run": "iommufd 4K sequential";' \
-	"the baselines keep their labels, in order, the reference first"
+	"the baselines keep their labels, in order, this run last"
 # the seed's table: each run against the fastest one, which has no difference
 is "$(grep -c '"diff_pct": null' "$DATA/seq.json")" 1 "one run, the fastest, is the reference"
 is "$(grep -Eo '"diff_pct": [0-9][0-9.]*' "$DATA/seq.json" | grep -Evc '": 0(\.0+)?$')" 0 "no run is faster than the reference"
