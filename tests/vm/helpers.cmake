@@ -2,8 +2,9 @@
 # The programs the guest tests run besides socbox, built for the guest's architecture into
 # ${CMAKE_BINARY_DIR}/tests/vm/bin, which tests/vm/run copies into the guest's /usr/bin.
 # Included by tests/vm/CMakeLists.txt (the x86-64 guests: dynamic, their libraries copied
-# along) and, with SOCBOX_VM_HELPERS=ON, by the static Arm builds tests/vm/arm makes
-# (the Arm guests have no C library: static, and no preload library).
+# along) and, with SOCBOX_VM_HELPERS=ON, by scripts/build-static's static builds, whose
+# helpers tests/vm/arm builds for the Arm guests (no C library there: static, and no
+# preload library).
 set(SOCBOX_VM_DIR ${CMAKE_SOURCE_DIR}/tests/vm)
 set(SOCBOX_VM_BIN ${CMAKE_BINARY_DIR}/tests/vm/bin)
 
