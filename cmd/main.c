@@ -65,13 +65,12 @@ static void usage(FILE *fp)
 	fprintf(fp, "\nApplets:\n");
 	for (const struct sb_applet *a = applets; a->name; a++)
 		fprintf(fp, "  %-12s %s\n", a->name, a->summary);
-	fprintf(fp,
-		"\nOptions:\n"
-		"  --list          print the applet names\n"
-		"  --install DIR   create a symlink in DIR for every applet\n"
-		"  -V, --version   print the version\n"
-		"  -h, --help      show this help\n\n"
-		"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n");
+	fprintf(fp, "\nOptions:\n"
+		    "  --list          print the applet names\n"
+		    "  --install DIR   create a symlink in DIR for every applet\n"
+		    "  -V, --version   print the version\n"
+		    "  -h, --help      show this help\n\n");
+	fputs(sb_exit_codes_help, fp);
 }
 
 /* Is path a symlink that points at a socbox binary (by name or by identity)? */

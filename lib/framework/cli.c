@@ -72,8 +72,9 @@ static void print_version(const char *applet)
 	printf("%s (socbox) %s\n", applet, SOCBOX_VERSION);
 }
 
-static const char exit_codes_help[] =
-	"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here, 4 permission denied.\n";
+const char sb_exit_codes_help[] =
+	"Exit codes: 0 ok, 1 failed, 2 usage error, 3 not supported here,\n"
+	"            4 permission denied.\n";
 
 static const char *first_prog;
 static const char *const *first_words;
@@ -383,7 +384,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 			interval_given = true;
 		if (rc == OPT_HELP) {
 			poptPrintHelp(c->popt, stdout, 0);
-			fputs(exit_codes_help, stdout);
+			fputs(sb_exit_codes_help, stdout);
 			argv[0] = fake_argv0;
 			return -1;
 		}
@@ -487,7 +488,7 @@ static void applet_help(const char *applet, const char *summary, const struct sb
 		printf("  %-12s %s%s\n", k->name, k->summary,
 		       default_cmd && !strcmp(k->name, default_cmd) ? " (default)" : "");
 	printf("\nRun '%s COMMAND --help' for the options of a command.\n%s", applet,
-	       exit_codes_help);
+	       sb_exit_codes_help);
 }
 
 /* The command a mistyped word was meant to be, or NULL. A word that could be a file, a

@@ -102,6 +102,9 @@ struct sb_applet {
 	const char *summary;
 };
 
+/* The exit codes every --help ends with (the one list; two lines, for 80 columns). */
+extern const char sb_exit_codes_help[];
+
 /* Dispatch "APPLET [COMMAND] [OPTIONS] [ARGS]": argv[1] names the command when it does not
  * start with '-' and matches a command exactly; otherwise the default command runs with all
  * arguments (an unknown word is a usage error unless the default command takes arguments).
