@@ -185,16 +185,14 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, page pools",
-	  0 },
+	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, pools", 0 },
 	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats", 0 },
 	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning", 0 },
 	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate", 0 },
 	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)", 0 },
 	{ "bindings", dm_bindings, NULL,
 	  "devmem bindings: device, queues, pools, memory; leaked pools", 0 },
-	{ "top", dm_top, NULL,
-	  "live Gbps, packets/s, per-CPU usage and NET_RX softirqs (kperf layout)",
+	{ "top", dm_top, NULL, "live Gbps, packets/s, CPU usage, NET_RX softirqs (kperf layout)",
 	  SB_CMD_STREAMS },
 	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen",
 	  SB_CMD_STREAMS },

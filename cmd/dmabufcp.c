@@ -101,7 +101,7 @@ void dmabufcp_set_free(struct dmabufcp_set *set)
 
 static const struct sb_cmd cmds[] = {
 	{ "copy", dmabufcp_copy, "SRC [BUF] DST",
-	  "copy a file into dma-bufs, out of one, or both (round trip)", SB_CMD_TESTS },
+	  "a file into dma-bufs, out of one, or both (round trip)", SB_CMD_TESTS },
 	{ "bench", dmabufcp_bench, "FILE",
 	  "read FILE into dma-bufs by every method and buffer kind, timed", 0 },
 	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits", 0 },

@@ -33,9 +33,8 @@ static const struct {
 	{ "doctor", doctor_main, "one-screen bring-up overview of every subsystem (default)" },
 	{ "snapshot", snapshot_main, "copy the files socbox reads into a directory or .tar" },
 	{ "events", events_main,
-	  "one timeline of faults, crashes, channels and page pools (--follow)" },
-	{ "metrics", metrics_main,
-	  "every subsystem's metrics, or node_exporter's textfile (--textfile DIR)" },
+	  "one timeline of faults, crashes, channels, page pools (--follow)" },
+	{ "metrics", metrics_main, "every subsystem's metrics, or node_exporter's textfile" },
 	{ "diff", diff_main, "what differs between two snapshots, or a snapshot and this system" },
 };
 

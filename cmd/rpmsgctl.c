@@ -257,8 +257,7 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 }
 
 static const struct sb_cmd cmds[] = {
-	{ "list", rpmsgctl_list, NULL, "remote processors, channels, control and endpoint devices",
-	  0 },
+	{ "list", rpmsgctl_list, NULL, "remoteprocs, channels, control and endpoint devices", 0 },
 	{ "ept", rpmsgctl_ept, "create|destroy ...",
 	  "create or destroy an endpoint (/dev/rpmsgN or fd)", 0 },
 	{ "dev", rpmsgctl_dev, "create|release ...",

@@ -222,8 +222,8 @@ void smmustat_note_cut(struct sb_out *o, double secs, double interval, const cha
 }
 
 static const struct sb_cmd smmustat_cmds[] = {
-	{ "overview", smmustat_overview, NULL,
-	  "one row per IOMMU instance: kind, groups, domain, features", 0 },
+	{ "overview", smmustat_overview, NULL, "a row per IOMMU: kind, groups, domains, features",
+	  0 },
 	{ "groups", smmustat_groups, NULL, "IOMMU groups: type, devices, reserved regions", 0 },
 	{ "irq", smmustat_irq, NULL, "IOMMU interrupt lines per CPU, -i for rates", 0 },
 	{ "events", smmustat_events, NULL, "IOMMU faults and events from the kernel log", 0 },

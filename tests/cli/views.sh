@@ -22,7 +22,7 @@ t_eq "tests/views: no golden name twice" "$(head -3 "$T_TMP/dup" | tr '\n' ' ')"
 # commands PREFIX...: the commands of PREFIX's --help (its Commands: block), each as a full
 # command line; one with a Commands: block of its own (rpmsgctl rproc) gives its commands.
 commands() {
-	"$SOCBOX" "$@" --help 2>/dev/null | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }' |
+	"$SOCBOX" "$@" --help 2>/dev/null | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }' |
 		while read -r c; do
 			if "$SOCBOX" "$@" "$c" --help 2>/dev/null | grep -q '^Commands:'; then
 				commands "$@" "$c"
@@ -37,6 +37,12 @@ for applet in $("$SOCBOX" --list); do
 done >>"$T_TMP/help"
 t_eq "the --help of socbox and its applets list at least 40 commands" \
 	"$([ "$(wc -l <"$T_TMP/help")" -ge 40 ] && echo yes)" yes
+# every --help is read at an 80-column console: socbox's, each applet's, each command's
+{ echo; "$SOCBOX" --list; cat "$T_TMP/help"; } | while read -r c; do
+	# shellcheck disable=SC2086 # a command line: its words
+	"$SOCBOX" $c --help 2>&1 | awk -v c="${c:-socbox}" 'length > 80 { print c ": " length " columns: " $0; exit }'
+done >"$T_TMP/wide"
+t_eq "every --help fits 80 columns" "$(head -3 "$T_TMP/wide")" ""
 # a command is registered when a line of tests/views runs it (its words, then arguments)
 while read -r c; do
 	if grep -q "^$c\( \|\$\)" "$T_TMP/cmds"; then
