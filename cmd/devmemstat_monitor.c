@@ -27,13 +27,16 @@ enum {
 	E_XDP,
 	E_XDP_RX_META,
 	E_XSK,
-	E_XDP_ZC_SEGS
+	E_XDP_ZC_SEGS,
+	E_LOST
 };
 static const struct sb_col event_cols[] = {
 	[E_TIME] = { "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
 	[E_EVENT] = { "EVENT", SB_T_STR, 18, 0,
 		      "dev-add, dev-delete, dev-change, page-pool-add, ...; lost (the socket overflowed)",
 		      0 },
+	[E_LOST] = { "LOST", SB_T_U64, 0, SB_COL_RIGHT,
+		     "notifications the kernel dropped (lost rows; the socket's drop count)", 0 },
 	[E_IFINDEX] = { "IFINDEX", SB_T_U64, 0, SB_COL_RIGHT, "interface index", 0 },
 	[E_IFNAME] = { "IFNAME", SB_T_STR, 15, 0, "interface name (remembered for deleted devices)",
 		       0 },
@@ -56,7 +59,7 @@ static const struct sb_col event_cols[] = {
 			    SB_COL_HIDDEN | SB_COL_JSON | SB_COL_RIGHT,
 			    "xdp-zc-max-segs (dev events)", 0 },
 };
-_Static_assert(ARRAY_SIZE(event_cols) == E_XDP_ZC_SEGS + 1, "a column for each constant");
+_Static_assert(ARRAY_SIZE(event_cols) == E_LOST + 1, "a column for each constant");
 
 /* ifindex -> name, so delete events can still be named. */
 struct name_cache {
@@ -97,6 +100,9 @@ struct mon {
 	bool headings_done;
 	unsigned malformed;
 	unsigned overflows; /* ENOBUFS: the socket dropped notifications */
+	struct sb_genl *g;
+	uint64_t drops;	    /* the socket's drop count, as far as lost rows have said it */
+	bool drops_unknown; /* the kernel does not count them (no SO_MEMINFO) */
 };
 
 /* A row of its own for each event, printed as it comes, with the local time. */
@@ -177,20 +183,40 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	return SB_NL_CB_OK;
 }
 
-/* The socket overflowed (ENOBUFS): notifications were dropped, how many the kernel does not
- * say. The kernel reports it before the notifications still queued, which follow: a "lost"
- * row says so there, and the names of the devices that exist now are read again, so a
- * later delete is still named. */
+/* Notifications the kernel dropped since the last lost row: a "lost" row says how many, where
+ * they would have been. The kernel reports the overflow (ENOBUFS) before the notifications
+ * still queued, and goes on dropping until the queue has room: the drop count is read again
+ * after every read, so the lost rows add up to the socket's count. Without that count (no
+ * SO_MEMINFO), an ENOBUFS still gets its row, LOST empty. */
+static void lost_rows(struct mon *m, bool enobufs)
+{
+	struct sb_out *o;
+	struct sb_row *r;
+	struct sb_err e;
+	uint64_t drops = 0;
+
+	sb_err_clear(&e);
+	if (!m->drops_unknown && sb_genl_drops(m->g, &drops, &e))
+		m->drops_unknown = true;
+	if (m->drops_unknown ? !enobufs : drops <= m->drops)
+		return;
+	r = start_row(m, "lost", &o);
+	if (!m->drops_unknown)
+		sb_row_u64(r, E_LOST, drops - m->drops);
+	end_row(m, o);
+	m->drops = drops;
+}
+
+/* The socket overflowed (ENOBUFS): after the lost row, the names of the devices that exist
+ * now are read again, so a later delete is still named. */
 static void overflowed(struct mon *m)
 {
 	struct sb_nd_state st;
 	struct sb_genl g;
-	struct sb_out *o;
 	struct sb_err e;
 
 	m->overflows++;
-	start_row(m, "lost", &o);
-	end_row(m, o);
+	lost_rows(m, true);
 	/* a socket of its own: a dump on the listening one would swallow the notifications
 	 * still queued there */
 	memset(&st, 0, sizeof(st));
@@ -234,6 +260,7 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	memset(&m, 0, sizeof(m));
 	m.c = c;
+	m.g = &g;
 	m.max_events = sb_opt.count;
 	sb_err_clear(&e);
 	if (sb_genl_join(&g, SB_NETDEV_MCGRP_MGMT, &e)) {
@@ -276,6 +303,8 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 			rc = 0;
 			continue;
 		}
+		if (m.overflows)
+			lost_rows(&m, false);
 		if (rc) {
 			rc = sb_report(c->applet, &e);
 			goto out;
@@ -283,10 +312,17 @@ int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (m.malformed)
 		sb_eprintf("%s: %u event messages could not be parsed", c->applet, m.malformed);
-	if (m.overflows)
-		sb_eprintf("%s: the notification socket overflowed %u time(s): events were lost "
-			   "there (rows 'lost')",
-			   c->applet, m.overflows);
+	if (m.overflows) {
+		lost_rows(&m, false);
+		if (m.drops_unknown)
+			sb_eprintf("%s: the notification socket overflowed %u time(s): events were "
+				   "lost there (rows 'lost')",
+				   c->applet, m.overflows);
+		else
+			sb_eprintf("%s: the notification socket overflowed %u time(s): the kernel "
+				   "dropped %llu notifications (rows 'lost')",
+				   c->applet, m.overflows, (unsigned long long)m.drops);
+	}
 out:
 	sb_genl_close(&g);
 	return rc;

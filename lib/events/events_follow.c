@@ -38,7 +38,9 @@ struct sb_ev_follow {
 	struct sb_sid_namer *names;
 	struct sb_ev_list held; /* read, not handed over yet (FOLLOW_REORDER_MS) */
 	uint64_t kmsg_lost;	/* kernel log records lost so far, as reported */
-	uint64_t detached[64];	/* pools announced detached, to report when they go */
+	uint64_t genl_drops;	/* notifications the socket dropped, as reported */
+	bool genl_overflowed, genl_drops_unknown;
+	uint64_t detached[64]; /* pools announced detached, to report when they go */
 	size_t ndetached;
 	sb_ev_emit_fn emit;
 	void *arg;
@@ -88,8 +90,9 @@ static void flush_pending(struct sb_ev_follow *f)
 }
 
 /* Records that never reached us: the kernel log overwrote them (its sequence numbers say how
- * many), or the netlink socket overran (ENOBUFS: how many is unknown). Said in the timeline,
- * where they would have been, so nothing is lost silently. */
+ * many), or the netlink socket overran (ENOBUFS: the socket's drop count says how many where
+ * the kernel keeps it). Said in the timeline, where they would have been, so nothing is lost
+ * silently. */
 static void lost(struct sb_ev_follow *f, uint64_t ts_us, const char *object, const char *detail)
 {
 	struct sb_event ev;
@@ -103,6 +106,33 @@ static void lost(struct sb_ev_follow *f, uint64_t ts_us, const char *object, con
 	snprintf(ev.object, sizeof(ev.object), "%s", object);
 	snprintf(ev.detail, sizeof(ev.detail), "%s", detail);
 	hold(f, &ev);
+}
+
+/* The netdev socket overran: the kernel drops notifications until the queue has room again,
+ * after it said ENOBUFS once, so the drop count is read after every read from then on and
+ * each rise is a lost record; together they add up to the socket's count. */
+static void pool_drops(struct sb_ev_follow *f, bool enobufs)
+{
+	struct sb_err e;
+	uint64_t drops = 0;
+	char detail[160];
+
+	sb_err_clear(&e);
+	if (!f->genl_drops_unknown && sb_genl_drops(&f->g, &drops, &e))
+		f->genl_drops_unknown = true;
+	if (f->genl_drops_unknown ? !enobufs : drops <= f->genl_drops)
+		return;
+	if (f->genl_drops_unknown)
+		snprintf(detail, sizeof(detail),
+			 "the socket overflowed (ENOBUFS): page-pool notifications dropped; "
+			 "'devmemstat pools' shows the pools now");
+	else
+		snprintf(detail, sizeof(detail),
+			 "%llu page-pool notifications dropped (the socket overflowed); "
+			 "'devmemstat pools' shows the pools now",
+			 (unsigned long long)(drops - f->genl_drops));
+	lost(f, sb_now_ns() / 1000, "netdev notifications", detail);
+	f->genl_drops = drops;
 }
 
 static void kmsg_line(struct sb_ev_follow *f, const struct sb_kmsg_line *l)
@@ -269,10 +299,11 @@ int sb_ev_follow_run(struct sb_ev_follow *f, double timeout_s, sb_ev_emit_fn emi
 		}
 		if (igenl >= 0 && p[igenl].revents) {
 			sb_err_clear(&e);
-			if (sb_genl_recv(&f->g, pool_cb, f, 0, &e) == -ENOBUFS)
-				lost(f, sb_now_ns() / 1000, "netdev notifications",
-				     "the socket overflowed (ENOBUFS): page-pool notifications "
-				     "dropped; 'devmemstat pools' shows the pools now");
+			bool enobufs = sb_genl_recv(&f->g, pool_cb, f, 0, &e) == -ENOBUFS;
+
+			f->genl_overflowed = f->genl_overflowed || enobufs;
+			if (f->genl_overflowed)
+				pool_drops(f, enobufs);
 		}
 	}
 	flush_pending(f);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/genetlink.h>
+#include <linux/sock_diag.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -329,6 +330,22 @@ int sb_genl_recv(struct sb_genl *g, sb_nl_cb cb, void *data, int timeout_ms, str
 	}
 	free(buf);
 	return rc;
+}
+
+int sb_genl_drops(const struct sb_genl *g, uint64_t *drops, struct sb_err *e)
+{
+	uint32_t mem[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mem);
+
+	memset(mem, 0, sizeof(mem));
+	if (getsockopt(g->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) < 0)
+		return sb_err_set(e, errno, g->family, "read the socket's drop count",
+				  "SO_MEMINFO needs Linux 4.14");
+	if (len < (SK_MEMINFO_DROPS + 1) * sizeof(mem[0]))
+		return sb_err_set(e, EOPNOTSUPP, g->family, "read the socket's drop count",
+				  "SO_MEMINFO needs Linux 4.14");
+	*drops = mem[SK_MEMINFO_DROPS];
+	return 0;
 }
 
 int sb_netns_enter(const char *name_or_path, struct sb_err *e)

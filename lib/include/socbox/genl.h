@@ -53,6 +53,10 @@ int sb_genl_join(struct sb_genl *g, const char *group, struct sb_err *e);
 /* Receive one batch of messages (monitor), calling cb on each; -ETIMEDOUT after timeout_ms
  * (< 0: wait forever). */
 int sb_genl_recv(struct sb_genl *g, sb_nl_cb cb, void *data, int timeout_ms, struct sb_err *e);
+/* How many messages the kernel dropped at this socket since it was opened because its
+ * receive queue was full (the socket's sk_drops, through SO_MEMINFO, Linux 4.14): what an
+ * ENOBUFS from sb_genl_recv() lost, counted by the kernel. */
+int sb_genl_drops(const struct sb_genl *g, uint64_t *drops, struct sb_err *e);
 
 /* Enter a network namespace by name (/run/netns/NAME) or path, for the rest of the process. */
 int sb_netns_enter(const char *name_or_path, struct sb_err *e);

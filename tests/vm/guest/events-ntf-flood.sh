@@ -5,8 +5,9 @@
 # (SIGSTOP) while a netdevsim port with 64 queues goes up and down ROUNDS times (64 pools
 # made and destroyed each time), far more notifications than the socket holds, so the
 # kernel drops them (ENOBUFS). Let go, it says so in the timeline ("lost", "netdev
-# notifications"), keeps running in bounded memory, and a pool detached with a page in
-# flight afterwards comes through (pool-not-drained, then pool-gone).
+# notifications", with the kernel's count of what the socket dropped), keeps running in
+# bounded memory, and a pool detached with a page in flight afterwards comes through
+# (pool-not-drained, then pool-gone).
 # shellcheck source=SCRIPTDIR/../lib.sh
 . /tests/lib.sh
 T=/tmp/evflood
@@ -33,7 +34,14 @@ ok "the overflow is in the timeline" wait_line $T/ev '"kind":"lost","object":"ne
 # after ENOBUFS the kernel drops until the queue is empty (netlink's congested state): wait
 # for events' socket (port id: its pid) to hold nothing, as /proc/net/netlink shows
 ok "events reads its queue empty" wait_for genl_drained $ev
-diag "the kernel dropped $(genl_sock $ev 9) notifications for events"
+drops=$(genl_sock $ev 9)
+diag "the kernel dropped $drops notifications for events"
+# shellcheck disable=SC2317 # called through wait_for
+lost_add_up() { # the lost records' counts add up to the socket's drop count
+	[ "$(sed -n 's/.*"kind":"lost","object":"netdev notifications","detail":"\([0-9]*\) page-pool notifications dropped.*/\1/p' "$T"/ev |
+		awk '{ n += $1 } END { print n + 0 }')" = "$drops" ]
+}
+ok "the lost records say how many: $drops, the kernel's count (SO_MEMINFO)" wait_for lost_add_up
 ok "up again" ip link set "$nd" up
 hold=/sys/kernel/debug/netdevsim/netdevsim30/ports/0/pp_hold
 ok "hold a page of queue 0's pool" sh -c "echo y >$hold"
