@@ -97,11 +97,11 @@ void __gconv_release_step(struct __gconv_step *step)
 {
 }
 
-int __gconv_find_transform(const char *toset, const char *fromset,
-			   struct __gconv_step **handle, size_t *nsteps, int flags);
+int __gconv_find_transform(const char *toset, const char *fromset, struct __gconv_step **handle,
+			   size_t *nsteps, int flags);
 
-int __gconv_find_transform(const char *toset, const char *fromset,
-			   struct __gconv_step **handle, size_t *nsteps, int flags)
+int __gconv_find_transform(const char *toset, const char *fromset, struct __gconv_step **handle,
+			   size_t *nsteps, int flags)
 {
 	return __GCONV_NOCONV;
 }
@@ -134,10 +134,10 @@ struct gconv_fcts {
 	size_t tomb_nsteps;
 };
 
-static int ascii_step(struct __gconv_step *step, struct __gconv_step_data *data,
-		      const unsigned char **inptrp, const unsigned char *inend,
-		      unsigned char **outbufstart, size_t *irreversible, int do_flush,
-		      int consume_incomplete)
+static int ascii_step(
+	struct __gconv_step *step, struct __gconv_step_data *data, const unsigned char **inptrp,
+	const unsigned char *inend, unsigned char **outbufstart, size_t *irreversible, int do_flush,
+	int consume_incomplete)
 {
 	int towc = step->__min_needed_to == 4;
 	int status = __GCONV_EMPTY_INPUT;
