@@ -11,6 +11,14 @@
  * - the gettext functions return the message as written: socbox never calls setlocale(), so
  *   it runs in the "C" locale, where glibc's gettext returns every message untranslated
  *   (LANGUAGE is ignored there); only popt and glibc's strerror() ask.
+ * - glibc's gconv database (gconv_db.o) is replaced: socbox never makes a stream
+ *   wide-oriented nor calls setlocale(), so its streams and mbrtowc() only ever use the C
+ *   locale's built-in ASCII steps, which need no database. fclose() would otherwise bring
+ *   it for the wide streams it never sees (__gconv_release_step) and, through the
+ *   database's clean-up at exit, the loading of locales and message catalogues and
+ *   dlopen(): about 51 KiB on aarch64;
+ * - glibc's wcsmbsload.c is replaced by the C locale's two ASCII steps, which glibc links
+ *   with all its other built-in ones (gconv_simple.o): 32 KiB on aarch64.
  * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB, and
  * most of its message catalogue code (catalogue loading, plural expressions, locale
  * aliases, charset conversion of translations) and its wide-character printf: about 44 KiB.
@@ -21,12 +29,17 @@
 
 #if SOCBOX_STATIC
 #include <errno.h>
+#include <gconv.h>
 #include <grp.h>
 #include <iconv.h>
+#include <limits.h>
 #include <libintl.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <wchar.h>
 
 struct passwd *getpwuid(uid_t uid)
 {
@@ -70,6 +83,160 @@ int iconv_close(iconv_t cd)
 {
 	errno = EBADF;
 	return -1;
+}
+
+/* glibc's gconv database (gconv_db.c), for a program that only has the C locale's
+ * built-in steps: no step is ever looked up (the C locale's are static in wcsmbsload.c),
+ * so none is released, and a named charset (fopen's ",ccs=", a locale's codeset) has no
+ * conversion, as for a static glibc without its gconv modules. */
+int __gconv_lock;
+
+void __gconv_release_step(struct __gconv_step *step);
+
+void __gconv_release_step(struct __gconv_step *step)
+{
+}
+
+int __gconv_find_transform(const char *toset, const char *fromset, struct __gconv_step **handle,
+			   size_t *nsteps, int flags);
+
+int __gconv_find_transform(const char *toset, const char *fromset, struct __gconv_step **handle,
+			   size_t *nsteps, int flags)
+{
+	return __GCONV_NOCONV;
+}
+
+int __gconv_close_transform(struct __gconv_step *steps, size_t nsteps);
+
+int __gconv_close_transform(struct __gconv_step *steps, size_t nsteps)
+{
+	return __GCONV_OK;
+}
+
+/* names are compared without the alias table (gconv-modules is never read) */
+int __gconv_compare_alias(const char *name1, const char *name2);
+
+int __gconv_compare_alias(const char *name1, const char *name2)
+{
+	return strcmp(name1, name2);
+}
+
+/* glibc's wcsmbsload.c, for the C locale alone: the conversions between char and wchar_t
+ * that mbrtowc(), mbsrtowcs(), wcrtomb() and btowc() use (popt measures its help text with
+ * mbsrtowcs()), as glibc's built-in ASCII steps do them (gconv_simple.c: a byte over 0x7f,
+ * or a wide character over 0x7f, is an illegal sequence), without the 26 KiB of every
+ * other built-in step that glibc's table links with them. A locale other than "C" is never
+ * loaded (socbox never calls setlocale()), and fopen()'s ",ccs=" has no conversion. */
+struct gconv_fcts {
+	struct __gconv_step *towc;
+	size_t towc_nsteps;
+	struct __gconv_step *tomb;
+	size_t tomb_nsteps;
+};
+
+static int ascii_step(
+	struct __gconv_step *step, struct __gconv_step_data *data, const unsigned char **inptrp,
+	const unsigned char *inend, unsigned char **outbufstart, size_t *irreversible, int do_flush,
+	int consume_incomplete)
+{
+	int towc = step->__min_needed_to == 4;
+	int status = __GCONV_EMPTY_INPUT;
+	const unsigned char *in;
+	unsigned char *out;
+
+	if (do_flush) { /* stateless: nothing is pending (no input given either) */
+		memset(data->__statep, 0, sizeof(*data->__statep));
+		return __GCONV_OK;
+	}
+	in = *inptrp;
+	out = outbufstart ? *outbufstart : data->__outbuf;
+	while (in < inend) {
+		uint32_t wc;
+
+		if (!towc && inend - in < 4) {
+			status = __GCONV_INCOMPLETE_INPUT;
+			break;
+		}
+		if (data->__outbufend - out < (towc ? 4 : 1)) {
+			status = __GCONV_FULL_OUTPUT;
+			break;
+		}
+		if (towc)
+			wc = *in;
+		else
+			memcpy(&wc, in, 4);
+		if (wc > 0x7f) {
+			if (!(data->__flags & __GCONV_IGNORE_ERRORS)) {
+				status = __GCONV_ILLEGAL_INPUT;
+				break;
+			}
+			++*irreversible;
+		} else if (towc) {
+			memcpy(out, &wc, 4);
+			out += 4;
+		} else {
+			*out++ = (unsigned char)wc;
+		}
+		in += towc ? 1 : 4;
+	}
+	*inptrp = in;
+	if (outbufstart)
+		*outbufstart = out;
+	else
+		data->__outbuf = out;
+	++data->__invocation_counter;
+	return status;
+}
+
+static wint_t ascii_btowc(struct __gconv_step *step, unsigned char c)
+{
+	return c > 0x7f ? WEOF : c;
+}
+
+static struct __gconv_step c_towc = {
+	.__counter = INT_MAX,
+	.__from_name = (char *)"ANSI_X3.4-1968//TRANSLIT",
+	.__to_name = (char *)"INTERNAL",
+	.__fct = ascii_step,
+	.__btowc_fct = ascii_btowc,
+	.__min_needed_from = 1,
+	.__max_needed_from = 1,
+	.__min_needed_to = 4,
+	.__max_needed_to = 4,
+};
+
+static struct __gconv_step c_tomb = {
+	.__counter = INT_MAX,
+	.__from_name = (char *)"INTERNAL",
+	.__to_name = (char *)"ANSI_X3.4-1968//TRANSLIT",
+	.__fct = ascii_step,
+	.__min_needed_from = 4,
+	.__max_needed_from = 4,
+	.__min_needed_to = 1,
+	.__max_needed_to = 1,
+};
+
+extern const struct gconv_fcts __wcsmbs_gconv_fcts_c;
+const struct gconv_fcts __wcsmbs_gconv_fcts_c = { &c_towc, 1, &c_tomb, 1 };
+
+struct __locale_data;
+void __wcsmbs_load_conv(struct __locale_data *new_category);
+void __wcsmbs_clone_conv(struct gconv_fcts *copy);
+int __wcsmbs_named_conv(struct gconv_fcts *copy, const char *name);
+
+/* only for a locale other than "C", whose LC_CTYPE has no conversions yet: never */
+void __wcsmbs_load_conv(struct __locale_data *new_category)
+{
+}
+
+void __wcsmbs_clone_conv(struct gconv_fcts *copy)
+{
+	*copy = __wcsmbs_gconv_fcts_c;
+}
+
+int __wcsmbs_named_conv(struct gconv_fcts *copy, const char *name)
+{
+	return 1;
 }
 
 /* glibc's own: stderr when fp is NULL; the wide path only for a wide-oriented stream */
