@@ -236,7 +236,7 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 			sb_out_list_columns(&c->out, stdout, list_cols, ARRAY_SIZE(list_cols));
 		else
 			sb_out_list_columns(&c->out, stdout, summary_cols, ARRAY_SIZE(summary_cols));
-		return -1;
+		return SB_CLI_DONE;
 	}
 	sb_err_clear(&e);
 	if (opt_list || sb_opt.follow) {

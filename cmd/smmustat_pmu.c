@@ -253,7 +253,7 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	if (c->out.list_columns) {
 		sb_out_list_columns(&c->out, stdout, opt_list ? disc_cols : count_cols,
 				    opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols));
-		return -1;
+		return SB_CLI_DONE;
 	}
 	sb_err_clear(&e);
 	if (sb_out_check_columns(c->out.columns, opt_list ? disc_cols : count_cols,

@@ -386,12 +386,12 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 			poptPrintHelp(c->popt, stdout, 0);
 			fputs(sb_exit_codes_help, stdout);
 			argv[0] = fake_argv0;
-			return -1;
+			return SB_CLI_DONE;
 		}
 		if (rc == OPT_VERSION) {
 			print_version(c->applet);
 			argv[0] = fake_argv0;
-			return -1;
+			return SB_CLI_DONE;
 		}
 	}
 	argv[0] = fake_argv0;
@@ -442,7 +442,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	if (cols) {
 		if (c->out.list_columns) {
 			sb_out_list_columns(&c->out, stdout, cols, ncols);
-			return -1;
+			return SB_CLI_DONE;
 		}
 		sb_err_clear(&e);
 		if (sb_out_check_columns(c->out.columns, cols, ncols, &e))
@@ -465,6 +465,17 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 		sb_verbose(c->applet, "%s", line);
 	}
 	return 0;
+}
+
+int sb_cli_exit(const struct sb_ctx *c, int rc)
+{
+	if (rc >= 0)
+		return rc;
+	if (rc == SB_CLI_DONE)
+		return 0;
+	sb_eprintf("%s%s%s: %s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "",
+		   sb_strerror(-rc));
+	return sb_exit_from_errno(rc);
 }
 
 void sb_ctx_done(struct sb_ctx *c)
@@ -558,7 +569,7 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	c.streams = cmd->flags & SB_CMD_STREAMS;
 	c.tests = cmd->flags & SB_CMD_TESTS;
 	c.cmds = cmds;
-	rc = cmd->run(&c, argc, argv);
+	rc = sb_cli_exit(&c, cmd->run(&c, argc, argv));
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
 }

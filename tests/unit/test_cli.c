@@ -32,8 +32,19 @@ static int run_show(struct sb_ctx *c, int argc, const char **argv)
 	return 0;
 }
 
+/* a command that fails with an -errno it did not report: the errno comes from its NAME */
+static int run_fail(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption t[] = { SB_POPT_COMMON, POPT_TABLEEND };
+	int rc = sb_cli_parse(c, t, "ERRNO", argc, argv, NULL, 0);
+	if (rc)
+		return rc;
+	return c->nargs == 1 ? -atoi(c->args[0]) : SB_EXIT_USAGE;
+}
+
 static const struct sb_cmd cmds[] = {
 	{ "list", run_list, NULL, "list things", 0 },
+	{ "fail", run_fail, "ERRNO", "return -ERRNO unreported", 0 },
 	{ "listen", run_show, "NAME", "a verb that shares a prefix", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
@@ -94,6 +105,31 @@ START_TEST(help_and_version_exit_zero)
 	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "--version", NULL }), 0);
 	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "list", "--help", NULL }), 0);
 	ck_assert_int_eq(ran_list, 0);
+}
+END_TEST
+
+/* The dispatcher used to turn any negative return into exit 0: an unreported -errno was
+ * a success. Now it is the code of the exit table, and help still exits 0. */
+START_TEST(negative_returns_never_exit_zero)
+{
+	char eio[16], enoent[16], enodev[16], eacces[16], eperm[16];
+
+	snprintf(eio, sizeof(eio), "%d", EIO);
+	snprintf(enoent, sizeof(enoent), "%d", ENOENT);
+	snprintf(enodev, sizeof(enodev), "%d", ENODEV);
+	snprintf(eacces, sizeof(eacces), "%d", EACCES);
+	snprintf(eperm, sizeof(eperm), "%d", EPERM);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "fail", eio, NULL }), SB_EXIT_FAIL);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "fail", enoent, NULL }),
+			 SB_EXIT_FAIL);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "fail", enodev, NULL }),
+			 SB_EXIT_UNSUPPORTED);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "fail", eacces, NULL }),
+			 SB_EXIT_PERM);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "fail", eperm, NULL }), SB_EXIT_PERM);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "fail", "--help", NULL }), 0);
+	ck_assert_int_eq(sb_cli_exit(&(struct sb_ctx){ .applet = "tool" }, SB_CLI_DONE), 0);
+	ck_assert_int_eq(sb_cli_exit(&(struct sb_ctx){ .applet = "tool" }, 3), 3);
 }
 END_TEST
 
@@ -255,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, default_command_runs_without_verb);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, help_and_version_exit_zero);
+	tcase_add_test(tc, negative_returns_never_exit_zero);
 	tcase_add_test(tc, durations);
 	tcase_add_test(tc, messages_wrap);
 	tcase_add_test(tc, sizes);

@@ -116,11 +116,19 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 /* Parse a command's options. table must end with POPT_TABLEEND and should include
  * SB_POPT_COMMON (and SB_POPT_OUTPUT for views). args_help is shown in usage
  * ("NAME --src A --dst B"). Fills c (root opened, output options set, positional arguments
- * in c->args). Returns 0 to go on, or an exit code (> 0) after printing the problem, or -1
- * after --help/--version was printed (exit 0). With cols non-NULL, -o is checked and -H is
- * handled here (returns -1 after listing). */
+ * in c->args). Returns 0 to go on, or an exit code (> 0) after printing the problem, or
+ * SB_CLI_DONE after --help/--version was printed (exit 0). With cols non-NULL, -o is
+ * checked and -H is handled here (returns SB_CLI_DONE after listing). */
 int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
 		 const char **argv, const struct sb_col *cols, size_t ncols);
+/* What a command returns when it printed what was asked (--help, --version, -H) and has
+ * nothing else to do: exit 0. Far below any -errno, so never taken for one. */
+#define SB_CLI_DONE (-0x10000)
+/* The exit status of a command's return value rc: rc itself when >= 0, 0 for SB_CLI_DONE,
+ * and for an -errno that nobody reported one line ("APPLET CMD: reason") and its code from
+ * sb_exit_from_errno() (1 for a failed operation, 3 for an absent device or feature, 4 for
+ * a denied permission): a negative return never exits 0. */
+int sb_cli_exit(const struct sb_ctx *c, int rc);
 /* Release what sb_cli_parse() took. */
 void sb_ctx_done(struct sb_ctx *c);
 
