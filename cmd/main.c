@@ -170,7 +170,7 @@ static int unknown_word(const char *word)
 	return SB_EXIT_USAGE;
 }
 
-static int socbox_main(int argc, const char **argv)
+static int socbox_words(int argc, const char **argv)
 {
 	const struct sb_applet *a;
 
@@ -208,6 +208,33 @@ static int socbox_main(int argc, const char **argv)
 	if (argv[1][0] == '-')
 		return doctor_main(argc, argv);
 	return unknown_word(argv[1]);
+}
+
+static bool is_first_word(const char *word, const void *arg)
+{
+	(void)arg;
+	for (const char *const *w = first_words(); *w; w++)
+		if (!strcmp(*w, word))
+			return true;
+	return false;
+}
+
+/* "socbox --sysroot DIR events": the common options may come before the command */
+static int socbox_main(int argc, const char **argv)
+{
+	int at = sb_cli_command_after_options(argc, argv, is_first_word, NULL), rc;
+	const char **moved;
+
+	if (!at)
+		return socbox_words(argc, argv);
+	moved = sb_cli_command_first(argc, argv, at);
+	if (!moved) {
+		sb_eprintf("socbox: %s", sb_strerror(ENOMEM));
+		return SB_EXIT_FAIL;
+	}
+	rc = socbox_words(argc, moved);
+	free(moved);
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -527,7 +527,7 @@ static int unknown_command(const char *applet, const char *word, const char *mea
 	return SB_EXIT_USAGE;
 }
 
-int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
+static int dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
 		    const char *default_cmd, int argc, const char **argv)
 {
 	const struct sb_cmd *cmd = NULL, *def = NULL;
@@ -571,5 +571,31 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	c.cmds = cmds;
 	rc = sb_cli_exit(&c, cmd->run(&c, argc, argv));
 	sb_ctx_done(&c);
+	return rc;
+}
+
+static bool is_command(const char *word, const void *arg)
+{
+	for (const struct sb_cmd *k = arg; k->name; k++)
+		if (!strcmp(k->name, word))
+			return true;
+	return false;
+}
+
+int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
+		    const char *default_cmd, int argc, const char **argv)
+{
+	int at = sb_cli_command_after_options(argc, argv, is_command, cmds), rc;
+	const char **moved;
+
+	if (!at)
+		return dispatch(applet, summary, cmds, default_cmd, argc, argv);
+	moved = sb_cli_command_first(argc, argv, at);
+	if (!moved) {
+		sb_eprintf("%s: %s", applet, sb_strerror(ENOMEM));
+		return SB_EXIT_FAIL;
+	}
+	rc = dispatch(applet, summary, cmds, default_cmd, argc, moved);
+	free(moved);
 	return rc;
 }

@@ -102,6 +102,16 @@ struct sb_applet {
 	const char *summary;
 };
 
+/* Common options before the command ("rpmsgctl --sysroot DIR rproc status"): the index in
+ * argv of the word is_command() accepts after only common options (--sysroot, -J, -o, -q,
+ * -v, --netns, --format, --bytes), or 0 when argv[1] is not such an option or none follows. */
+int sb_cli_command_after_options(
+	int argc, const char **argv, bool (*is_command)(const char *word, const void *arg),
+	const void *arg);
+/* A copy of argv (the array, not the strings) with argv[at] moved to argv[1]; NULL when out
+ * of memory. Free it with free() once the command has run. */
+const char **sb_cli_command_first(int argc, const char **argv, int at);
+
 /* The exit codes every --help ends with (the one list; two lines, for 80 columns). */
 extern const char sb_exit_codes_help[];
 
