@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "socbox/cli.h"
@@ -14,6 +16,7 @@
 #include "socbox/escape.h"
 #include "socbox/macro.h"
 #include "socbox/suggest.h"
+#include "socbox/unpack.h"
 
 struct sb_common_opts sb_opt;
 
@@ -62,7 +65,7 @@ struct poptOption sb_popt_live_root[] = {
 
 struct poptOption sb_popt_common[] = {
 	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
-	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+	  "read sysfs/procfs/debugfs below DIR, or in a 'socbox snapshot' .tar", "DIR" },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live_root, 0, NULL, NULL },
 	POPT_TABLEEND
 };
@@ -348,6 +351,31 @@ static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *
 	return 0;
 }
 
+/* --sysroot DIR, or the tarball 'socbox snapshot OUT.tar' wrote: unpacked as socbox diff
+ * unpacks its operands (socbox/unpack.h), read as any sysroot, removed by sb_ctx_done() */
+static int open_root(struct sb_ctx *c, struct sb_err *e)
+{
+	const char *sysroot = sb_opt.sysroot;
+	struct stat st;
+	int rc;
+
+	if (!sysroot || !*sysroot)
+		sysroot = getenv("SOCBOX_SYSROOT");
+	if (!sysroot || !*sysroot || stat(sysroot, &st) || !S_ISREG(st.st_mode))
+		return sb_root_open(&c->root, sysroot, e);
+	c->unpacked = malloc(PATH_MAX);
+	if (!c->unpacked)
+		return sb_err_set(e, ENOMEM, sysroot, "unpack snapshot", NULL);
+	rc = sb_unpack_tar(sysroot, "socbox-sysroot", c->unpacked, PATH_MAX, e);
+	if (rc)
+		return rc;
+	sb_verbose(c->applet, "%s: unpacked into %s", sysroot, c->unpacked);
+	/* SIGINT, SIGTERM, SIGHUP and SIGPIPE end the run through sb_ctx_done(), which
+	 * removes the directory, instead of ending the process past it */
+	sb_catch_stop_signals();
+	return sb_root_open(&c->root, c->unpacked, e);
+}
+
 int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
 		 const char **argv, const struct sb_col *cols, size_t ncols)
 {
@@ -449,7 +477,8 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 			return sb_usage_columns(c, &e, cols, ncols);
 	}
 	sb_err_clear(&e);
-	if (sb_root_open(&c->root, sb_opt.sysroot, &e)) {
+	rc = open_root(c, &e);
+	if (rc) {
 		sb_report(c->applet, &e);
 		/* a --sysroot that is no directory is the command line's fault; the kernel
 		 * failing to open one (ENOMEM) is not */
@@ -485,6 +514,9 @@ void sb_ctx_done(struct sb_ctx *c)
 	c->popt = NULL;
 	sb_root_close(c->root);
 	c->root = NULL;
+	sb_unpack_remove(c->unpacked);
+	free(c->unpacked);
+	c->unpacked = NULL;
 	c->out.columns = NULL;
 	sb_cli_free_times(c->times, c->ntimes, c->times_of);
 	c->times = NULL;

@@ -81,6 +81,7 @@ struct sb_ctx {
 	const char **times;	   /* argv with durations in the options' units (popt's) */
 	const char **times_of;	   /* ... and the argv it was made from */
 	int ntimes;
+	char *unpacked; /* a --sysroot tarball's private directory, removed by sb_ctx_done() */
 };
 
 enum sb_cmd_flags {
