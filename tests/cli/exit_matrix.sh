@@ -31,6 +31,9 @@ matrix() {
 1 failed rpmsgctl rproc start remoteproc0 --sysroot $AM
 2 usage doctor --bogus
 2 usage doctr
+2 usage --lst
+0 ok help
+0 ok help rpmsgctl rproc
 2 usage events --since yesterday --sysroot $ARM
 2 usage metrics --format json
 2 usage snapshot
@@ -70,6 +73,7 @@ matrix() {
 3 notfound smmustat pmu --pmu bogus --sysroot $ARM
 3 notfound devmemstat -d eth9 --sysroot $F/qemu-virt-arm64
 3 notfound devmemstat -d 99 --load-netlink $NL
+3 notfound devmemstat top --cpus 99 --sysroot $F/qemu-virt-arm64
 3 notfound devmemstat --netns socbox-nosuch0
 3 notfound devmemstat queues --netns socbox-nosuch0
 3 notfound dmabufcp 999999:3 $OUT
