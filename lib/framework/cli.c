@@ -380,6 +380,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 		 const char **argv, const struct sb_col *cols, size_t ncols)
 {
 	char name[128], other[256];
+	struct sb_cli_times times;
 	const char *fake_argv0;
 	struct sb_err e;
 	bool interval_given = false;
@@ -394,35 +395,32 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	if (rc)
 		return rc;
 	json_help(c, table);
-	sb_cli_free_times(c->times, c->ntimes, c->times_of);
-	c->times = NULL;
-	rc = sb_cli_convert_times(c, table, argc, argv, &c->times);
-	if (rc)
-		return rc;
-	c->times_of = argv;
-	c->ntimes = argc;
-	if (c->times) /* popt keeps the array it parses */
-		argv = c->times;
 	fake_argv0 = argv[0];
 	argv[0] = name;
 	c->popt = poptGetContext(name, argc, argv, table, 0);
 	poptSetOtherOptionHelp(c->popt, other);
+	sb_cli_times_begin(&times, table);
 	while ((rc = poptGetNextOpt(c->popt)) > 0) {
+		rc = sb_cli_times_take(c, &times, rc);
+		if (rc < 0 || rc == OPT_HELP || rc == OPT_VERSION)
+			break;
 		if (rc == OPT_INTERVAL)
 			interval_given = true;
-		if (rc == OPT_HELP) {
-			poptPrintHelp(c->popt, stdout, 0);
-			fputs(sb_exit_codes_help, stdout);
-			argv[0] = fake_argv0;
-			return SB_CLI_DONE;
-		}
-		if (rc == OPT_VERSION) {
-			print_version(c->applet);
-			argv[0] = fake_argv0;
-			return SB_CLI_DONE;
-		}
+	}
+	sb_cli_times_end(&times);
+	if (rc == OPT_HELP) { /* popt names the program after argv[0] */
+		poptPrintHelp(c->popt, stdout, 0);
+		fputs(sb_exit_codes_help, stdout);
 	}
 	argv[0] = fake_argv0;
+	if (rc == -SB_EXIT_USAGE)
+		return SB_EXIT_USAGE;
+	if (rc == OPT_HELP)
+		return SB_CLI_DONE;
+	if (rc == OPT_VERSION) {
+		print_version(c->applet);
+		return SB_CLI_DONE;
+	}
 	if (rc < -1)
 		return bad_option(c, table, rc);
 	c->args = poptGetArgs(c->popt);
@@ -518,8 +516,6 @@ void sb_ctx_done(struct sb_ctx *c)
 	free(c->unpacked);
 	c->unpacked = NULL;
 	c->out.columns = NULL;
-	sb_cli_free_times(c->times, c->ntimes, c->times_of);
-	c->times = NULL;
 	free_common_strings();
 }
 

@@ -78,9 +78,6 @@ struct sb_ctx {
 	bool streams;		   /* the command's SB_CMD_STREAMS */
 	bool tests;		   /* the command's SB_CMD_TESTS: --format ktap is offered */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
-	const char **times;	   /* argv with durations in the options' units (popt's) */
-	const char **times_of;	   /* ... and the argv it was made from */
-	int ntimes;
 	char *unpacked; /* a --sysroot tarball's private directory, removed by sb_ctx_done() */
 };
 
