@@ -465,6 +465,25 @@ static int top_loop(struct sb_ctx *c, struct top *t, struct sample *prev, struct
 	return 0;
 }
 
+/* --cpus naming a CPU /proc/stat does not have: said, not an empty table (exit 3, a named
+ * object that is not on this system) */
+static int check_cpus(struct sb_ctx *c, const struct top *t, const struct sample *s)
+{
+	struct sb_err e;
+
+	for (unsigned i = 0; i < t->ncpus; i++) {
+		if (sb_cpustat_find(&s->cpu, (int)t->cpus[i]))
+			continue;
+		sb_err_clear(&e);
+		sb_err_set(&e, ENOENT, "--cpus", "find the CPU", "%zu online in /proc/stat",
+			   s->cpu.ncpus);
+		sb_err_reason(&e, "no CPU %u", t->cpus[i]);
+		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
+		return sb_report(c->applet, &e);
+	}
+	return 0;
+}
+
 int dm_top(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct sample prev = { 0 }, cur = { 0 };
@@ -483,9 +502,10 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&e);
 	if (take_sample(c, &t.g, t.ifindex, &prev, &e))
 		rc = sb_report(c->applet, &e);
-	else if (!live) /* a snapshot has one moment: show averages since boot */
+	else if (!(rc = check_cpus(c, &t, &prev)) && !live)
+		/* a snapshot has one moment: show averages since boot */
 		top_print(c, &t, NULL, &prev, read_uptime(c->root), true);
-	else
+	else if (!rc)
 		rc = top_loop(c, &t, &prev, &cur);
 out:
 	sample_free(&prev);

@@ -233,8 +233,8 @@ static int diff_run(struct sb_ctx *c, int argc, const char **argv)
 int diff_main(int argc, const char **argv)
 {
 	struct sb_ctx c = { .applet = "socbox", .cmd = "diff" };
-	int rc = diff_run(&c, argc, argv);
+	int rc = sb_cli_exit(&c, diff_run(&c, argc, argv));
 
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
 }

@@ -490,8 +490,8 @@ int doctor_main(int argc, const char **argv)
 	struct sb_ctx c = {
 		.applet = "socbox", .cmd = "doctor", .out.metrics_ns = "doctor", .tests = true
 	};
-	int rc = doctor_run(&c, argc, argv);
+	int rc = sb_cli_exit(&c, doctor_run(&c, argc, argv));
 
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
 }

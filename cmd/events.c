@@ -394,8 +394,8 @@ int events_main(int argc, const char **argv)
 	struct sb_ctx c = {
 		.applet = "socbox", .cmd = "events", .out.metrics_ns = "events", .streams = true
 	};
-	int rc = events_run(&c, argc, argv);
+	int rc = sb_cli_exit(&c, events_run(&c, argc, argv));
 
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
 }

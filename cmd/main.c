@@ -64,7 +64,8 @@ static void usage(FILE *fp)
 	fprintf(fp, "\nApplets:\n");
 	for (const struct sb_applet *a = applets; a->name; a++)
 		fprintf(fp, "  %-12s %s\n", a->name, a->summary);
-	fprintf(fp, "\nOptions:\n"
+	fprintf(fp, "\nRun 'socbox help COMMAND' or 'socbox COMMAND --help' for its options.\n"
+		    "\nOptions:\n"
 		    "  --list          print the applet names\n"
 		    "  --install DIR   create a symlink in DIR for every applet\n"
 		    "  -V, --version   print the version\n"
@@ -170,9 +171,50 @@ static int unknown_word(const char *word)
 	return SB_EXIT_USAGE;
 }
 
-static int socbox_main(int argc, const char **argv)
+static int socbox_words(int argc, const char **argv);
+
+/* "socbox help [WORD...]": socbox's help, or that of "socbox WORD... --help" */
+static int help_word(int argc, const char **argv)
+{
+	const char **v;
+	int rc;
+
+	if (argc == 2) {
+		usage(stdout);
+		return 0;
+	}
+	v = calloc((size_t)argc + 1, sizeof(*v));
+	if (!v) {
+		sb_eprintf("socbox: %s", sb_strerror(ENOMEM));
+		return SB_EXIT_FAIL;
+	}
+	v[0] = argv[0];
+	for (int i = 2; i < argc; i++)
+		v[i - 1] = argv[i];
+	v[argc - 1] = "--help";
+	rc = socbox_words(argc, v);
+	free(v);
+	return rc;
+}
+
+/* "socbox --lst" is a mistyped option of socbox's own, not of doctor's (the default
+ * command, which takes the other options): 0 when it is none of those */
+static int own_option_meant(const char *arg)
+{
+	static const char *const own[] = { "list", "install", "version", "help", NULL };
+	const char *meant = sb_suggest_among(arg + 2, own);
+
+	if (!meant || !strcmp(arg + 2, meant))
+		return 0;
+	sb_eprintf("socbox: %s: unknown option; did you mean '--%s'? (see 'socbox --help')", arg,
+		   meant);
+	return SB_EXIT_USAGE;
+}
+
+static int socbox_words(int argc, const char **argv)
 {
 	const struct sb_applet *a;
+	int rc;
 
 	sb_cli_first_words("socbox", first_words());
 
@@ -199,15 +241,47 @@ static int socbox_main(int argc, const char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help_word(argc, argv);
 	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
 		if (!strcmp(argv[1], builtins[i].name))
 			return builtins[i].main(argc - 1, argv + 1);
 	a = find_applet(argv[1]);
 	if (a)
 		return a->main(argc - 1, argv + 1);
+	if (!strncmp(argv[1], "--", 2) && argv[1][2])
+		if ((rc = own_option_meant(argv[1])))
+			return rc;
 	if (argv[1][0] == '-')
 		return doctor_main(argc, argv);
 	return unknown_word(argv[1]);
+}
+
+static bool is_first_word(const char *word, const void *arg)
+{
+	(void)arg;
+	for (const char *const *w = first_words(); *w; w++)
+		if (!strcmp(*w, word))
+			return true;
+	return false;
+}
+
+/* "socbox --sysroot DIR events": the common options may come before the command */
+static int socbox_main(int argc, const char **argv)
+{
+	int at = sb_cli_command_after_options(argc, argv, is_first_word, NULL), rc;
+	const char **moved;
+
+	if (!at)
+		return socbox_words(argc, argv);
+	moved = sb_cli_command_first(argc, argv, at);
+	if (!moved) {
+		sb_eprintf("socbox: %s", sb_strerror(ENOMEM));
+		return SB_EXIT_FAIL;
+	}
+	rc = socbox_words(argc, moved);
+	free(moved);
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -319,8 +319,8 @@ out:
 int metrics_main(int argc, const char **argv)
 {
 	struct sb_ctx c = { .applet = "socbox", .cmd = "metrics" };
-	int rc = metrics_run(&c, argc, argv);
+	int rc = sb_cli_exit(&c, metrics_run(&c, argc, argv));
 
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
 }

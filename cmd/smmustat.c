@@ -152,6 +152,20 @@ static void fill_row(struct sb_table *t, const struct smmu_state *s, const struc
 		sb_row_str(row, COL_VERSION, m->version);
 }
 
+int smmustat_no_iommu(const struct sb_ctx *c)
+{
+	struct sb_platform plat;
+	struct sb_err e;
+	char hint[256];
+
+	sb_platform_read(c->root, &plat);
+	sb_iommu_missing_hint(&plat, hint, sizeof(hint));
+	sb_err_clear(&e);
+	sb_err_set(&e, ENODEV, "/sys/class/iommu", "find an IOMMU", "%s", hint);
+	sb_err_reason(&e, "no IOMMU instance registered");
+	return sb_report(c->applet, &e);
+}
+
 int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct smmu_state s;
@@ -170,17 +184,8 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 	if ((rc = smmu_state_load(c, &s, feature_table)))
 		return rc;
 	if (!s.ninst) {
-		struct sb_platform plat;
-		struct sb_err e;
-		char hint[256];
-
-		sb_platform_read(c->root, &plat);
-		sb_iommu_missing_hint(&plat, hint, sizeof(hint));
-		sb_err_clear(&e);
-		sb_err_set(&e, ENODEV, "/sys/class/iommu", "find an IOMMU", "%s", hint);
-		sb_err_reason(&e, "no IOMMU instance registered");
 		smmu_state_free(&s);
-		return sb_report(c->applet, &e);
+		return smmustat_no_iommu(c);
 	}
 	o = sb_out_new(&c->out, stdout);
 	if (s.release[0])

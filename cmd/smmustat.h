@@ -19,6 +19,10 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv);
 int smmustat_stress(struct sb_ctx *c, int argc, const char **argv);
 int smmustat_check(struct sb_ctx *c, int argc, const char **argv);
 
+/* "no IOMMU instance registered" with this board's hint, exit 3: the one answer of every
+ * command that finds no IOMMU (overview, irq, events). */
+int smmustat_no_iommu(const struct sb_ctx *c);
+
 /* What the overview and check read: instances, groups, the kernel log and what it says. */
 struct smmu_state {
 	struct sb_iommu *inst;

@@ -236,7 +236,7 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 			sb_out_list_columns(&c->out, stdout, list_cols, ARRAY_SIZE(list_cols));
 		else
 			sb_out_list_columns(&c->out, stdout, summary_cols, ARRAY_SIZE(summary_cols));
-		return -1;
+		return SB_CLI_DONE;
 	}
 	sb_err_clear(&e);
 	if (opt_list || sb_opt.follow) {
@@ -248,6 +248,17 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	}
 	if (sb_opt.follow) {
 		return sb_need_live(c, "--follow") ?: follow(c);
+	}
+	/* no IOMMU, no IOMMU events: the answer of smmustat and groups, not an empty table */
+	{
+		struct sb_iommu *inst = NULL;
+		size_t ninst = 0;
+
+		if (sb_iommu_list(c->root, &inst, &ninst, NULL))
+			ninst = 0;
+		free(inst);
+		if (!ninst)
+			return smmustat_no_iommu(c);
 	}
 	sb_err_clear(&e);
 	if (sb_kmsg_read(c->root, &log, &e))

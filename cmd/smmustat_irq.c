@@ -73,6 +73,15 @@ static uint64_t prev_count(const struct sb_irq_table *prev, const char *name, un
 static struct sb_iommu *inst;
 static size_t ninst;
 
+static size_t iommu_lines(const struct sb_irq_table *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		n += !!sb_irq_iommu_kind(&t->rows[i]);
+	return n;
+}
+
 static unsigned emit(struct sb_ctx *c, struct sb_out *o, const struct sb_irq_table *cur,
 		     const struct sb_irq_table *prev, double secs)
 {
@@ -163,10 +172,21 @@ int smmustat_irq(struct sb_ctx *c, int argc, const char **argv)
 	sb_err_clear(&e);
 	if (sb_opt.interval > 0 && (rc = sb_need_live(c, "-i")))
 		return rc;
-	if (sb_irq_read(c->root, &cur, &e))
+	if (sb_irq_read(c->root, &cur, &e)) {
+		/* a snapshot without it cannot answer; a live system without it lacks procfs */
+		if (e.errnum == ENOENT && !sb_root_is_live(c->root)) {
+			sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
+			sb_err_hint(&e, "the sysroot holds no /proc/interrupts");
+		}
 		return sb_report(c->applet, &e);
+	}
 	if (sb_iommu_list(c->root, &inst, &ninst, NULL))
 		ninst = 0; /* the lines are still shown, with no instance */
+	if (!ninst && !iommu_lines(&cur) && !opt_all) { /* --all: every line, IOMMU or not */
+		sb_irq_free(&cur);
+		free(inst);
+		return smmustat_no_iommu(c);
+	}
 	o = sb_out_new(&c->out, stdout);
 	if (!(sb_opt.interval > 0)) {
 		rows = emit(c, o, &cur, NULL, 0);

@@ -253,7 +253,7 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	if (c->out.list_columns) {
 		sb_out_list_columns(&c->out, stdout, opt_list ? disc_cols : count_cols,
 				    opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols));
-		return -1;
+		return SB_CLI_DONE;
 	}
 	sb_err_clear(&e);
 	if (sb_out_check_columns(c->out.columns, opt_list ? disc_cols : count_cols,
@@ -287,6 +287,10 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	for (size_t i = 0; !opt_list && (opt_events || opt_stream_id) && i < nruns; i++)
 		if ((rc = prepare(c, &runs[i])))
 			goto out;
+	/* sampling asked of a sysroot: the answer of irq -i, not a listing with a note (-e
+	 * alone is checked against the PMU's format files above and listed) */
+	if (!opt_list && (sb_opt.interval > 0 || sb_opt.count) && (rc = sb_need_live(c, "-i")))
+		goto out;
 	if (opt_list || !sb_root_is_live(c->root)) {
 		struct sb_out *o = sb_out_new(&c->out, stdout);
 		struct sb_table *t = sb_out_table(o, "pmus", NULL, disc_cols, ARRAY_SIZE(disc_cols),

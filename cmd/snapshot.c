@@ -32,8 +32,8 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 int snapshot_main(int argc, const char **argv)
 {
 	struct sb_ctx c = { .applet = "socbox", .cmd = "snapshot" };
-	int rc = snapshot_run(&c, argc, argv);
+	int rc = sb_cli_exit(&c, snapshot_run(&c, argc, argv));
 
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
 }

@@ -225,8 +225,10 @@ int sb_dmabuf_import(pid_t pid, int fd, struct sb_dmabuf *b, struct sb_err *e)
 			sb_err_set(e, err, object, "pidfd_open", "needs Linux 5.6 or later");
 			return -err;
 		}
-		return sb_err_set(e, err, object, "pidfd_open",
-				  err == ESRCH ? "no such process" : NULL);
+		sb_err_set(e, err, object, "pidfd_open", err == ESRCH ? "no such process" : NULL);
+		if (err == ESRCH) /* a named process that is not there, as ls --pid says */
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return -err;
 	}
 	b->fd = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 	err = errno;

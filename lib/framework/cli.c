@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "socbox/cli.h"
@@ -14,6 +16,7 @@
 #include "socbox/escape.h"
 #include "socbox/macro.h"
 #include "socbox/suggest.h"
+#include "socbox/unpack.h"
 
 struct sb_common_opts sb_opt;
 
@@ -62,7 +65,7 @@ struct poptOption sb_popt_live_root[] = {
 
 struct poptOption sb_popt_common[] = {
 	{ "sysroot", '\0', POPT_ARG_STRING, &sb_opt.sysroot, 0,
-	  "read sysfs/procfs/debugfs below DIR (a 'socbox snapshot')", "DIR" },
+	  "read sysfs/procfs/debugfs below DIR, or in a 'socbox snapshot' .tar", "DIR" },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_live_root, 0, NULL, NULL },
 	POPT_TABLEEND
 };
@@ -348,10 +351,36 @@ static int empty_numeric_value(const struct sb_ctx *c, const struct poptOption *
 	return 0;
 }
 
+/* --sysroot DIR, or the tarball 'socbox snapshot OUT.tar' wrote: unpacked as socbox diff
+ * unpacks its operands (socbox/unpack.h), read as any sysroot, removed by sb_ctx_done() */
+static int open_root(struct sb_ctx *c, struct sb_err *e)
+{
+	const char *sysroot = sb_opt.sysroot;
+	struct stat st;
+	int rc;
+
+	if (!sysroot || !*sysroot)
+		sysroot = getenv("SOCBOX_SYSROOT");
+	if (!sysroot || !*sysroot || stat(sysroot, &st) || !S_ISREG(st.st_mode))
+		return sb_root_open(&c->root, sysroot, e);
+	c->unpacked = malloc(PATH_MAX);
+	if (!c->unpacked)
+		return sb_err_set(e, ENOMEM, sysroot, "unpack snapshot", NULL);
+	rc = sb_unpack_tar(sysroot, "socbox-sysroot", c->unpacked, PATH_MAX, e);
+	if (rc)
+		return rc;
+	sb_verbose(c->applet, "%s: unpacked into %s", sysroot, c->unpacked);
+	/* SIGINT, SIGTERM, SIGHUP and SIGPIPE end the run through sb_ctx_done(), which
+	 * removes the directory, instead of ending the process past it */
+	sb_catch_stop_signals();
+	return sb_root_open(&c->root, c->unpacked, e);
+}
+
 int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
 		 const char **argv, const struct sb_col *cols, size_t ncols)
 {
 	char name[128], other[256];
+	struct sb_cli_times times;
 	const char *fake_argv0;
 	struct sb_err e;
 	bool interval_given = false;
@@ -366,35 +395,32 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	if (rc)
 		return rc;
 	json_help(c, table);
-	sb_cli_free_times(c->times, c->ntimes, c->times_of);
-	c->times = NULL;
-	rc = sb_cli_convert_times(c, table, argc, argv, &c->times);
-	if (rc)
-		return rc;
-	c->times_of = argv;
-	c->ntimes = argc;
-	if (c->times) /* popt keeps the array it parses */
-		argv = c->times;
 	fake_argv0 = argv[0];
 	argv[0] = name;
 	c->popt = poptGetContext(name, argc, argv, table, 0);
 	poptSetOtherOptionHelp(c->popt, other);
+	sb_cli_times_begin(&times, table);
 	while ((rc = poptGetNextOpt(c->popt)) > 0) {
+		rc = sb_cli_times_take(c, &times, rc);
+		if (rc < 0 || rc == OPT_HELP || rc == OPT_VERSION)
+			break;
 		if (rc == OPT_INTERVAL)
 			interval_given = true;
-		if (rc == OPT_HELP) {
-			poptPrintHelp(c->popt, stdout, 0);
-			fputs(sb_exit_codes_help, stdout);
-			argv[0] = fake_argv0;
-			return -1;
-		}
-		if (rc == OPT_VERSION) {
-			print_version(c->applet);
-			argv[0] = fake_argv0;
-			return -1;
-		}
+	}
+	sb_cli_times_end(&times);
+	if (rc == OPT_HELP) { /* popt names the program after argv[0] */
+		poptPrintHelp(c->popt, stdout, 0);
+		fputs(sb_exit_codes_help, stdout);
 	}
 	argv[0] = fake_argv0;
+	if (rc == -SB_EXIT_USAGE)
+		return SB_EXIT_USAGE;
+	if (rc == OPT_HELP)
+		return SB_CLI_DONE;
+	if (rc == OPT_VERSION) {
+		print_version(c->applet);
+		return SB_CLI_DONE;
+	}
 	if (rc < -1)
 		return bad_option(c, table, rc);
 	c->args = poptGetArgs(c->popt);
@@ -442,14 +468,15 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	if (cols) {
 		if (c->out.list_columns) {
 			sb_out_list_columns(&c->out, stdout, cols, ncols);
-			return -1;
+			return SB_CLI_DONE;
 		}
 		sb_err_clear(&e);
 		if (sb_out_check_columns(c->out.columns, cols, ncols, &e))
 			return sb_usage_columns(c, &e, cols, ncols);
 	}
 	sb_err_clear(&e);
-	if (sb_root_open(&c->root, sb_opt.sysroot, &e)) {
+	rc = open_root(c, &e);
+	if (rc) {
 		sb_report(c->applet, &e);
 		/* a --sysroot that is no directory is the command line's fault; the kernel
 		 * failing to open one (ENOMEM) is not */
@@ -467,6 +494,17 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	return 0;
 }
 
+int sb_cli_exit(const struct sb_ctx *c, int rc)
+{
+	if (rc >= 0)
+		return rc;
+	if (rc == SB_CLI_DONE)
+		return 0;
+	sb_eprintf("%s%s%s: %s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "",
+		   sb_strerror(-rc));
+	return sb_exit_from_errno(rc);
+}
+
 void sb_ctx_done(struct sb_ctx *c)
 {
 	if (c->popt)
@@ -474,9 +512,10 @@ void sb_ctx_done(struct sb_ctx *c)
 	c->popt = NULL;
 	sb_root_close(c->root);
 	c->root = NULL;
+	sb_unpack_remove(c->unpacked);
+	free(c->unpacked);
+	c->unpacked = NULL;
 	c->out.columns = NULL;
-	sb_cli_free_times(c->times, c->ntimes, c->times_of);
-	c->times = NULL;
 	free_common_strings();
 }
 
@@ -516,7 +555,7 @@ static int unknown_command(const char *applet, const char *word, const char *mea
 	return SB_EXIT_USAGE;
 }
 
-int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
+static int dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
 		    const char *default_cmd, int argc, const char **argv)
 {
 	const struct sb_cmd *cmd = NULL, *def = NULL;
@@ -558,7 +597,33 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 	c.streams = cmd->flags & SB_CMD_STREAMS;
 	c.tests = cmd->flags & SB_CMD_TESTS;
 	c.cmds = cmds;
-	rc = cmd->run(&c, argc, argv);
+	rc = sb_cli_exit(&c, cmd->run(&c, argc, argv));
 	sb_ctx_done(&c);
-	return rc < 0 ? 0 : rc;
+	return rc;
+}
+
+static bool is_command(const char *word, const void *arg)
+{
+	for (const struct sb_cmd *k = arg; k->name; k++)
+		if (!strcmp(k->name, word))
+			return true;
+	return false;
+}
+
+int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
+		    const char *default_cmd, int argc, const char **argv)
+{
+	int at = sb_cli_command_after_options(argc, argv, is_command, cmds), rc;
+	const char **moved;
+
+	if (!at)
+		return dispatch(applet, summary, cmds, default_cmd, argc, argv);
+	moved = sb_cli_command_first(argc, argv, at);
+	if (!moved) {
+		sb_eprintf("%s: %s", applet, sb_strerror(ENOMEM));
+		return SB_EXIT_FAIL;
+	}
+	rc = dispatch(applet, summary, cmds, default_cmd, argc, moved);
+	free(moved);
+	return rc;
 }

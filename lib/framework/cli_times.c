@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Durations on the command line: "250ms", "2s", "1m" for every option whose argument is
- * named MS or SEC, turned into the number popt expects before it parses. */
+ * named MS or SEC, taken as strings in popt's own loop and turned into the option's number
+ * there (argv is never rewritten, so "-vi 2s" is one as "-i 2s" is). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,105 +45,98 @@ int sb_parse_duration(const char *s, double bare_unit_s, double *out_s)
 	return -EINVAL;
 }
 
-/* The value of a time option as popt reads it: a number in the option's own unit (its
- * argument is named MS or SEC in --help). *out NULL when s is a plain number (popt's to
- * judge); -EINVAL when it is neither that nor a duration. */
-static int time_in_unit(const struct poptOption *o, const char *s, char **out)
+/* The option's own unit: its argument is named MS or SEC in --help. */
+static bool is_time(const struct poptOption *o)
 {
+	unsigned type = o->argInfo & POPT_ARG_MASK;
+
+	return o->argDescrip && (type == POPT_ARG_INT || type == POPT_ARG_DOUBLE) &&
+	       (!strcmp(o->argDescrip, "MS") || !strcmp(o->argDescrip, "SEC"));
+}
+
+static void swap(struct sb_cli_times *t, struct poptOption *table)
+{
+	for (struct poptOption *o = table;
+	     o && (o->longName || o->shortName || o->argInfo || o->arg); o++) {
+		struct sb_cli_time *k;
+
+		if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			swap(t, o->arg);
+			continue;
+		}
+		if (!is_time(o) || t->n == ARRAY_SIZE(t->opts))
+			continue;
+		k = &t->opts[t->n];
+		*k = (struct sb_cli_time){
+			.opt = o, .argInfo = o->argInfo, .arg = o->arg, .val = o->val
+		};
+		o->argInfo = (o->argInfo & ~(unsigned)POPT_ARG_MASK) | POPT_ARG_STRING;
+		o->arg = &k->text;
+		o->val = SB_CLI_TIME_VAL + (int)t->n++;
+	}
+}
+
+void sb_cli_times_begin(struct sb_cli_times *t, struct poptOption *table)
+{
+	t->n = 0;
+	swap(t, table);
+}
+
+int sb_cli_times_take(const struct sb_ctx *c, struct sb_cli_times *t, int val)
+{
+	struct sb_cli_time *k;
+	bool ms;
 	double sec;
-	char *end;
 
-	*out = NULL;
-	strtod(s, &end);
-	if (end != s && !*end)
-		return 0;
-	if (sb_parse_duration(s, 1, &sec))
-		return -EINVAL;
-	if (!strcmp(o->argDescrip, "MS")) /* whole milliseconds, never less than asked */
-		return asprintf(out, "%.0f", ceil(sec * 1e3)) < 0 ? -ENOMEM : 0;
-	return asprintf(out, "%.9g", sec) < 0 ? -ENOMEM : 0;
-}
+	if (val < SB_CLI_TIME_VAL || val >= SB_CLI_TIME_VAL + (int)t->n)
+		return val;
+	k = &t->opts[val - SB_CLI_TIME_VAL];
+	ms = !strcmp(k->opt->argDescrip, "MS");
+	/* a plain number (any sign, nan, inf) is the option's own, judged by the command as
+	 * popt would have handed it over ("-i -1": "must be above 0") */
+	if (k->text) {
+		char *end;
+		double raw = strtod(k->text, &end);
 
-static const struct poptOption *time_option(const struct poptOption *t, const char *arg, size_t len)
-{
-	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
-		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
-			const struct poptOption *o = time_option(t->arg, arg, len);
-			if (o)
-				return o;
-			continue;
-		}
-		if (!t->argDescrip || (strcmp(t->argDescrip, "MS") && strcmp(t->argDescrip, "SEC")))
-			continue;
-		if (arg[1] == '-' ? t->longName && strlen(t->longName) == len - 2 &&
-					    !strncmp(arg + 2, t->longName, len - 2)
-				  : t->shortName && arg[1] == t->shortName)
-			return t;
-	}
-	return NULL;
-}
-
-void sb_cli_free_times(const char **copy, int argc, const char **argv)
-{
-	for (int i = 0; copy && i < argc; i++)
-		if (copy[i] != argv[i])
-			free((char *)copy[i]);
-	free(copy);
-}
-
-int sb_cli_convert_times(const struct sb_ctx *c, const struct poptOption *table, int argc,
-			 const char **argv, const char ***copyp)
-{
-	const char **copy = NULL;
-
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		const struct poptOption *o;
-		bool inline_value;
-		char *v, *joined;
-
-		if (a[0] != '-' || !a[1])
-			continue;
-		if (a[1] == '-') {
-			o = time_option(table, a, eq ? (size_t)(eq - a) : strlen(a));
-			inline_value = eq != NULL;
-		} else {
-			o = time_option(table, a, 2);
-			inline_value = a[2] != '\0';
-		}
-		if (!o || (!inline_value && i + 1 >= argc))
-			continue;
-		const char *val = inline_value ? (a[1] == '-' ? eq + 1 : a + 2) : argv[i + 1];
-
-		if (time_in_unit(o, val, &v)) {
-			sb_cli_free_times(copy, argc, argv);
-			return sb_usage_error(
-				c,
-				"--%s: '%s' is not a duration (250ms, 2s, 1m; a bare number counts %s)",
-				o->longName, val,
-				!strcmp(o->argDescrip, "MS") ? "milliseconds" : "seconds");
-		}
-		if (!v)
-			continue;
-		if (!copy) {
-			copy = calloc((size_t)argc + 1, sizeof(*copy));
-			if (!copy) {
-				free(v);
-				return sb_usage_error(c, "out of memory");
+		if (end != k->text && !*end) {
+			if ((k->argInfo & POPT_ARG_MASK) != POPT_ARG_INT) {
+				*(double *)k->arg = raw;
+				return k->val;
 			}
-			for (int k = 0; k < argc; k++)
-				copy[k] = argv[k];
+			if (raw == floor(raw) && raw >= INT_MIN && raw <= INT_MAX) {
+				*(int *)k->arg = (int)raw;
+				return k->val;
+			}
 		}
-		if (!inline_value) {
-			copy[++i] = v;
-			continue;
-		}
-		if (asprintf(&joined, "%.*s%s", (int)(a[1] == '-' ? eq + 1 - a : 2), a, v) < 0)
-			joined = NULL;
-		free(v);
-		if (joined)
-			copy[i] = joined;
 	}
-	*copyp = copy;
-	return 0;
+	if (!k->text || sb_parse_duration(k->text, ms ? 1e-3 : 1, &sec))
+		return -sb_usage_error(
+			c, "--%s: '%s' is not a duration (250ms, 2s, 1m; a bare number counts %s)",
+			k->opt->longName, k->text ? k->text : "", ms ? "milliseconds" : "seconds");
+	if ((k->argInfo & POPT_ARG_MASK) == POPT_ARG_INT) {
+		/* whole milliseconds (or seconds), never less than asked */
+		double v = ceil(ms ? sec * 1e3 : sec);
+
+		if (v > INT_MAX)
+			return -sb_usage_error(c, "--%s: '%s' is too long", k->opt->longName,
+					       k->text);
+		*(int *)k->arg = (int)v;
+	} else {
+		*(double *)k->arg = ms ? sec * 1e3 : sec;
+	}
+	return k->val;
+}
+
+void sb_cli_times_end(struct sb_cli_times *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct sb_cli_time *k = &t->opts[i];
+
+		k->opt->argInfo = k->argInfo;
+		k->opt->arg = k->arg;
+		k->opt->val = k->val;
+		free(k->text);
+		k->text = NULL;
+	}
+	t->n = 0;
 }

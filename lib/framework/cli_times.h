@@ -5,13 +5,31 @@
 
 #include "socbox/cli.h"
 
-/* Durations with a unit ("-t 2s", "--timeout=500ms", "-i 250ms") become numbers in the
- * option's unit in a copy of argv before popt reads them; bare numbers stay what they
- * always were. *copy is the copy (free with sb_cli_free_times()), or NULL when nothing
- * changed. Returns 0 or a usage error (printed). */
-int sb_cli_convert_times(const struct sb_ctx *c, const struct poptOption *table, int argc,
-			 const char **argv, const char ***copy);
-/* Free a copy made by sb_cli_convert_times() from argv. */
-void sb_cli_free_times(const char **copy, int argc, const char **argv);
+/* The val popt returns for the n-th duration option of a parse (above the framework's own) */
+#define SB_CLI_TIME_VAL 0x7100
+
+struct sb_cli_time {
+	struct poptOption *opt; /* the entry, lent to popt as a string option */
+	unsigned argInfo;	/* ... and what it was */
+	void *arg;
+	int val;
+	char *text; /* the value as given, popt's copy */
+};
+
+struct sb_cli_times {
+	struct sb_cli_time opts[32];
+	size_t n;
+};
+
+/* Lend every duration option of table (its argument named MS or SEC, an int or a double) to
+ * popt as a string option whose value comes back to the loop: "-t 2s", "--timeout=500ms",
+ * "-vi 250ms" (popt's own clusters), bare numbers in the unit they always had. */
+void sb_cli_times_begin(struct sb_cli_times *t, struct poptOption *table);
+/* poptGetNextOpt() returned val: a duration's is converted and stored where the option
+ * stores it, and its own val returned; any other val is returned as is. A value that is no
+ * duration: printed as a usage error, -SB_EXIT_USAGE returned. */
+int sb_cli_times_take(const struct sb_ctx *c, struct sb_cli_times *t, int val);
+/* Give the entries back as they were. */
+void sb_cli_times_end(struct sb_cli_times *t);
 
 #endif

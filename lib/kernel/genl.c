@@ -358,9 +358,16 @@ int sb_netns_enter(const char *name_or_path, struct sb_err *e)
 	else
 		snprintf(path, sizeof(path), "/run/netns/%s", name_or_path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sb_err_set(e, errno, path, "open network namespace",
-				  errno == ENOENT ? "see 'ip netns list'" : NULL);
+	if (fd < 0) {
+		int err = errno;
+
+		sb_err_set(e, err, path, "open network namespace",
+			   err == ENOENT ? "see 'ip netns list'" : NULL);
+		/* a namespace named that is not there, as a missing --dev */
+		if (err == ENOENT && !strchr(name_or_path, '/'))
+			sb_err_exit(e, SB_EXIT_UNSUPPORTED);
+		return -err;
+	}
 	if (setns(fd, CLONE_NEWNET) < 0) {
 		int err = errno;
 		close(fd);

@@ -49,10 +49,12 @@ t_run "smmustat -o +FEATURES still works" 0 "$SOCBOX" smmustat --sysroot "$fx" -
 long=$(printf '%0100d' 0)
 t_run "dmabufcp -N <100 characters> is a usage error" 2 "$SOCBOX" dmabufcp -N "$long" /dev/null heap:system "$T_TMP/x"
 t_grep "-N: names the limit" 'name needs 1 to 31 characters' "$T_TMP/err"
-# options before the view: say that the view comes first
-t_run "devmemstat --netns X queues is a usage error" 2 "$SOCBOX" devmemstat --netns x queues
-t_grep "--netns X queues: says the view comes first" "^devmemstat show: 'queues' is a command: it comes first" "$T_TMP/err"
-t_run "smmustat --sysroot D groups" 2 "$SOCBOX" smmustat --sysroot "$fx" groups
+# a command's own option before the view: say that the view comes first (common options
+# may come before it: tests/cli/options_anywhere.sh)
+t_run "devmemstat --load-netlink F queues is a usage error" 2 "$SOCBOX" devmemstat --load-netlink x queues
+t_grep "--load-netlink F queues: says the view comes first" "^devmemstat show: 'queues' is a command: it comes first" "$T_TMP/err"
+t_run "devmemstat --netns X queues: the common option before the view" 3 "$SOCBOX" devmemstat --netns socbox-nosuch0 queues
+t_grep "... reaches the view" "/run/netns/socbox-nosuch0: open network namespace" "$T_TMP/err"
 # a huge argument is not echoed whole
 huge=$(head -c 100000 /dev/zero | tr '\0' a)
 t_run "a 100 kB unknown command is a usage error" 2 "$SOCBOX" smmustat "$huge"

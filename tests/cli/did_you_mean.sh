@@ -41,7 +41,6 @@ t_usage "unknown column points to -H" "rpmsgctl list: unknown column 'XYZZY' (se
 # -H lists the columns the message points to
 t_run "-H lists them" 0 "$SOCBOX" dmabufcp ls -H
 t_grep "... NAME among them" '^ *NAME ' "$T_TMP/out"
-t_usage "global option before socbox's command" "socbox: 'doctor' is a command: it comes first, before the options ('socbox doctor ...') (see 'socbox --help')" --sysroot "$AM" doctor
-t_usage "... before an applet" "socbox: 'smmustat' is a command: it comes first, before the options ('socbox smmustat ...') (see 'socbox --help')" -J smmustat
-t_usage "the applets say it the same way" "devmemstat show: 'queues' is a command: it comes first, before the options ('devmemstat queues ...') (see 'devmemstat show --help')" devmemstat --sysroot "$AM" queues
+t_usage "a command's own option before socbox's command" "socbox: 'doctor' is a command: it comes first, before the options ('socbox doctor ...') (see 'socbox --help')" --explain x doctor
+t_usage "the applets say it the same way" "devmemstat show: 'queues' is a command: it comes first, before the options ('devmemstat queues ...') (see 'devmemstat show --help')" devmemstat --load-netlink x queues
 t_done

@@ -10,6 +10,11 @@ ARM=$F/arm64-server-smmuv3
 X86=$F/x86-vtd
 NL=$F/netlink/devmem-nic.nl
 OUT=$T_TMP/out.d
+# a board without an IOMMU whose /proc/interrupts has lines, none of them an IOMMU's
+NOIOMMU=$T_TMP/noiommu
+mkdir -p "$NOIOMMU/proc"
+printf '           CPU0       CPU1\n 11:       1200        300     GICv3  27 Level     arch_timer\n' \
+	>"$NOIOMMU/proc/interrupts"
 
 # WANT SITUATION COMMAND... (COMMAND follows the socbox binary; no word has a space)
 matrix() {
@@ -26,6 +31,9 @@ matrix() {
 1 failed rpmsgctl rproc start remoteproc0 --sysroot $AM
 2 usage doctor --bogus
 2 usage doctr
+2 usage --lst
+0 ok help
+0 ok help rpmsgctl rproc
 2 usage events --since yesterday --sysroot $ARM
 2 usage metrics --format json
 2 usage snapshot
@@ -65,6 +73,21 @@ matrix() {
 3 notfound smmustat pmu --pmu bogus --sysroot $ARM
 3 notfound devmemstat -d eth9 --sysroot $F/qemu-virt-arm64
 3 notfound devmemstat -d 99 --load-netlink $NL
+3 notfound devmemstat top --cpus 99 --sysroot $F/qemu-virt-arm64
+3 notfound devmemstat --netns socbox-nosuch0
+3 notfound devmemstat queues --netns socbox-nosuch0
+3 notfound dmabufcp 999999:3 $OUT
+3 absent smmustat irq --sysroot $NOIOMMU
+0 ok smmustat irq --all --sysroot $NOIOMMU
+3 absent smmustat events --sysroot $AM
+3 absent smmustat irq --sysroot $AM
+3 live smmustat pmu -e cycles -i 1 --sysroot $ARM
+0 ok smmustat pmu -e cycles --sysroot $ARM
+3 live smmustat pmu -c 2 --sysroot $ARM
+2 usage smmustat pmu -e bogus -i 1 --sysroot $ARM
+0 ok smmustat pmu --sysroot $ARM
+0 ok smmustat irq --sysroot $ARM
+0 ok smmustat events --sysroot $ARM
 0 ok devmemstat -d 3 --load-netlink $NL
 LINES
 }

@@ -88,7 +88,7 @@ t_jq "server: --device stream_ids" '.stream_ids == "0x10101"' "$T_TMP/out"
 t_run "x86: no stream ids without SMMU firmware" 0 "$SOCBOX" smmustat groups --sysroot "$X86" -J
 t_jq "x86: no stream_id_source, no column" '(has("stream_id_source") | not) and (.groups[0] | has("stream_ids") | not)' "$T_TMP/out"
 t_run "events --follow on a sysroot: not here" 3 "$SOCBOX" smmustat events --sysroot "$SOC" --follow
-t_run "events without a log: exit 1 naming the file" 1 "$SOCBOX" smmustat events --sysroot "$F/stm32mp157-dk2"
+t_run "events without a log: exit 1 naming the file" 1 "$SOCBOX" smmustat events --sysroot "$F/x86-vtd"
 t_grep "missing log hint" '/dev/kmsg: read the kernel log of the sysroot' "$T_TMP/err"
 
 # pmu discovery

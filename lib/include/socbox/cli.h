@@ -78,9 +78,7 @@ struct sb_ctx {
 	bool streams;		   /* the command's SB_CMD_STREAMS */
 	bool tests;		   /* the command's SB_CMD_TESTS: --format ktap is offered */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
-	const char **times;	   /* argv with durations in the options' units (popt's) */
-	const char **times_of;	   /* ... and the argv it was made from */
-	int ntimes;
+	char *unpacked; /* a --sysroot tarball's private directory, removed by sb_ctx_done() */
 };
 
 enum sb_cmd_flags {
@@ -102,6 +100,16 @@ struct sb_applet {
 	const char *summary;
 };
 
+/* Common options before the command ("rpmsgctl --sysroot DIR rproc status"): the index in
+ * argv of the word is_command() accepts after only common options (--sysroot, -J, -o, -q,
+ * -v, --netns, --format, --bytes), or 0 when argv[1] is not such an option or none follows. */
+int sb_cli_command_after_options(
+	int argc, const char **argv, bool (*is_command)(const char *word, const void *arg),
+	const void *arg);
+/* A copy of argv (the array, not the strings) with argv[at] moved to argv[1]; NULL when out
+ * of memory. Free it with free() once the command has run. */
+const char **sb_cli_command_first(int argc, const char **argv, int at);
+
 /* The exit codes every --help ends with (the one list; two lines, for 80 columns). */
 extern const char sb_exit_codes_help[];
 
@@ -116,11 +124,19 @@ int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd
 /* Parse a command's options. table must end with POPT_TABLEEND and should include
  * SB_POPT_COMMON (and SB_POPT_OUTPUT for views). args_help is shown in usage
  * ("NAME --src A --dst B"). Fills c (root opened, output options set, positional arguments
- * in c->args). Returns 0 to go on, or an exit code (> 0) after printing the problem, or -1
- * after --help/--version was printed (exit 0). With cols non-NULL, -o is checked and -H is
- * handled here (returns -1 after listing). */
+ * in c->args). Returns 0 to go on, or an exit code (> 0) after printing the problem, or
+ * SB_CLI_DONE after --help/--version was printed (exit 0). With cols non-NULL, -o is
+ * checked and -H is handled here (returns SB_CLI_DONE after listing). */
 int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_help, int argc,
 		 const char **argv, const struct sb_col *cols, size_t ncols);
+/* What a command returns when it printed what was asked (--help, --version, -H) and has
+ * nothing else to do: exit 0. Far below any -errno, so never taken for one. */
+#define SB_CLI_DONE (-0x10000)
+/* The exit status of a command's return value rc: rc itself when >= 0, 0 for SB_CLI_DONE,
+ * and for an -errno that nobody reported one line ("APPLET CMD: reason") and its code from
+ * sb_exit_from_errno() (1 for a failed operation, 3 for an absent device or feature, 4 for
+ * a denied permission): a negative return never exits 0. */
+int sb_cli_exit(const struct sb_ctx *c, int rc);
 /* Release what sb_cli_parse() took. */
 void sb_ctx_done(struct sb_ctx *c);
 
