@@ -17,8 +17,11 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  KLOG "\"%s: probe of %s failed with error %d\" (drivers/base/dd.c, "
 	       "call_driver_probe(), pr_warn; newer kernels, 7.2: dev_err \"probe with driver %s "
 	       "failed with error %d\")",
-	  "read the driver's own messages just before that line; the error is an errno "
-	  "(-22 EINVAL: device tree property; -12 ENOMEM; -110 ETIMEDOUT: clock or power)",
+	  "doctor quotes the driver's own records of the device before that line (its "
+	  "dev_printk() prefix or DEVICE=) and, when they name the mailbox, reserved memory, a "
+	  "clock, reset, power domain, interrupt or the system firmware, says what to check; "
+	  "else the error is an errno (-22 EINVAL: device tree property; -12 ENOMEM; -110 "
+	  "ETIMEDOUT: clock or power)",
 	  0 },
 	{ "probe.deferred", NULL, SB_HEALTH_MISSING, "a device waits in deferred probe",
 	  "/sys/kernel/debug/devices_deferred: \"%s\\t%s\" (drivers/base/dd.c, "

@@ -45,6 +45,14 @@ for d in "$CAUSES"/*/; do
 				t_grep "$name: --require names why" "^socbox: $a: required subsystem is $b: " "$T_TMP/err"
 			fi
 			;;
+		says)
+			# says CODE FIELD TEXT: that cause's diagnosis, evidence or fix holds TEXT
+			field=${b%% *}
+			text=$(printf '%s' "${b#* }" | sed 's/["\\]/\\&/g')
+			t_jq "$name: $a's $field says $text" \
+				"[.causes[] | select(.code==\"$a\") | .$field | contains(\"$text\")] | any" \
+				"$T_TMP/$name.json"
+			;;
 		*)
 			object=${a}${b:+ $b}
 			t_jq "$name: names $word $object" \
@@ -72,7 +80,7 @@ t_eq "every case was checked" "$([ "$ncases" -ge 20 ] && echo yes)" yes
 t_run "--list-causes" 0 "$SOCBOX" doctor --list-causes -r -n
 cut -d' ' -f1 "$T_TMP/out" | sort >"$T_TMP/codes"
 t_eq "the catalogue is not empty" "$([ "$(wc -l <"$T_TMP/codes")" -ge 25 ] && echo yes)" yes
-cat "$CAUSES"/*/expect | awk '$1 != "status" {print $1}' | sort -u >"$T_TMP/covered"
+cat "$CAUSES"/*/expect | awk '$1 != "status" && $1 != "says" {print $1}' | sort -u >"$T_TMP/covered"
 for code in $LIVE_ONLY; do echo "$code"; done >>"$T_TMP/covered"
 t_eq "every cause has a fixture case (or is live-only)" \
 	"$(sort -u "$T_TMP/covered" | comm -23 "$T_TMP/codes" - | tr '\n' ' ')" ""
