@@ -220,6 +220,21 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	{ "netdev.no-family", "netdev", SB_HEALTH_MISSING, "no netdev generic netlink family",
 	  "CTRL_CMD_GETFAMILY \"netdev\" (net/core/netdev-genl.c)",
 	  "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)", 0 },
+	/* what the kernel said and no cause above explains */
+	{ "log.errors", NULL, SB_HEALTH_DEGRADED,
+	  "kernel errors of a subsystem's objects that no other cause explains",
+	  KLOG
+	  "every record at err or worse (/dev/kmsg priority 0-3), tied to its device by "
+	  "its DEVICE= dictionary line or dev_printk()'s \"%s %s: \" prefix "
+	  "(drivers/base/core.c, dev_printk_emit()), or by the prefix of the code that "
+	  "printed it (\"cma: \", \"OF: reserved mem: \", \"iommu: \", \"DMAR: \", "
+	  "page_pool); not: records another cause quotes or names the object of, records "
+	  "of a remote processor that came up again later (\"remote processor %s is now "
+	  "up\", remoteproc_core.c rproc_start()), and known harmless ones "
+	  "(lib/doctor/cause_log.c)",
+	  "read the records of the object it names; where the message is known its source and "
+	  "what to do are given",
+	  0 },
 	/* what this kernel was built without: after what broke at run time */
 	{ "dmabuf.no-heap", "dmabuf", SB_HEALTH_DEGRADED, "no dma-heap",
 	  "/sys/class/dma_heap is empty or absent (drivers/dma-buf/dma-heap.c)",

@@ -102,6 +102,8 @@ void doctor_causes_rpmsg(struct doctor_board *b);
 void doctor_causes_dmabuf(struct doctor_board *b);
 void doctor_causes_iommu(struct doctor_board *b);
 void doctor_causes_netdev(struct doctor_board *b);
+/* Last: kernel errors of the subsystems' objects that no other cause explains. */
+void doctor_causes_log(struct doctor_board *b);
 struct sb_nd_pool;
 /* A pool detached from its netdev that still holds pages (netdev family). */
 void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint64_t age_s);
