@@ -165,12 +165,18 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "a device is faulting in a storm: find it in smmustat events and fix its DMA "
 	  "mapping; the faults that were kept are named there",
 	  0 },
-	{ "iommu.faults", "iommu", SB_HEALTH_DEGRADED, "a device's DMA faulted in the IOMMU",
+	{ "iommu.faults", "iommu", SB_HEALTH_DEGRADED,
+	  "an IOMMU fault or error: a master's DMA, a stream ID, the SMMU itself or an "
+	  "interrupt",
 	  KLOG "the IOMMU drivers' fault reports (arm-smmu-v3.c arm_smmu_dump_event(), "
 	       "arm-smmu.c, intel/dmar.c dmar_fault_do_one(), amd/iommu.c), as smmustat events "
 	       "reads them",
-	  "the device used an address it has no mapping for: check its driver's DMA API use "
-	  "and its iommus/iommu-map stream IDs (smmustat events)",
+	  "by the event's class: translation, permission and access faults: the master's "
+	  "driver's DMA mapping; bad STE/CD/stream ID (C_BAD_*, F_STE_FETCH, F_CD_FETCH): the "
+	  "firmware's stream-ID description (iommus/iommu-map, IORT ID mappings), naming the "
+	  "SID; CMD_SYNC timeout and global errors: the SMMU itself (firmware, power, "
+	  "clocks); x86 INTR-REMAP: the interrupt remapping table (MSI setup, DMAR device "
+	  "scope)",
 	  0 },
 	{ "iommu.unmapped-master", "iommu", SB_HEALTH_DEGRADED,
 	  "a DMA master the device tree puts behind an IOMMU is in no group",
@@ -185,7 +191,11 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "\"identity\" (drivers/iommu/iommu.c; at boot it logs \"iommu: Default domain type: "
 	  "%s%s\", iommu_subsys_init())",
 	  "no isolation or translation for those devices; remove iommu.passthrough=1 / "
-	  "iommu=pt, or echo DMA > /sys/kernel/iommu_groups/N/type",
+	  "iommu=pt, or echo DMA > /sys/kernel/iommu_groups/N/type; when the command line "
+	  "asks for passthrough and the groups are DMA anyway (\"Failed to allocate default "
+	  "IOMMU domain of type %u for group %s - Falling back to IOMMU_DOMAIN_DMA\", "
+	  "iommu.c iommu_group_alloc_default_domain(), pr_warn), the IOMMU driver refused "
+	  "identity domains: DMA is translated",
 	  0 },
 	{ "iommu.ats-off", "iommu", SB_HEALTH_OK, "PCIe ATS is disabled for every device",
 	  "/proc/cmdline pci=noats (drivers/pci/ats.c)",
