@@ -42,7 +42,10 @@ static const struct {
  * needs no cause of its own. */
 static const struct {
 	const char *text;
+	/* for the reader: where the kernel prints it and why it needs no cause */
+	// cppcheck-suppress unusedStructMember
 	const char *source;
+	// cppcheck-suppress unusedStructMember
 	const char *why;
 } harmless[] = {
 	{ "DMAR: DRHD: handling fault status reg ",
@@ -85,12 +88,13 @@ static int owner_of(const char *text, const char *driver)
 	return -1;
 }
 
-static bool is_harmless(const char *text)
+/* The entry of harmless a record is, -1 when none. */
+static int harmless_of(const char *text)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(harmless); i++)
 		if (strstr(text, harmless[i].text))
-			return true;
-	return false;
+			return (int)i;
+	return -1;
 }
 
 /* The remote processor a name is of (its id or its device), NULL when none. */
@@ -254,7 +258,7 @@ void doctor_causes_log(struct doctor_board *b)
 		char obj[96];
 		int sub;
 
-		if (l->prio < 0 || l->prio > 3 || is_harmless(l->text))
+		if (l->prio < 0 || l->prio > 3 || harmless_of(l->text) >= 0)
 			continue;
 		sub = attribute(b, l, obj, sizeof(obj));
 		if (sub < 0 || explained(b, sub, obj, l->text) || answered(b, i, obj))
