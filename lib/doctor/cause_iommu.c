@@ -200,11 +200,38 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 		  ev->device);
 }
 
+/* An event's group: its device and class; first and count once grouped. */
+struct ev_key {
+	const char *device;
+	enum ev_class cls;
+	size_t first, count;
+};
+
+static int ev_key_cmp(const void *a, const void *b)
+{
+	const struct ev_key *x = a, *y = b;
+	int d = strcmp(x->device, y->device);
+
+	if (d)
+		return d;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int ev_key_first_cmp(const void *a, const void *b)
+{
+	const struct ev_key *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 static void faults(struct doctor_board *b)
 {
 	struct sb_iommu_event *ev = NULL;
 	struct sb_sid_namer *names = NULL;
-	size_t n = 0;
+	struct ev_key *keys = NULL;
+	size_t n = 0, ngroups = 0;
 
 	if (sb_iommu_events(&b->log, &ev, &n, NULL) < 0 || !n)
 		goto out;
@@ -220,22 +247,33 @@ static void faults(struct doctor_board *b)
 		else if (!ev[i].device[0] || !strcmp(ev[i].device, "-"))
 			snprintf(ev[i].device, sizeof(ev[i].device), "unknown client of %.64s",
 				 ev[i].source);
-	for (size_t i = 0; i < n; i++) {
-		size_t count = 0, first = i;
+	/* the events by device and class, sorted once (a count per event over all of them
+	 * would be quadratic in the log); each group named in the order it first appears */
+	keys = calloc(n, sizeof(*keys));
+	if (!keys)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (struct ev_key){ ev[i].device, class_of(&ev[i]), i, 0 };
+	qsort(keys, n, sizeof(*keys), ev_key_cmp);
+	for (size_t i = 0, run = 0; i < n; i = run) {
+		for (run = i; run < n && keys[run].cls == keys[i].cls &&
+			      !strcmp(keys[run].device, keys[i].device);
+		     run++)
+			;
+		keys[ngroups].first = keys[i].first; /* the run's earliest, by the sort */
+		keys[ngroups++].count = run - i;
+	}
+	qsort(keys, ngroups, sizeof(*keys), ev_key_first_cmp);
+	for (size_t g = 0; g < ngroups; g++) {
 		struct sb_cause *c;
+		size_t i = keys[g].first;
 
-		for (size_t k = 0; k < n; k++)
-			if (!strcmp(ev[k].device, ev[i].device) &&
-			    class_of(&ev[k]) == class_of(&ev[i])) {
-				count++;
-				first = k < first ? k : first;
-			}
-		if (first != i ||
-		    !(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
+		if (!(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
 			continue;
-		frame(b, c, &ev[i], count);
+		frame(b, c, &ev[i], keys[g].count);
 	}
 out:
+	free(keys);
 	sb_sid_namer_close(names);
 	free(ev);
 }

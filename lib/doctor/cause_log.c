@@ -165,22 +165,35 @@ static bool explained(const struct doctor_board *b, int sub, const char *obj, co
 }
 
 /* A later record of the same object (or its remote processor) that says it is up again:
- * "remote processor %s is now up" (drivers/remoteproc/remoteproc_core.c, rproc_start()). */
-static bool answered(const struct doctor_board *b, size_t at, const char *obj)
+ * "remote processor %s is now up" (drivers/remoteproc/remoteproc_core.c, rproc_start()).
+ * up[k] is one past the index of the last such record of b->procs[k], 0 when none (found
+ * in one pass: a scan after each record would be quadratic in the log). */
+static bool answered(const struct doctor_board *b, const size_t *up, size_t at, const char *obj)
 {
 	const struct sb_rproc *p = rproc_of(b, obj);
 
-	if (!p)
-		return false;
-	for (size_t i = at + 1; i < b->log.n; i++) {
+	return p && up && up[p - b->procs] > at + 1;
+}
+
+static size_t *last_up(const struct doctor_board *b)
+{
+	size_t *up;
+
+	if (!b->nprocs)
+		return NULL;
+	up = calloc(b->nprocs, sizeof(*up));
+	if (!up)
+		abort();
+	for (size_t i = 0; i < b->log.n; i++) {
 		const char *text = b->log.lines[i].text;
+		const struct sb_rproc *p;
 		char dev[96];
 
 		if (strstr(text, " is now up") && doctor_log_dev(text, dev, sizeof(dev)) &&
-		    rproc_of(b, dev) == p)
-			return true;
+		    (p = rproc_of(b, dev)))
+			up[p - b->procs] = i + 1;
 	}
-	return false;
+	return up;
 }
 
 /* The remote processor an rpmsg channel ("virtio0.rpmsg_chrdev.-1.14") or a virtio device
@@ -251,6 +264,7 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 void doctor_causes_log(struct doctor_board *b)
 {
 	struct unexplained u[SB_DOCTOR_NSUBS];
+	size_t *up = last_up(b);
 
 	memset(u, 0, sizeof(u));
 	for (size_t i = 0; i < b->log.n; i++) {
@@ -261,7 +275,7 @@ void doctor_causes_log(struct doctor_board *b)
 		if (l->prio < 0 || l->prio > 3 || harmless_of(l->text) >= 0)
 			continue;
 		sub = attribute(b, l, obj, sizeof(obj));
-		if (sub < 0 || explained(b, sub, obj, l->text) || answered(b, i, obj))
+		if (sub < 0 || explained(b, sub, obj, l->text) || answered(b, up, i, obj))
 			continue;
 		if (!u[sub].count) {
 			u[sub].first = i;
@@ -272,6 +286,7 @@ void doctor_causes_log(struct doctor_board *b)
 		else
 			u[sub].others++;
 	}
+	free(up);
 	for (int s = 0; s < SB_DOCTOR_NSUBS; s++)
 		if (u[s].count)
 			name_cause(b, s, &u[s]);
