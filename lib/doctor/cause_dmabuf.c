@@ -28,26 +28,29 @@ static bool cma_line(const char *text, char *area, size_t len, unsigned long *pa
 	return sscanf(end, ": alloc failed, req-size: %lu pages, ret: %d", pages, ret) == 2;
 }
 
-static void cma_area(struct doctor_board *b, const char *area, uint64_t fail)
-{
-	unsigned long pages, largest = 0, lines = 0;
-	char name[96], last[256] = "";
-	struct sb_cause *c;
-	int ret, lastret = 0;
+/* The failure lines of one area (its name as cma_line() gives it), gathered in one pass. */
+struct cma_log {
+	char name[96];
+	unsigned long lines, largest;
+	int lastret;
+	size_t last; /* index of its last line in the log */
+};
 
-	for (size_t i = 0; i < b->log.n; i++)
-		if (cma_line(b->log.lines[i].text, name, sizeof(name), &pages, &ret) &&
-		    !strcmp(name, area)) {
-			lines++;
-			lastret = ret;
-			largest = pages > largest ? pages : largest;
-			snprintf(last, sizeof(last), "%s", b->log.lines[i].text);
-		}
+static void cma_area(struct doctor_board *b, const char *area, uint64_t fail,
+		     const struct cma_log *e)
+{
+	unsigned long largest = e ? e->largest : 0, lines = e ? e->lines : 0;
+	char last[256] = "";
+	struct sb_cause *c;
+	int lastret = e ? e->lastret : 0;
+
 	if (!fail && !lines)
 		return;
 	c = doctor_cause(b, "dmabuf.cma-exhausted", SB_DOCTOR_DMABUF, area);
 	if (!c)
 		return;
+	if (lines)
+		snprintf(last, sizeof(last), "%s", b->log.lines[e->last].text);
 	if (fail && lines)
 		cause_diag(c,
 			   "CMA area %s: %llu pages failed to allocate, largest request %lu pages "
@@ -66,25 +69,58 @@ static void cma_area(struct doctor_board *b, const char *area, uint64_t fail)
 		cause_evidence(c, "kernel log: %s", last);
 }
 
+static struct cma_log *cma_log_find(struct cma_log *v, size_t n, const char *area)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(v[k].name, area))
+			return &v[k];
+	return NULL;
+}
+
 static void cma(struct doctor_board *b)
 {
 	struct sb_dirlist l = { 0 };
+	struct cma_log *v = NULL;
+	size_t n = 0;
 	char name[96];
 	unsigned long pages;
 	int ret;
 
+	/* one pass over the log: the failure lines by area, in the order first seen (a log of
+	 * hundreds of thousands of records has a handful of CMA areas) */
+	for (size_t i = 0; i < b->log.n; i++) {
+		struct cma_log *e;
+
+		if (!cma_line(b->log.lines[i].text, name, sizeof(name), &pages, &ret))
+			continue;
+		e = cma_log_find(v, n, name);
+		if (!e) {
+			void *nv = reallocarray(v, n + 1, sizeof(*v));
+
+			if (!nv)
+				abort();
+			v = nv;
+			e = &v[n++];
+			memset(e, 0, sizeof(*e));
+			snprintf(e->name, sizeof(e->name), "%s", name);
+		}
+		e->lines++;
+		e->lastret = ret;
+		e->largest = pages > e->largest ? pages : e->largest;
+		e->last = i;
+	}
 	if (sb_dir_list(b->root, &l, CMA) == 0)
 		for (size_t i = 0; i < l.n; i++) {
 			uint64_t fail = 0;
 
 			sb_attr_u64(b->root, &fail, CMA "/%s/alloc_pages_fail", l.names[i]);
-			cma_area(b, l.names[i], fail);
+			cma_area(b, l.names[i], fail, cma_log_find(v, n, l.names[i]));
 		}
 	sb_dirlist_free(&l);
 	/* without CMA_SYSFS only the log tells */
-	for (size_t i = 0; i < b->log.n; i++)
-		if (cma_line(b->log.lines[i].text, name, sizeof(name), &pages, &ret))
-			cma_area(b, name, 0);
+	for (size_t k = 0; k < n; k++)
+		cma_area(b, v[k].name, 0, &v[k]);
+	free(v);
 }
 
 static void access_denied(struct doctor_board *b, const struct sb_dmabuf_allocators *a)

@@ -98,54 +98,182 @@ static void overflow(struct doctor_board *b)
 	}
 }
 
+/* What an IOMMU event says, by its kind: the story and the fix follow the class. */
+enum ev_class {
+	EV_TRANSLATION, /* the master used an address it has no mapping or permission for */
+	EV_STREAM,	/* the SMMU has no valid stream table or context entry for it */
+	EV_SMMU,	/* the SMMU itself: its command queue or a global error */
+	EV_INTR_REMAP,	/* x86: an interrupt request the remapping table blocked */
+};
+
+static enum ev_class class_of(const struct sb_iommu_event *ev)
+{
+	/* arm-smmu-v3.c event_str[]: configuration errors and fetch faults of the stream
+	 * table and context descriptors */
+	static const char *const stream[] = {
+		"C_BAD_STREAMID", "C_BAD_STE",	"C_BAD_SUBSTREAMID", "C_BAD_CD",
+		"F_STE_FETCH",	  "F_CD_FETCH", "F_STREAM_DISABLED", "C_STE_S1CDMAX"
+	};
+
+	if (!strcmp(ev->kind, "cmd-sync-timeout") || !strcmp(ev->kind, "gerror") ||
+	    !strcmp(ev->kind, "global-fault"))
+		return EV_SMMU;
+	if (!strcmp(ev->kind, "INTR-REMAP"))
+		return EV_INTR_REMAP;
+	for (size_t i = 0; i < sizeof(stream) / sizeof(stream[0]); i++)
+		if (!strcmp(ev->kind, stream[i]))
+			return EV_STREAM;
+	return EV_TRANSLATION;
+}
+
+static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_iommu_event *ev,
+		  size_t count)
+{
+	const char *inst = ev->instance[0] ? ev->instance : ev->source;
+	const char *s = count == 1 ? "" : "s";
+	char at[32] = "";
+
+	if (ev->has_addr)
+		snprintf(at, sizeof(at), " at 0x%llx", (unsigned long long)ev->addr);
+	switch (class_of(ev)) {
+	case EV_SMMU:
+		cause_diag(c,
+			   "%s: the SMMU itself failed: %zu %s event%s since boot, not a "
+			   "master's DMA",
+			   ev->device, count, ev->kind, s);
+		cause_evidence(c, "kernel log of %s: %s%s%s", ev->source, ev->kind,
+			       ev->reason[0] ? ": " : "", ev->reason);
+		cause_fix(c,
+			  "the SMMU stopped consuming its command queue or reported a global "
+			  "error: check its firmware description (%s), its power domain and "
+			  "clocks, and the SMMU's errata; the masters behind it cannot be trusted "
+			  "until it works",
+			  b->plat.acpi_iort ? "the IORT SMMUv3 node" : "its device-tree node");
+		return;
+	case EV_STREAM:
+		cause_diag(c,
+			   "%s: %zu %s event%s in %s: the SMMU has no valid stream table "
+			   "entry for it%s",
+			   ev->device, count, ev->kind, s, inst,
+			   ev->has_sid ? "" : " (no stream ID in the record)");
+		cause_evidence(c, "kernel log of %s: %s by %s%s%s (smmustat events)", ev->source,
+			       ev->kind, ev->device, ev->reason[0] ? ": " : "", ev->reason);
+		if (ev->named_by_firmware || ev->client_known)
+			cause_fix(c,
+				  "the firmware gives stream ID 0x%x to %s but no driver attached it "
+				  "to the SMMU: check that %s probed and is in an IOMMU group",
+				  ev->sid, ev->device, ev->device);
+		else
+			cause_fix(c,
+				  "no device the firmware describes has stream ID 0x%x: add it to the "
+				  "%s of the master that sends it (the firmware's stream-ID "
+				  "description), or stop that master",
+				  ev->sid,
+				  b->plat.acpi_iort ? "IORT ID mappings"
+						    : "iommus or iommu-map property");
+		return;
+	case EV_INTR_REMAP:
+		cause_diag(c,
+			   "%s: %zu interrupt-remapping fault%s in %s: the IOMMU blocked its "
+			   "interrupt requests",
+			   ev->device, count, s, inst);
+		cause_evidence(c, "kernel log of %s: %s fault by %s: %s (smmustat events)",
+			       ev->source, ev->kind, ev->device, ev->reason);
+		cause_fix(c,
+			  "an interrupt of %s has no valid entry in the interrupt remapping table "
+			  "(the fault reason says which check failed): check its driver's MSI "
+			  "setup and the DMAR table's device scope for it (BIOS); intremap=off "
+			  "only to confirm",
+			  ev->device);
+		return;
+	case EV_TRANSLATION:
+		break;
+	}
+	/* the diagnosis names the instance by its one name (as smmustat and socbox events
+	 * do) and stays short for the console; the evidence has the kernel log's device name
+	 * and the decoded reason */
+	cause_diag(c, "%s: %zu DMA fault%s in %s since boot (%s)", ev->device, count, s, inst,
+		   ev->kind);
+	cause_evidence(c, "kernel log of %s: %s fault%s by %s%s%s (smmustat events)", ev->source,
+		       ev->kind, at, ev->device, ev->reason[0] ? ": " : "", ev->reason);
+	cause_fix(c, "smmustat events shows each fault; check %s's driver's DMA mapping",
+		  ev->device);
+}
+
+/* An event's group: its device and class; first and count once grouped. */
+struct ev_key {
+	const char *device;
+	enum ev_class cls;
+	size_t first, count;
+};
+
+static int ev_key_cmp(const void *a, const void *b)
+{
+	const struct ev_key *x = a, *y = b;
+	int d = strcmp(x->device, y->device);
+
+	if (d)
+		return d;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int ev_key_first_cmp(const void *a, const void *b)
+{
+	const struct ev_key *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 static void faults(struct doctor_board *b)
 {
 	struct sb_iommu_event *ev = NULL;
 	struct sb_sid_namer *names = NULL;
-	size_t n = 0;
+	struct ev_key *keys = NULL;
+	size_t n = 0, ngroups = 0;
 
 	if (sb_iommu_events(&b->log, &ev, &n, NULL) < 0 || !n)
 		goto out;
 	if (sb_sid_namer_open(b->root, &names) == 0)
 		for (size_t i = 0; i < n; i++)
 			sb_sid_namer_name(names, &ev[i]);
-	/* a client nobody named is its stream ID */
+	/* the SMMU's own errors are the instance's; a client nobody named is its stream ID */
 	for (size_t i = 0; i < n; i++)
-		if ((!ev[i].device[0] || !strcmp(ev[i].device, "-")) && ev[i].has_sid)
+		if (class_of(&ev[i]) == EV_SMMU)
+			snprintf(ev[i].device, sizeof(ev[i].device), "%s", ev[i].source);
+		else if ((!ev[i].device[0] || !strcmp(ev[i].device, "-")) && ev[i].has_sid)
 			snprintf(ev[i].device, sizeof(ev[i].device), "sid 0x%x", ev[i].sid);
 		else if (!ev[i].device[0] || !strcmp(ev[i].device, "-"))
 			snprintf(ev[i].device, sizeof(ev[i].device), "unknown client of %.64s",
 				 ev[i].source);
-	for (size_t i = 0; i < n; i++) {
-		size_t count = 0, first = i;
+	/* the events by device and class, sorted once (a count per event over all of them
+	 * would be quadratic in the log); each group named in the order it first appears */
+	keys = calloc(n, sizeof(*keys));
+	if (!keys)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (struct ev_key){ ev[i].device, class_of(&ev[i]), i, 0 };
+	qsort(keys, n, sizeof(*keys), ev_key_cmp);
+	for (size_t i = 0, run = 0; i < n; i = run) {
+		for (run = i; run < n && keys[run].cls == keys[i].cls &&
+			      !strcmp(keys[run].device, keys[i].device);
+		     run++)
+			;
+		keys[ngroups].first = keys[i].first; /* the run's earliest, by the sort */
+		keys[ngroups++].count = run - i;
+	}
+	qsort(keys, ngroups, sizeof(*keys), ev_key_first_cmp);
+	for (size_t g = 0; g < ngroups; g++) {
 		struct sb_cause *c;
-		char at[32] = "";
+		size_t i = keys[g].first;
 
-		for (size_t k = 0; k < n; k++)
-			if (!strcmp(ev[k].device, ev[i].device)) {
-				count++;
-				first = k < first ? k : first;
-			}
-		if (first != i ||
-		    !(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
+		if (!(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
 			continue;
-		/* the diagnosis names the instance by its one name (as smmustat and socbox
-		 * events do) and stays short for the console; the evidence has the kernel log's
-		 * device name and the decoded reason */
-		cause_diag(c, "%s: %zu DMA fault%s in %s since boot (%s)", ev[i].device, count,
-			   count == 1 ? "" : "s", ev[i].instance[0] ? ev[i].instance : ev[i].source,
-			   ev[i].kind);
-		if (ev[i].has_addr)
-			snprintf(at, sizeof(at), " at 0x%llx", (unsigned long long)ev[i].addr);
-		cause_evidence(c, "kernel log of %s: %s fault%s by %s%s%s (smmustat events)",
-			       ev[i].source, ev[i].kind, at, ev[i].device,
-			       ev[i].reason[0] ? ": " : "", ev[i].reason);
-		cause_fix(c,
-			  "smmustat events shows each fault; check %s's driver's DMA mapping and "
-			  "its stream IDs in the firmware",
-			  ev[i].device);
+		frame(b, c, &ev[i], keys[g].count);
 	}
 out:
+	free(keys);
 	sb_sid_namer_close(names);
 	free(ev);
 }
@@ -153,7 +281,7 @@ out:
 static void policy(struct doctor_board *b)
 {
 	struct sb_iommu_group *g = NULL;
-	size_t ng = 0, identity = 0;
+	size_t ng = 0, identity = 0, fellback = 0;
 	char val[32], object[64] = "";
 	struct sb_cause *c;
 
@@ -163,20 +291,54 @@ static void policy(struct doctor_board *b)
 	else if (b->cmdline && sb_cmdline_param(b->cmdline, "iommu", val, sizeof(val)) &&
 		 sb_cmdline_has_option(val, "pt"))
 		snprintf(object, sizeof(object), "iommu=%s", val);
+	/* "Failed to allocate default IOMMU domain of type %u for group %s - Falling back to
+	 * IOMMU_DOMAIN_DMA" (drivers/iommu/iommu.c, iommu_group_alloc_default_domain(),
+	 * pr_warn with pr_fmt "iommu: "): the last one, as its index + 1 */
+	for (size_t i = 0; i < b->log.n; i++)
+		if (!strncmp(b->log.lines[i].text, "iommu: Failed to allocate default IOMMU domain",
+			     46) &&
+		    strstr(b->log.lines[i].text, "Falling back to IOMMU_DOMAIN_DMA"))
+			fellback = i + 1;
 	if (sb_iommu_groups_brief(b->root, &g, &ng, NULL) == 0)
 		for (size_t i = 0; i < ng; i++)
 			identity += !strcmp(g[i].type, "identity");
 	sb_iommu_groups_free(g, ng);
-	if (object[0] && (c = doctor_cause(b, "iommu.passthrough", SB_DOCTOR_IOMMU, object))) {
+	if (object[0] && !identity && fellback &&
+	    (c = doctor_cause(b, "iommu.passthrough", SB_DOCTOR_IOMMU, object))) {
+		/* asked for and not given: the IOMMU driver refused identity domains */
+		cause_diag(c,
+			   "%s asked for passthrough, but the kernel fell back to DMA domains: "
+			   "%zu of %zu groups translate",
+			   object, ng, ng);
+		cause_evidence(c,
+			       "/proc/cmdline: %s; /sys/kernel/iommu_groups/N/type: no identity; "
+			       "kernel log: %s",
+			       object, b->log.lines[fellback - 1].text);
+		cause_fix(c,
+			  "DMA is translated, not bypassed: the IOMMU driver could not give these "
+			  "groups an identity domain (drivers/iommu/iommu.c "
+			  "iommu_group_alloc_default_domain() fell back); the devices work. For "
+			  "passthrough, check the IOMMU driver's identity-domain support and "
+			  "echo identity > /sys/kernel/iommu_groups/N/type (the error says why); "
+			  "else drop %s as it has no effect",
+			  object);
+	} else if (object[0] &&
+		   (c = doctor_cause(b, "iommu.passthrough", SB_DOCTOR_IOMMU, object))) {
 		cause_diag(c, "%s on the command line: %zu of %zu groups bypass the IOMMU", object,
 			   identity, ng);
 		cause_evidence(c, "/proc/cmdline: %s", object);
+		cause_fix(c,
+			  "no isolation or translation for those devices; remove %s, or echo "
+			  "DMA > /sys/kernel/iommu_groups/N/type",
+			  object);
 	} else if (identity &&
 		   (c = doctor_cause(b, "iommu.passthrough", SB_DOCTOR_IOMMU, "identity groups"))) {
 		cause_diag(c, "%zu of %zu IOMMU groups are identity (passthrough) domains",
 			   identity, ng);
 		cause_evidence(c, "/sys/kernel/iommu_groups/N/type: identity in %zu groups",
 			       identity);
+		cause_fix(c, "no isolation or translation for those devices: echo DMA > "
+			     "/sys/kernel/iommu_groups/N/type (the command line asks for none)");
 	}
 	if (b->cmdline && sb_cmdline_param(b->cmdline, "pci", val, sizeof(val)) &&
 	    sb_cmdline_has_option(val, "noats") &&

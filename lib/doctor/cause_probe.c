@@ -98,6 +98,7 @@ static void probe_failures(struct doctor_board *b)
 {
 	for (size_t i = 0; i < b->log.n; i++) {
 		char dev[96], drv[64], what[160];
+		struct doctor_reason why;
 		const struct doctor_role *role;
 		struct sb_cause *c;
 		int err;
@@ -115,6 +116,8 @@ static void probe_failures(struct doctor_board *b)
 		cause_evidence(c, "kernel log: %s", b->log.lines[i].text);
 		cause_fix(c, "read what %s printed before that line (dmesg | grep '%s'); %s", drv,
 			  dev, what);
+		doctor_reason_find(b, 0, i, dev, NULL, &why);
+		doctor_reason_apply(c, b, &why, dev);
 	}
 }
 

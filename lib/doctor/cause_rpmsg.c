@@ -47,8 +47,10 @@ static void search_dir(const struct doctor_board *b, char *out, size_t len)
 
 /* One log line of the remoteproc core about a processor that is not up now. */
 static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const char *msg,
-		      const char *line)
+		      size_t from, size_t at)
 {
+	const char *line = b->log.lines[at].text;
+	struct doctor_reason why;
 	/* remoteproc_elf_loader.c rproc_elf_sanity_check(), rproc_elf_load_segments(),
 	 * remoteproc_core.c rproc_start() */
 	static const char *const rejected[] = {
@@ -123,6 +125,9 @@ static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const ch
 			cause_diag(c, "%s (%s) failed to boot %s: %s", p->id, p->name, p->firmware,
 				   msg);
 			cause_evidence(c, "kernel log: %s", line);
+			/* the remoteproc core speaks for remoteprocN, the driver for its device */
+			doctor_reason_find(b, from, at, p->device, NULL, &why);
+			doctor_reason_apply(c, b, &why, p->device);
 		}
 }
 
@@ -224,7 +229,7 @@ static void log_lines(struct doctor_board *b)
 				from = i;
 		for (size_t i = from; i < b->log.n; i++)
 			if (line_rproc(b, b->log.lines[i].text, &msg) == p)
-				boot_line(b, p, msg, b->log.lines[i].text);
+				boot_line(b, p, msg, from, i);
 	}
 }
 

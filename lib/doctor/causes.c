@@ -17,8 +17,11 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  KLOG "\"%s: probe of %s failed with error %d\" (drivers/base/dd.c, "
 	       "call_driver_probe(), pr_warn; newer kernels, 7.2: dev_err \"probe with driver %s "
 	       "failed with error %d\")",
-	  "read the driver's own messages just before that line; the error is an errno "
-	  "(-22 EINVAL: device tree property; -12 ENOMEM; -110 ETIMEDOUT: clock or power)",
+	  "doctor quotes the driver's own records of the device before that line (its "
+	  "dev_printk() prefix or DEVICE=) and, when they name the mailbox, reserved memory, a "
+	  "clock, reset, power domain, interrupt or the system firmware, says what to check; "
+	  "else the error is an errno (-22 EINVAL: device tree property; -12 ENOMEM; -110 "
+	  "ETIMEDOUT: clock or power)",
 	  0 },
 	{ "probe.deferred", NULL, SB_HEALTH_MISSING, "a device waits in deferred probe",
 	  "/sys/kernel/debug/devices_deferred: \"%s\\t%s\" (drivers/base/dd.c, "
@@ -162,12 +165,18 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "a device is faulting in a storm: find it in smmustat events and fix its DMA "
 	  "mapping; the faults that were kept are named there",
 	  0 },
-	{ "iommu.faults", "iommu", SB_HEALTH_DEGRADED, "a device's DMA faulted in the IOMMU",
+	{ "iommu.faults", "iommu", SB_HEALTH_DEGRADED,
+	  "an IOMMU fault or error: a master's DMA, a stream ID, the SMMU itself or an "
+	  "interrupt",
 	  KLOG "the IOMMU drivers' fault reports (arm-smmu-v3.c arm_smmu_dump_event(), "
 	       "arm-smmu.c, intel/dmar.c dmar_fault_do_one(), amd/iommu.c), as smmustat events "
 	       "reads them",
-	  "the device used an address it has no mapping for: check its driver's DMA API use "
-	  "and its iommus/iommu-map stream IDs (smmustat events)",
+	  "by the event's class: translation, permission and access faults: the master's "
+	  "driver's DMA mapping; bad STE/CD/stream ID (C_BAD_*, F_STE_FETCH, F_CD_FETCH): the "
+	  "firmware's stream-ID description (iommus/iommu-map, IORT ID mappings), naming the "
+	  "SID; CMD_SYNC timeout and global errors: the SMMU itself (firmware, power, "
+	  "clocks); x86 INTR-REMAP: the interrupt remapping table (MSI setup, DMAR device "
+	  "scope)",
 	  0 },
 	{ "iommu.unmapped-master", "iommu", SB_HEALTH_DEGRADED,
 	  "a DMA master the device tree puts behind an IOMMU is in no group",
@@ -182,7 +191,11 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "\"identity\" (drivers/iommu/iommu.c; at boot it logs \"iommu: Default domain type: "
 	  "%s%s\", iommu_subsys_init())",
 	  "no isolation or translation for those devices; remove iommu.passthrough=1 / "
-	  "iommu=pt, or echo DMA > /sys/kernel/iommu_groups/N/type",
+	  "iommu=pt, or echo DMA > /sys/kernel/iommu_groups/N/type; when the command line "
+	  "asks for passthrough and the groups are DMA anyway (\"Failed to allocate default "
+	  "IOMMU domain of type %u for group %s - Falling back to IOMMU_DOMAIN_DMA\", "
+	  "iommu.c iommu_group_alloc_default_domain(), pr_warn), the IOMMU driver refused "
+	  "identity domains: DMA is translated",
 	  0 },
 	{ "iommu.ats-off", "iommu", SB_HEALTH_OK, "PCIe ATS is disabled for every device",
 	  "/proc/cmdline pci=noats (drivers/pci/ats.c)",
@@ -217,6 +230,21 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	{ "netdev.no-family", "netdev", SB_HEALTH_MISSING, "no netdev generic netlink family",
 	  "CTRL_CMD_GETFAMILY \"netdev\" (net/core/netdev-genl.c)",
 	  "the netdev family needs Linux 6.3+ (queues and NAPIs 6.9+, devmem TCP 6.12+)", 0 },
+	/* what the kernel said and no cause above explains */
+	{ "log.errors", NULL, SB_HEALTH_DEGRADED,
+	  "kernel errors of a subsystem's objects that no other cause explains",
+	  KLOG
+	  "every record at err or worse (/dev/kmsg priority 0-3), tied to its device by "
+	  "its DEVICE= dictionary line or dev_printk()'s \"%s %s: \" prefix "
+	  "(drivers/base/core.c, dev_printk_emit()), or by the prefix of the code that "
+	  "printed it (\"cma: \", \"OF: reserved mem: \", \"iommu: \", \"DMAR: \", "
+	  "page_pool); not: records another cause quotes or names the object of, records "
+	  "of a remote processor that came up again later (\"remote processor %s is now "
+	  "up\", remoteproc_core.c rproc_start()), and known harmless ones "
+	  "(lib/doctor/cause_log.c)",
+	  "read the records of the object it names; where the message is known its source and "
+	  "what to do are given",
+	  0 },
 	/* what this kernel was built without: after what broke at run time */
 	{ "dmabuf.no-heap", "dmabuf", SB_HEALTH_DEGRADED, "no dma-heap",
 	  "/sys/class/dma_heap is empty or absent (drivers/dma-buf/dma-heap.c)",

@@ -64,6 +64,30 @@ const struct doctor_pdev *doctor_pdev_find(const struct doctor_board *b, const c
  * MSG, with DEVICE in dev; NULL when the line has not that shape. */
 const char *doctor_log_dev(const char *text, char *dev, size_t len);
 
+/* The driver's own reason for a generic failure (doctor_reason.c): the records of the
+ * device that precede the generic one and say why. */
+struct doctor_reason_class {
+	const char *name;	/* "mailbox" */
+	const char *words[6];	/* any of them in a record's text, NULL-terminated */
+	const char *pre, *post; /* the fix: pre DEVICE post */
+	const char *supplier;	/* the role (doctor_role.what) of the device it is about, NULL */
+};
+#define DOCTOR_REASON_MAX 3
+struct doctor_reason {
+	size_t line[DOCTOR_REASON_MAX];	    /* the records, nearest first */
+	const char *msg[DOCTOR_REASON_MAX]; /* their text after the device prefix */
+	size_t n;
+	const struct doctor_reason_class *cls; /* NULL: none classified */
+	size_t quote; /* the one quoted in the diagnosis: the classified one */
+};
+/* The records of dev (or of alias, may be NULL) at warning or worse among lines
+ * [from, at) of the log. */
+void doctor_reason_find(const struct doctor_board *b, size_t from, size_t at, const char *dev,
+			const char *alias, struct doctor_reason *r);
+/* Quote them in c's diagnosis and evidence; a classified reason makes the fix. */
+void doctor_reason_apply(struct sb_cause *c, const struct doctor_board *b,
+			 const struct doctor_reason *r, const char *dev);
+
 /* Whether a cause already names object (a later detector then says no more of it). */
 bool doctor_has_cause(const struct doctor_board *b, const char *object);
 /* Name a cause: NULL when the same code already names the same object. */
@@ -78,6 +102,8 @@ void doctor_causes_rpmsg(struct doctor_board *b);
 void doctor_causes_dmabuf(struct doctor_board *b);
 void doctor_causes_iommu(struct doctor_board *b);
 void doctor_causes_netdev(struct doctor_board *b);
+/* Last: kernel errors of the subsystems' objects that no other cause explains. */
+void doctor_causes_log(struct doctor_board *b);
 struct sb_nd_pool;
 /* A pool detached from its netdev that still holds pages (netdev family). */
 void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint64_t age_s);

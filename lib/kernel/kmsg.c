@@ -175,9 +175,29 @@ static uint64_t gap(bool *have, uint64_t *next, const struct sb_kmsg_line *l)
 	return lost;
 }
 
+/* " DEVICE=VALUE", a dictionary line of the record before it: VALUE, else NULL. */
+static const char *dict_device(const char *line)
+{
+	static const char key[] = " DEVICE=";
+
+	return strncmp(line, key, sizeof(key) - 1) || !line[sizeof(key) - 1]
+		       ? NULL
+		       : line + sizeof(key) - 1;
+}
+
+const char *sb_kmsg_device_name(const struct sb_kmsg_line *l)
+{
+	const char *colon;
+
+	if (!l->device || l->device[0] != '+')
+		return NULL;
+	colon = strchr(l->device, ':');
+	return colon && colon[1] ? colon + 1 : NULL;
+}
+
 int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 {
-	size_t cap = 0;
+	size_t cap = 0, rec = 0; /* rec: the first line of the last record */
 	char *line = text;
 	uint64_t next = 0;
 	bool have = false;
@@ -194,9 +214,13 @@ int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 			*nl = '\0';
 		if (nl && nl > line && nl[-1] == '\r')
 			nl[-1] = '\0';
-		if (sb_kmsg_parse_line(line, &l)) {
+		if (rec < k->n && dict_device(line)) {
+			for (size_t i = rec; i < k->n; i++)
+				k->lines[i].device = dict_device(line);
+		} else if (sb_kmsg_parse_line(line, &l)) {
 			char *more;
 
+			rec = k->n;
 			k->lost += gap(&have, &next, &l);
 			do {
 				more = split_record(&l);

@@ -45,6 +45,19 @@ for d in "$CAUSES"/*/; do
 				t_grep "$name: --require names why" "^socbox: $a: required subsystem is $b: " "$T_TMP/err"
 			fi
 			;;
+		no)
+			# no CODE: a healthy control, doctor must not name it
+			t_jq "$name: names no $a" "[.causes[] | select(.code==\"$a\")] | length == 0" \
+				"$T_TMP/$name.json"
+			;;
+		says)
+			# says CODE FIELD TEXT: that cause's diagnosis, evidence or fix holds TEXT
+			field=${b%% *}
+			text=$(printf '%s' "${b#* }" | sed 's/["\\]/\\&/g')
+			t_jq "$name: $a's $field says $text" \
+				"[.causes[] | select(.code==\"$a\") | .$field | contains(\"$text\")] | any" \
+				"$T_TMP/$name.json"
+			;;
 		*)
 			object=${a}${b:+ $b}
 			t_jq "$name: names $word $object" \
@@ -58,6 +71,7 @@ for d in "$CAUSES"/*/; do
 		esac
 	done <"$d/expect"
 	# a person at an 80-column console reads the cause before anything else
+	[ -n "$first" ] || continue # a healthy control names nothing
 	line=$(grep -n "^$first " "$T_TMP/$name.txt" | head -n1 | cut -d: -f1)
 	if [ -n "$line" ] && [ "$line" -le 14 ]; then
 		t_ok "$name: $first on line $line at 80 columns"
@@ -72,7 +86,7 @@ t_eq "every case was checked" "$([ "$ncases" -ge 20 ] && echo yes)" yes
 t_run "--list-causes" 0 "$SOCBOX" doctor --list-causes -r -n
 cut -d' ' -f1 "$T_TMP/out" | sort >"$T_TMP/codes"
 t_eq "the catalogue is not empty" "$([ "$(wc -l <"$T_TMP/codes")" -ge 25 ] && echo yes)" yes
-cat "$CAUSES"/*/expect | awk '$1 != "status" {print $1}' | sort -u >"$T_TMP/covered"
+cat "$CAUSES"/*/expect | awk '$1 != "status" && $1 != "says" && $1 != "no" {print $1}' | sort -u >"$T_TMP/covered"
 for code in $LIVE_ONLY; do echo "$code"; done >>"$T_TMP/covered"
 t_eq "every cause has a fixture case (or is live-only)" \
 	"$(sort -u "$T_TMP/covered" | comm -23 "$T_TMP/codes" - | tr '\n' ' ')" ""

@@ -90,6 +90,20 @@ START_TEST(multi_line_records_and_dictionaries)
 	ck_assert_uint_eq(k.lines[1].ts_us, 100);
 	ck_assert_int_eq(k.lines[1].prio, 3);
 	ck_assert_str_eq(k.lines[2].text, "third");
+	/* the DEVICE= line belongs to every line of its record and to no other */
+	ck_assert_str_eq(k.lines[0].device, "+platform:9050000.smmuv3");
+	ck_assert_str_eq(sb_kmsg_device_name(&k.lines[1]), "9050000.smmuv3");
+	ck_assert_ptr_null(k.lines[2].device);
+	ck_assert_ptr_null(sb_kmsg_device_name(&k.lines[2]));
+	sb_kmsg_free(&k);
+
+	/* devices named by number have no name here; a dictionary before any record is none */
+	text = strdup(" DEVICE=+platform:stray\n"
+		      "3,7,300,-;eth0: tx timeout\n SUBSYSTEM=net\n DEVICE=n2\n");
+	ck_assert_int_eq(sb_kmsg_parse(text, &k), 0);
+	ck_assert_uint_eq(k.n, 1);
+	ck_assert_str_eq(k.lines[0].device, "n2");
+	ck_assert_ptr_null(sb_kmsg_device_name(&k.lines[0]));
 	sb_kmsg_free(&k);
 }
 END_TEST

@@ -79,9 +79,9 @@ struct sb_cause {
 	const struct sb_cause_def *def;
 	int sub;	     /* SB_DOCTOR_RPMSG... */
 	char object[128];    /* the device, remote processor, CMA area, pool... */
-	char diagnosis[256]; /* one line naming the object */
-	char evidence[320];  /* the line or file and value that shows it */
-	char fix[320];	     /* for this board */
+	char diagnosis[384]; /* one line naming the object (and the driver's own reason) */
+	char evidence[768];  /* the lines or file and value that show it */
+	char fix[384];	     /* for this board */
 };
 
 struct sb_doctor_report {

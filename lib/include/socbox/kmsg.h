@@ -21,6 +21,10 @@ struct sb_kmsg_line {
 	int prio;     /* syslog priority 0..7, -1 unknown */
 	uint64_t seq; /* /dev/kmsg records: the kernel's sequence number */
 	bool has_seq;
+	/* the record's DEVICE= dictionary value as dev_printk() gives it ("+platform:NAME",
+	 * "c240:0", "n2"), pointing into the log's buffer; NULL when it has none (set by
+	 * sb_kmsg_parse() on every line of the record) */
+	const char *device;
 };
 
 struct sb_kmsg {
@@ -49,6 +53,11 @@ int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e);
 int sb_kmsg_read_raw(const struct sb_root *r, char **buf, size_t *len, const char **source,
 		     struct sb_err *e);
 void sb_kmsg_free(struct sb_kmsg *k);
+/* The device name of a line's DEVICE= value "+SUBSYSTEM:NAME" (a struct device without a
+ * device number, which is every platform, virtio or remoteproc device), NULL for none and
+ * for devices named by number ("c240:0", "b8:0", "n2": the line's dev_printk prefix names
+ * them). */
+const char *sb_kmsg_device_name(const struct sb_kmsg_line *l);
 /* A line as dev_printk() writes it, "DRIVER DEVICE: MSG": DEVICE into dev (len bytes) and
  * MSG returned when text starts with driver, else NULL. */
 const char *sb_kmsg_dev_msg(const char *text, const char *driver, char *dev, size_t len);

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The driver's own reason for a generic failure. The driver core says only that a probe
+ * failed ("probe of %s failed with error %d"), the remoteproc core only that a boot failed;
+ * the driver said why a few records earlier, on the same device (its dev_printk() prefix
+ * or the record's DEVICE= dictionary line). Those records are quoted, and a reason of a
+ * known class (the mailbox, reserved memory, clocks...) gives the fix its subject. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor_probe.h"
+#include "socbox/macro.h"
+
+/* What a reason is about, by the words drivers use for it (matched case-insensitively in
+ * order: the first class one of its words is in wins). The fix is pre, the device, post;
+ * a class with a supplier names the board's device of that role too. */
+static const struct doctor_reason_class classes[] = {
+	{ "mailbox",
+	  { "mbox", "mailbox", NULL },
+	  "the mailbox: check the mboxes and mbox-names properties of ",
+	  "'s device-tree node (the channels its driver requests)",
+	  "mailbox" },
+	{ "reserved memory",
+	  { "memory-region", "memory region", "reserved mem", "carveout", "rmem", NULL },
+	  "reserved memory: check the memory-region property of ",
+	  "'s device-tree node and the reserved-memory nodes it names (reg, size, no-map)",
+	  NULL },
+	{ "clock",
+	  { "clk", "clock", NULL },
+	  "a clock: check the clocks and clock-names of ",
+	  "'s device-tree node and that the clock controller probed",
+	  NULL },
+	{ "reset",
+	  { "reset", NULL },
+	  "a reset: check the resets of ",
+	  "'s device-tree node and that the reset controller (ti,sci on K3) probed",
+	  NULL },
+	{ "power",
+	  { "power", "pm_runtime", "genpd", "pm domain", NULL },
+	  "power: check the power-domains of ",
+	  "'s device-tree node and the power controller (system firmware on K3, the GPC on "
+	  "i.MX)",
+	  NULL },
+	{ "interrupt",
+	  { "irq", "interrupt", NULL },
+	  "an interrupt: check the interrupts of ",
+	  "'s device-tree node",
+	  NULL },
+	{ "system firmware",
+	  { "ti_sci", "ti-sci", "tisci", "scmi", NULL },
+	  "the system firmware: check that it runs and that the node of ",
+	  " names it (ti,sci, arm,scmi)",
+	  NULL },
+};
+
+/* The first platform device of the board whose role's name holds what. */
+static const struct doctor_pdev *pdev_of_role(const struct doctor_board *b, const char *what)
+{
+	for (size_t i = 0; i < b->npdevs; i++)
+		if (b->pdevs[i].role && strstr(b->pdevs[i].role->what, what))
+			return &b->pdevs[i];
+	return NULL;
+}
+
+/* The device a record is of: its DEVICE= name, else its dev_printk() prefix's. */
+static bool line_is_of(const struct sb_kmsg_line *l, const char *dev, const char *alias,
+		       const char **msg)
+{
+	const char *name = sb_kmsg_device_name(l);
+	char pdev[96];
+	const char *m = doctor_log_dev(l->text, pdev, sizeof(pdev));
+
+	if (!name && m)
+		name = pdev;
+	if (!name || (strcmp(name, dev) && (!alias || strcmp(name, alias))))
+		return false;
+	*msg = m ? m : l->text;
+	return true;
+}
+
+static const struct doctor_reason_class *classify(const char *msg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+		for (int k = 0; classes[i].words[k]; k++)
+			if (strcasestr(msg, classes[i].words[k]))
+				return &classes[i];
+	return NULL;
+}
+
+void doctor_reason_find(const struct doctor_board *b, size_t from, size_t at, const char *dev,
+			const char *alias, struct doctor_reason *r)
+{
+	memset(r, 0, sizeof(*r));
+	/* nearest first; a record of unknown priority (a dmesg text) may be one */
+	for (size_t i = at; i-- > from && r->n < DOCTOR_REASON_MAX;) {
+		const struct sb_kmsg_line *l = &b->log.lines[i];
+		const char *msg;
+
+		if (l->prio > 4 || !line_is_of(l, dev, alias, &msg) ||
+		    strstr(l->text, " failed with error "))
+			continue;
+		r->line[r->n] = i;
+		r->msg[r->n] = msg;
+		r->n++;
+	}
+	/* the earliest of them that is classified says what it is about */
+	for (size_t k = r->n; k-- > 0 && !r->cls;)
+		if ((r->cls = classify(r->msg[k])))
+			r->quote = k;
+}
+
+void doctor_reason_apply(struct sb_cause *c, const struct doctor_board *b,
+			 const struct doctor_reason *r, const char *dev)
+{
+	char ev[sizeof(c->evidence)];
+	size_t q = r->cls ? r->quote : r->n - 1;
+	size_t len = strlen(c->diagnosis);
+
+	if (!r->n)
+		return;
+	snprintf(c->diagnosis + len, sizeof(c->diagnosis) - len, "; the driver said \"%s\"",
+		 r->msg[q]);
+	snprintf(ev, sizeof(ev), "%s", c->evidence);
+	len = (size_t)snprintf(c->evidence, sizeof(c->evidence), "kernel log:");
+	for (size_t k = r->n; k-- > 0 && len < sizeof(c->evidence);)
+		len += (size_t)snprintf(c->evidence + len, sizeof(c->evidence) - len, " %s |",
+					b->log.lines[r->line[k]].text);
+	if (len < sizeof(c->evidence)) {
+		const char *rest = strncmp(ev, "kernel log: ", 12) ? ev : ev + 12;
+
+		snprintf(c->evidence + len, sizeof(c->evidence) - len, " %.*s",
+			 (int)(sizeof(c->evidence) - len - 2), rest);
+	}
+	if (r->cls) {
+		const struct doctor_pdev *sup =
+			r->cls->supplier ? pdev_of_role(b, r->cls->supplier) : NULL;
+
+		len = (size_t)snprintf(c->fix, sizeof(c->fix), "%s%s%s", r->cls->pre, dev,
+				       r->cls->post);
+		if (sup && len < sizeof(c->fix))
+			snprintf(c->fix + len, sizeof(c->fix) - len, "; %s %s %s", sup->name,
+				 sup->bound ? "has its driver" : "has no driver",
+				 sup->bound	     ? "(so the node's channels are what to check)"
+				 : sup->role->config ? sup->role->config
+						     : "");
+	}
+}
