@@ -43,6 +43,7 @@ touch $T/run
 	done
 	echo "$n" >$T/rproc.n
 ) &
+churn=$!
 (
 	n=0
 	while [ -e $T/run ]; do
@@ -56,6 +57,7 @@ touch $T/run
 	done
 	echo "$n" >$T/nsim.n
 ) &
+churn="$churn $!"
 (
 	n=0 bad=0
 	while [ -e $T/run ]; do
@@ -64,6 +66,7 @@ touch $T/run
 	done
 	echo "$n $bad" >$T/metrics.n
 ) &
+churn="$churn $!"
 socbox-kmsg-flood $((DURATION * RATE)) "$RATE" 100 >$T/flood &
 flood=$!
 
@@ -82,7 +85,8 @@ while [ "$elapsed" -lt "$DURATION" ]; do
 done
 wait $flood
 rm $T/run
-wait
+# shellcheck disable=SC2086 # the churn loops' pids; the followers go on
+wait $churn
 echo "$devkmsg" >/proc/sys/kernel/printk_devkmsg
 
 diag "t/s  events: rss/kB fds  monitor: rss/kB fds"
@@ -106,7 +110,7 @@ ok "events still follows: a marker after the churn comes through" sh -c \
 	'echo "<6>remoteproc remoteproc9: stopped remote processor socbox-soak-end" >/dev/kmsg'
 ok "it arrives" wait_line $T/ev 'socbox-soak-end'
 written=$(sed -n 's/.* markers \([0-9]*\)$/\1/p' $T/flood)
-seen=$(grep -o 'socbox-soak-[0-9]*' $T/ev | sort -u | wc -l)
+seen=$(grep -o 'socbox-soak-[0-9][0-9]*' $T/ev | sort -u | wc -l)
 lost=$(sed -n 's/.*"kind":"lost","object":"kernel log","detail":"\([0-9]*\) records.*/\1/p' $T/ev |
 	awk '{ n += $1 } END { print n + 0 }')
 diag "markers: $written written, $seen seen; kernel log records lost (said by events): $lost"
