@@ -5,9 +5,9 @@
  * - getpwuid()/getgrgid() read /etc/passwd and /etc/group only, as "files" in nsswitch;
  * - iconv_open() fails (EINVAL), so popt prints its help text as written (UTF-8, ASCII in
  *   practice) instead of converting it to the locale's charset.
- * - glibc's internal __fxprintf() (assert messages, /etc/host.conf warnings of the resolver
- *   set-up that pthread_create() links) prints with vfprintf() alone: socbox never makes a
- *   stream wide-oriented, so glibc would take that path too, and its wide printf stays out;
+ * - glibc's internal __fxprintf() (assert messages) prints with vfprintf() alone: socbox
+ *   never makes a stream wide-oriented, so glibc would take that path too, and its wide
+ *   printf stays out;
  * - the gettext functions return the message as written: socbox never calls setlocale(), so
  *   it runs in the "C" locale, where glibc's gettext returns every message untranslated
  *   (LANGUAGE is ignored there); only popt and glibc's strerror() ask.
@@ -22,6 +22,8 @@
  * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB, and
  * most of its message catalogue code (catalogue loading, plural expressions, locale
  * aliases, charset conversion of translations) and its wide-character printf: about 44 KiB.
+ * Further down, sscanf() is socbox's own sb_sscanf(), and what pthread_create() asks for
+ * thread cancellation, the resolver and (on aarch64) the unwinder is answered here.
  * A glibc whose objects define one of these next to something else socbox needs fails the
  * link (a duplicate definition), never silently. */
 #define _GNU_SOURCE
@@ -34,12 +36,16 @@
 #include <iconv.h>
 #include <limits.h>
 #include <libintl.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+
+#include "socbox/scan.h"
 
 struct passwd *getpwuid(uid_t uid)
 {
@@ -249,6 +255,72 @@ int __fxprintf(FILE *fp, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	n = vfprintf(fp ? fp : stderr, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* pthread_create() (lib/iommu's stress, lib/rpmsg's throughput) asks for two parts of glibc
+ * that socbox never uses (16 KiB on aarch64, 24 KiB more with the unwinder below):
+ * - __pthread_cancel: pthread_create.o asks for it only so that libgcc_eh and libsupc++
+ *   find it (PTHREAD_STATIC_FN_REQUIRE); it brings glibc's cancellation and unwinding
+ *   (pthread_cancel.o, unwind.o). socbox never cancels a thread (nor calls pthread_exit(),
+ *   which size-check refuses), so the request is answered here; a call would fail: ENOSYS.
+ * - __libc_resp: the resolver's state pointer, which each new thread points at its own
+ *   state. socbox resolves no host names (inet_pton() keeps no state), so nothing reads it,
+ *   and glibc's res_libc.o would bring the resolver's set-up (res_init, resolv_conf,
+ *   /etc/host.conf parsing).
+ * (pthread_create()'s other large request, dl-load.o, is linked by the static start-up
+ * anyway.) As above, a glibc that defines one of these beside something socbox needs
+ * fails the link. */
+int __pthread_cancel(pthread_t th);
+extern __thread void *__libc_resp __attribute__((tls_model("initial-exec")));
+
+int __pthread_cancel(pthread_t th)
+{
+	return ENOSYS;
+}
+
+__thread void *__libc_resp __attribute__((tls_model("initial-exec")));
+
+/* glibc's objects built with cleanups (fclose(), puts(), getdelim(), ...: the stream locks)
+ * refer to libgcc_eh's _Unwind_Resume() and C personality routine, for a thread that
+ * unwinds through them. None can here: the static build discards every unwind table
+ * (cmake/static-no-eh-frame.ld) and socbox never cancels nor exits a thread, so the
+ * unwinder they would bring (libgcc_eh's unwind-dw2*.o, unwind-c.o: 24 KiB on aarch64)
+ * could never find a frame. Were unwinding started, the program stops as it would there.
+ * Not on 32-bit Arm, whose unwinder (EHABI, 4 KiB) glibc's start-up code links anyway. */
+#ifndef __ARM_EABI__
+void _Unwind_Resume(void *exception);
+int __gcc_personality_v0(int version, int actions, unsigned long long exception_class,
+			 void *exception, void *context);
+
+void _Unwind_Resume(void *exception)
+{
+	abort();
+}
+
+int __gcc_personality_v0(int version, int actions, unsigned long long exception_class,
+			 void *exception, void *context)
+{
+	return 3; /* _URC_FATAL_PHASE1_ERROR: no handler, no frame to clean up */
+}
+#endif
+
+/* sscanf() (glibc's ISO C99 entry point, which every call compiles to) is sb_sscanf()
+ * (lib/compat/scan.c): glibc's engine brings its floating-point conversions (strtold and
+ * strtof, with 128-bit arithmetic on aarch64: 60 KiB there) for formats of integers and
+ * strings. The callers left: glibc's TZ parsing (tzset.c, for localtime_r()),
+ * whose formats ("%hu%n:%hu%n:%hu%n", "M%hu.%hu.%hu%n") tests/unit/test_scan.c compares
+ * with glibc's sscanf(), as it does every format of socbox's own sources. */
+int __isoc99_sscanf(const char *s, const char *fmt, ...);
+
+int __isoc99_sscanf(const char *s, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = sb_vsscanf(s, fmt, ap);
 	va_end(ap);
 	return n;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "socbox/dmabufinfo.h"
+#include "socbox/scan.h"
 
 static void copy_field(char *dst, size_t len, const char *src, size_t n)
 {
@@ -70,8 +71,8 @@ int sb_dmabuf_parse_maps_line(const char *line, struct sb_dmabuf_map *m)
 	const char *path;
 
 	memset(m, 0, sizeof(*m));
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min,
-		   &ino, &pos) < 7 ||
+	if (sb_sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj,
+		      &min, &ino, &pos) < 7 ||
 	    pos == 0 || end < start)
 		return -EINVAL;
 	path = line + pos;
@@ -176,7 +177,7 @@ int sb_bufinfo_parse(const char *text, struct sb_bufinfo *bi, size_t *skipped)
 			continue;
 		}
 		attach = false;
-		if (sscanf(line, "Total %llu objects, %llu bytes", &a, &b) == 2) {
+		if (sb_sscanf(line, "Total %llu objects, %llu bytes", &a, &b) == 2) {
 			bi->total_objects = a;
 			bi->total_bytes = b;
 			continue;

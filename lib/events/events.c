@@ -13,6 +13,7 @@
 #include "socbox/iommu_sid.h"
 #include "socbox/macro.h"
 #include "socbox/rproc.h"
+#include "socbox/scan.h"
 
 static const char *const subsys_names[SB_EV_NSUBSYS] = {
 	[SB_EV_IOMMU] = "iommu",   [SB_EV_REMOTEPROC] = "remoteproc", [SB_EV_RPMSG] = "rpmsg",
@@ -182,10 +183,10 @@ static bool parse_pool(const struct sb_kmsg_line *l, struct sb_event *ev)
 	if (!p || !strstr(l->text, "page_pool_release_retry"))
 		return false;
 	p += strlen("stalled pool shutdown");
-	if (sscanf(p, ": id %u, %d inflight %d sec", &id, &inflight, &sec) == 3) {
+	if (sb_sscanf(p, ": id %u, %d inflight %d sec", &id, &inflight, &sec) == 3) {
 		set(ev, l, SB_EV_NETDEV, "pool-stalled", "");
 		snprintf(ev->object, sizeof(ev->object), "pool %u", id);
-	} else if (sscanf(p, " %d inflight %d sec", &inflight, &sec) == 2) {
+	} else if (sb_sscanf(p, " %d inflight %d sec", &inflight, &sec) == 2) {
 		set(ev, l, SB_EV_NETDEV, "pool-stalled", "pool ?");
 	} else {
 		return false;

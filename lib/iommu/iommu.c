@@ -14,6 +14,7 @@
 #include "socbox/platform.h"
 #include "socbox/macro.h"
 #include "socbox/path.h"
+#include "socbox/scan.h"
 
 const char *const sb_iommu_group_types[SB_IOMMU_NDOMAIN_TYPES] = {
 	[SB_IOMMU_DOMAIN_DMA] = "DMA",
@@ -163,8 +164,8 @@ int sb_iommu_parse_resv(const char *text, struct sb_iommu_resv **out, size_t *n,
 
 		snprintf(tmp, sizeof(tmp), "%.*s",
 			 (int)(len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1), line);
-		if (len && sscanf(tmp, "%llx %llx %31s %n", &s, &en, kind, &used) >= 3 && s <= en &&
-		    len < sizeof(tmp)) {
+		if (len && sb_sscanf(tmp, "%llx %llx %31s %n", &s, &en, kind, &used) >= 3 &&
+		    s <= en && len < sizeof(tmp)) {
 			if (*n == cap) {
 				struct sb_iommu_resv *nr;
 

@@ -10,6 +10,7 @@
 
 #include "socbox/iommu_features.h"
 #include "socbox/macro.h"
+#include "socbox/scan.h"
 
 /* Bits 0-18 have kept their numbers since the 5.x SVA work; later bits moved. */
 #define SMMU_COMMON_BITS \
@@ -94,14 +95,15 @@ bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p)
 		return false;
 	if (p->dev[0] && strcmp(p->dev, dev))
 		return false;
-	if (sscanf(rest, "ias %lu-bit, oas %lu-bit (features 0x%lx)%n", &ias, &oas, &feat, &used) ==
-		    3 &&
+	if (sb_sscanf(rest, "ias %lu-bit, oas %lu-bit (features 0x%lx)%n", &ias, &oas, &feat,
+		      &used) == 3 &&
 	    used) {
 		p->ias = (unsigned)ias;
 	} else if (used = 0,
-		   sscanf(rest, "oas %lu-bit (features 0x%lx)%n", &oas, &feat, &used) == 2 && used) {
+		   sb_sscanf(rest, "oas %lu-bit (features 0x%lx)%n", &oas, &feat, &used) == 2 &&
+			   used) {
 		p->ias = 0;
-	} else if (sscanf(rest, "option mask 0x%lx", &feat) == 1) {
+	} else if (sb_sscanf(rest, "option mask 0x%lx", &feat) == 1) {
 		snprintf(p->dev, sizeof(p->dev), "%s", dev);
 		p->options = (uint32_t)feat;
 		p->has_options = true;

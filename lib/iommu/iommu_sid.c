@@ -15,6 +15,7 @@
 #include "socbox/iommu_names.h"
 #include "socbox/iommu_sid.h"
 #include "socbox/path.h"
+#include "socbox/scan.h"
 
 #define IORT_PATH "/sys/firmware/acpi/tables/IORT"
 #define USED_MAX 8 /* paths one answer reads */
@@ -249,7 +250,7 @@ static bool pci_rid(const char *name, uint32_t *segment, uint32_t *rid)
 	unsigned dom, bus, dev, fn;
 	int used = 0;
 
-	if (sscanf(name, "%4x:%2x:%2x.%1u%n", &dom, &bus, &dev, &fn, &used) != 4 || name[used] ||
+	if (sb_sscanf(name, "%4x:%2x:%2x.%1u%n", &dom, &bus, &dev, &fn, &used) != 4 || name[used] ||
 	    dev > 31 || fn > 7)
 		return false;
 	*segment = dom;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "socbox/sys.h"
+#include "socbox/scan.h"
 #include "sys_root.h"
 
 static int __attribute__((format(printf, 3, 0)))
@@ -575,7 +576,7 @@ unsigned sb_kernel_version_code(const struct sb_root *r)
 
 	if (sb_kernel_release(r, rel, sizeof(rel)) < 0)
 		return 0;
-	if (sscanf(rel, "%u.%u.%u", &maj, &min, &patch) < 2)
+	if (sb_sscanf(rel, "%u.%u.%u", &maj, &min, &patch) < 2)
 		return 0;
 	return maj * 10000 + min * 100 + (patch > 99 ? 99 : patch);
 }

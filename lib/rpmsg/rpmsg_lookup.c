@@ -15,6 +15,7 @@
 #include "socbox/config.h"
 #include "socbox/limits.h"
 #include "socbox/rpmsg.h"
+#include "socbox/scan.h"
 #include "rpmsg_lookup.h"
 
 /*
@@ -176,7 +177,8 @@ static bool is_devtmpfs_dev(const struct sb_root *r)
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char mnt[16], *sep = strstr(line, " - ");
 
-		if (sep && sscanf(line, "%*s %*s %*s %*s %15s", mnt) == 1 && !strcmp(mnt, "/dev"))
+		if (sep && sb_sscanf(line, "%*s %*s %*s %*s %15s", mnt) == 1 &&
+		    !strcmp(mnt, "/dev"))
 			devtmpfs = !strncmp(sep + 3, "devtmpfs ", 9);
 	}
 	free(text);
