@@ -37,6 +37,15 @@ void x_other(struct device *dev)
 	dev_info(dev, "not read\n");
 }
 C
+cat >"$tree/drivers/x/y.c" <<'C'
+#define pr_fmt(fmt) "%s: " fmt, __func__
+#define dev_fmt(fmt) pr_fmt(fmt)
+static int y_init(struct device *dev)
+{
+	pr_err("no %s\n", "x");
+	dev_warn(dev, "dev side %d\n", 1);
+}
+C
 good=$T_TMP/good.def
 cat >"$good" <<'DEF'
 /* test classes */
@@ -50,12 +59,14 @@ KMSG_LOG("drivers/x/x.c", "error %pe: mbox_request_channel failed\n", "mailbox")
 KMSG_IGNORE("drivers/x/x.c", "[Firmware Bug]: table %s\n", "a warning without a device")
 KMSG_LOG("drivers/x/x.c", "%s: failed (%d)\n", "")
 KMSG_IGNORE("drivers/x/x.c", "x: raw %pfwP\n", WHY)
+KMSG_IGNORE("drivers/x/y.c", "%s: no %s\n", WHY)
+KMSG_LOG("drivers/x/y.c", "%s: dev side %d\n", "")
 DEF
 
 # extract: file, line, function, macro, level, format, sample
 t_run "extract" 0 python3 "$kc" extract --classes "$good" "$tree"
 cp "$T_TMP/out" "$T_TMP/extract"
-t_eq "extract: six strings" "$(wc -l <"$T_TMP/extract")" 6
+t_eq "extract: eight strings" "$(wc -l <"$T_TMP/extract")" 8
 tab=$(printf '\t')
 t_grep "pr_fmt of its line" "^drivers/x/x.c${tab}6${tab}x_probe${tab}pr_err${tab}err${tab}\"cma: first %d\\\\n\"${tab}cma: first 0\\\\n$" "$T_TMP/extract"
 t_grep "literals joined, %pe named" "${tab}dev_err${tab}err${tab}\"pre: split across lines: %pe\\\\n\"${tab}pre: split across lines: -EINVAL\\\\n$" "$T_TMP/extract"
@@ -63,10 +74,13 @@ t_grep "dev_err_probe's prefix" "${tab}dev_err_probe${tab}err${tab}\"error %pe: 
 t_grep "pr_fmt redefined, FW_BUG, __func__" "${tab}x_other${tab}pr_warn${tab}warn${tab}\"\\[Firmware Bug\\]: table %s\\\\n\"${tab}\\[Firmware Bug\\]: table x_other\\\\n$" "$T_TMP/extract"
 t_grep "a _ratelimited form" "${tab}dev_warn_ratelimited${tab}warn${tab}.*${tab}x_other: failed \\(0\\)\\\\n$" "$T_TMP/extract"
 t_grep "printk(KERN_ERR, %pfwP" "${tab}printk${tab}err${tab}\"x: raw %pfwP\\\\n\"${tab}x: raw node@0\\\\n$" "$T_TMP/extract"
+t_grep "pr_fmt with __func__" "^drivers/x/y.c${tab}5${tab}y_init${tab}pr_err${tab}err${tab}\"%s: no %s\\\\n\"${tab}y_init: no x\\\\n$" "$T_TMP/extract"
+t_grep "dev_fmt as pr_fmt" "^drivers/x/y.c${tab}6${tab}y_init${tab}dev_warn${tab}warn${tab}\"%s: dev side %d\\\\n\"${tab}y_init: dev side 0\\\\n$" "$T_TMP/extract"
 t_nogrep "comments and info left out" "in a comment|not read" "$T_TMP/extract"
 
 t_run "check: all classified" 0 python3 "$kc" check --classes "$good" "$tree"
 t_grep "coverage row" "^drivers/x/x.c +6 +0 +4 +2 +0 +0 +100.0%$" "$T_TMP/out"
+t_grep "coverage total" "^total +8 +0 +5 +3 +0 +0 +100.0%$" "$T_TMP/out"
 
 # check_fails NAME PATTERN FILE: the check of FILE fails and says PATTERN
 check_fails() {
