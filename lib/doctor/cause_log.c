@@ -38,8 +38,10 @@ static const struct {
 	{ "rproc-virtio ", SB_DOCTOR_RPMSG },
 };
 
-/* Known harmless records at err or worse: what, where the kernel prints it, and why it
- * needs no cause of its own. */
+/* Known harmless records at err or worse: the text that matches one, the file of the kernel
+ * that prints it, and why it needs no cause of its own: the KMSG_HARMLESS lines of
+ * kmsg_classes.def (scripts/kmsg-coverage checks that each text matches its own string of
+ * the kernel source and no other one). */
 static const struct {
 	const char *text;
 	/* for the reader: where the kernel prints it and why it needs no cause */
@@ -48,11 +50,8 @@ static const struct {
 	// cppcheck-suppress unusedStructMember
 	const char *why;
 } harmless[] = {
-	{ "DMAR: DRHD: handling fault status reg ",
-	  "drivers/iommu/intel/dmar.c, dmar_fault(), pr_err",
-	  "announces the fault records that follow, which iommu.faults counts and names" },
-	{ " callbacks suppressed", "lib/ratelimit.c, ___ratelimit(), printk_deferred",
-	  "says how many records a rate limit dropped; the records it kept say what happened" },
+#define KMSG_HARMLESS(file, format, match, why) { match, file, why },
+#include "kmsg_classes.def"
 };
 
 /* Messages whose source and meaning are known: quoted with them. */

@@ -11,46 +11,55 @@
 #include "doctor_probe.h"
 #include "socbox/macro.h"
 
-/* What a reason is about, by the words drivers use for it (matched case-insensitively in
- * order: the first class one of its words is in wins). The fix is pre, the device, post;
- * a class with a supplier names the board's device of that role too. */
+/* What a reason is about. A record's class is given by the words drivers use for it: the
+ * KMSG_REASON lines of kmsg_classes.def, in their order (the first word a record holds,
+ * case-insensitive, wins), the same words scripts/kmsg-coverage checks every driver string
+ * of that file against. The fix is pre, the device, post; a class with a supplier names the
+ * board's device of that role too. */
 static const struct doctor_reason_class classes[] = {
 	{ "mailbox",
-	  { "mbox", "mailbox", NULL },
+	  { NULL },
 	  "the mailbox: check the mboxes and mbox-names properties of ",
 	  "'s device-tree node (the channels its driver requests)",
 	  "mailbox" },
 	{ "reserved memory",
-	  { "memory-region", "memory region", "reserved mem", "carveout", "rmem", NULL },
+	  { NULL },
 	  "reserved memory: check the memory-region property of ",
 	  "'s device-tree node and the reserved-memory nodes it names (reg, size, no-map)",
 	  NULL },
 	{ "clock",
-	  { "clk", "clock", NULL },
+	  { NULL },
 	  "a clock: check the clocks and clock-names of ",
 	  "'s device-tree node and that the clock controller probed",
 	  NULL },
 	{ "reset",
-	  { "reset", NULL },
+	  { NULL },
 	  "a reset: check the resets of ",
 	  "'s device-tree node and that the reset controller (ti,sci on K3) probed",
 	  NULL },
 	{ "power",
-	  { "power", "pm_runtime", "genpd", "pm domain", NULL },
+	  { NULL },
 	  "power: check the power-domains of ",
 	  "'s device-tree node and the power controller (system firmware on K3, the GPC on "
 	  "i.MX)",
 	  NULL },
 	{ "interrupt",
-	  { "irq", "interrupt", NULL },
+	  { NULL },
 	  "an interrupt: check the interrupts of ",
 	  "'s device-tree node",
 	  NULL },
 	{ "system firmware",
-	  { "ti_sci", "ti-sci", "tisci", "scmi", NULL },
+	  { NULL },
 	  "the system firmware: check that it runs and that the node of ",
 	  " names it (ti,sci, arm,scmi)",
 	  NULL },
+};
+
+static const struct {
+	const char *cls, *word;
+} words[] = {
+#define KMSG_REASON(cls, word) { cls, word },
+#include "kmsg_classes.def"
 };
 
 /* The first platform device of the board whose role's name holds what. */
@@ -80,10 +89,11 @@ static bool line_is_of(const struct sb_kmsg_line *l, const char *dev, const char
 
 static const struct doctor_reason_class *classify(const char *msg)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
-		for (int k = 0; classes[i].words[k]; k++)
-			if (strcasestr(msg, classes[i].words[k]))
-				return &classes[i];
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++)
+		if (strcasestr(msg, words[w].word))
+			for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+				if (!strcmp(classes[i].name, words[w].cls))
+					return &classes[i];
 	return NULL;
 }
 
