@@ -128,6 +128,12 @@ void doctor_causes_log(struct doctor_board *b);
 struct sb_nd_pool;
 /* A pool detached from its netdev that still holds pages (netdev family). */
 void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint64_t age_s);
+/* c follows from the cause of object (of that code; code NULL: any code), when doctor names
+ * one: they are shown as one chain, root first (doctor_chain.c). */
+void doctor_cause_follows(struct sb_cause *c, const char *code, const char *object);
+/* Order the ranked causes as chains: each chain where its best-ranked cause was, its root
+ * first and each cause's followers after it; follows and depth set. */
+void doctor_causes_chain(struct sb_doctor_report *rep);
 /* Rank the causes and raise each subsystem's status to what its causes say. */
 void doctor_causes_rank(struct sb_doctor_report *rep);
 
