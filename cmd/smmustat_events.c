@@ -173,8 +173,8 @@ static int group_add(struct collected *c, const struct sb_iommu_event *ev)
 		c->capg = cap;
 	}
 	/* in time order of their first records, as sb_iommu_event_push() orders records */
-	for (i = c->ng; i > 0 && c->g[i - 1].first.has_ts && ev->has_ts &&
-			c->g[i - 1].first.ts_us > ev->ts_us;
+	for (i = c->ng;
+	     i > 0 && c->g[i - 1].first.has_ts && ev->has_ts && c->g[i - 1].first.ts_us > ev->ts_us;
 	     i--)
 		c->g[i] = c->g[i - 1];
 	c->g[i] = (struct group){ *ev, *ev, 1, h };

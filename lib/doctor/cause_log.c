@@ -243,10 +243,13 @@ static void quote_records(const struct doctor_board *b, int sub, const char *obj
 		    strcmp(o, obj))
 			continue;
 		if (!(n % 16)) {
-			v = reallocarray(v, n + 16, sizeof(*v));
-			left = reallocarray(left, n + 16, sizeof(*left));
-			if (!v || !left)
-				abort();
+			size_t *nv = reallocarray(v, n + 16, sizeof(*v));
+			size_t *nl = nv ? reallocarray(left, n + 16, sizeof(*left)) : NULL;
+
+			if (!nv || !nl)
+				abort(); /* doctor's lists follow the output layer's OOM rule */
+			v = nv;
+			left = nl;
 		}
 		v[n++] = i;
 	}
@@ -260,8 +263,8 @@ static void quote_records(const struct doctor_board *b, int sub, const char *obj
 			if (left[k]) {
 				left[k]--;
 				more = true;
-				*len += (size_t)snprintf(buf + *len, size - *len,
-							 " %s%s", quoted ? "| " : "",
+				*len += (size_t)snprintf(buf + *len, size - *len, " %s%s",
+							 quoted ? "| " : "",
 							 b->log.lines[v[k]].text);
 				quoted = true;
 			}

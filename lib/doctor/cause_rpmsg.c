@@ -239,8 +239,9 @@ static void log_lines(struct doctor_board *b)
  * boot_line() named. The crash is the root of the chain, the boot failure follows. */
 static void failed_recovery(struct doctor_board *b)
 {
-	static const char *const boot[] = { "rpmsg.firmware-missing", "rpmsg.firmware-rejected",
-					    "rpmsg.boot-failed" };
+	static const char *const boot[] = {
+		"rpmsg.firmware-missing", "rpmsg.firmware-rejected", "rpmsg.boot-failed"
+	};
 
 	for (size_t k = 0; k < b->nprocs; k++) {
 		const struct sb_rproc *p = &b->procs[k];

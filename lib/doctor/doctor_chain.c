@@ -36,8 +36,8 @@ static long parent_of(const struct sb_doctor_report *rep, size_t i)
 	return -1;
 }
 
-static void emit(const struct sb_doctor_report *rep, const long *parent, size_t i,
-		 unsigned depth, struct sb_cause *out, size_t *n, bool *done)
+static void emit(const struct sb_doctor_report *rep, const long *parent, size_t i, unsigned depth,
+		 struct sb_cause *out, size_t *n, bool *done)
 {
 	out[*n] = rep->causes[i];
 	out[*n].depth = depth;

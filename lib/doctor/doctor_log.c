@@ -149,7 +149,8 @@ static void keep(struct keeper *s, const struct sb_kmsg_line *l)
 		}
 	tl = strlen(l->text);
 	dl = l->device ? strlen(l->device) : 0;
-	while (s->head != NIL && (s->free == NIL || s->bytes + tl + dl + 2 > SB_DOCTOR_LOG_KEEP_BYTES))
+	while (s->head != NIL &&
+	       (s->free == NIL || s->bytes + tl + dl + 2 > SB_DOCTOR_LOG_KEEP_BYTES))
 		evict(s);
 	if (s->free == NIL)
 		return; /* a record larger than everything kept may be: not kept */

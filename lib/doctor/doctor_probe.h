@@ -55,7 +55,7 @@ struct doctor_board {
 	 * unreadable */
 	struct sb_kmsg log;
 	size_t *log_count;
-	uint64_t *log_first; /* the ordinal of its first occurrence among the log's lines */
+	uint64_t *log_first;  /* the ordinal of its first occurrence among the log's lines */
 	uint64_t log_dropped; /* records that went for lack of room */
 	bool log_read;
 	struct doctor_evgroup *evgroups; /* IOMMU events of the log, grouped */

@@ -374,7 +374,7 @@ struct kstream {
 	sb_kmsg_fn fn;
 	void *arg;
 	struct sb_kmsg_info *info;
-	char *rec, *tmp; /* the pending record's line and a line being parsed (swapped) */
+	char *rec, *tmp;       /* the pending record's line and a line being parsed (swapped) */
 	struct sb_kmsg_line l; /* the pending record (text into rec) */
 	bool pending, have_dev, have_seq;
 	char dev[256]; /* its DEVICE= value */
@@ -556,7 +556,7 @@ static int stream_devkmsg(struct kstream *s)
 int sb_kmsg_each(const struct sb_root *r, sb_kmsg_fn fn, void *arg, struct sb_kmsg_info *info,
 		 struct sb_err *e)
 {
-	struct sb_kmsg_info none;
+	struct sb_kmsg_info none = { 0 };
 	struct kstream s = { .fn = fn, .arg = arg, .info = info ? info : &none };
 	int rc;
 

@@ -27,8 +27,8 @@ START_TEST(chains_root_first)
 	struct sb_doctor_report rep;
 
 	memset(&rep, 0, sizeof(rep));
-	add(&rep, "probe.deferred", "5000000.m4fss");	  /* follows the mailbox's cause */
-	add(&rep, "dmabuf.no-heap", "dma_heap");	  /* a cause of its own */
+	add(&rep, "probe.deferred", "5000000.m4fss");	    /* follows the mailbox's cause */
+	add(&rep, "dmabuf.no-heap", "dma_heap");	    /* a cause of its own */
 	add(&rep, "rpmsg.firmware-missing", "remoteproc0"); /* follows the crash */
 	add(&rep, "probe.no-driver", "29000000.mailbox");
 	add(&rep, "rpmsg.crashed", "remoteproc0");

@@ -112,11 +112,13 @@ START_TEST(the_kept_log_is_bounded)
 	int seq = 0;
 
 	for (int r = 0; r < 3; r++) {
-		len += (size_t)sprintf(log + len, "3,%d,1,-;cma: Failed to reserve 512 MiB\n", seq++);
-		len += (size_t)sprintf(log + len, "6,%d,1,-;info nobody reads %d\n", seq++, r);
-		len += (size_t)sprintf(log + len,
-				       "6,%d,1,-;remoteproc remoteproc0: powering up 5000000.m4fss\n",
+		len += (size_t)sprintf(log + len, "3,%d,1,-;cma: Failed to reserve 512 MiB\n",
 				       seq++);
+		len += (size_t)sprintf(log + len, "6,%d,1,-;info nobody reads %d\n", seq++, r);
+		len += (size_t)
+			sprintf(log + len,
+				"6,%d,1,-;remoteproc remoteproc0: powering up 5000000.m4fss\n",
+				seq++);
 		len += (size_t)sprintf(log + len, "3,%d,1,-;x y: z\n", seq++);
 	}
 	board(&b, &rep, log);
@@ -134,10 +136,11 @@ START_TEST(the_kept_log_is_bounded)
 	for (unsigned i = 0; i < SB_DOCTOR_LOG_KEEP + 100; i++)
 		len += (size_t)sprintf(log + len, "4,%u,1,-;distinct warning %u\n", i, i);
 	for (int i = 0; i < 5; i++)
-		len += (size_t)sprintf(log + len,
-				       "3,%d,2,-;arm-smmu-v3 arm-smmu-v3.0.auto: event: F_TRANSLATION "
-				       "client: 0000:00:03.0 sid: 0x18 ssid: 0x0 iova: 0x%x ipa: 0x0\n",
-				       90000 + i, 0x1000 * i);
+		len += (size_t)
+			sprintf(log + len,
+				"3,%d,2,-;arm-smmu-v3 arm-smmu-v3.0.auto: event: F_TRANSLATION "
+				"client: 0000:00:03.0 sid: 0x18 ssid: 0x0 iova: 0x%x ipa: 0x0\n",
+				90000 + i, 0x1000 * i);
 	board(&b, &rep, log);
 	ck_assert_uint_eq(b.log.n, SB_DOCTOR_LOG_KEEP);
 	ck_assert_uint_eq(b.log_dropped, 100 + 5);

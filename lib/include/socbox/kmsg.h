@@ -63,9 +63,9 @@ void sb_kmsg_free(struct sb_kmsg *k);
  * SB_READ_LOG_MAX, -EFBIG beyond), /dev/kmsg a record at a time; a line longer than
  * SB_KMSG_LINE_MAX is cut there. */
 struct sb_kmsg_info {
-	const char *source; /* as in struct sb_kmsg */
-	uint64_t lost;	    /* as in struct sb_kmsg */
-	uint64_t lines;	    /* lines handed to fn */
+	const char *source;  /* as in struct sb_kmsg */
+	uint64_t lost;	     /* as in struct sb_kmsg */
+	uint64_t lines;	     /* lines handed to fn */
 	uint64_t last_ts_us; /* the newest time of a line, 0 when none had one */
 };
 typedef int (*sb_kmsg_fn)(void *arg, const struct sb_kmsg_line *l);
