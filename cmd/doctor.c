@@ -49,7 +49,8 @@ enum {
 	CCOL_OBJECT,
 	CCOL_DIAGNOSIS,
 	CCOL_EVIDENCE,
-	CCOL_FIX
+	CCOL_FIX,
+	CCOL_FOLLOWS
 };
 static const struct sb_col cause_cols[] = {
 	[CCOL_CODE] = { "CODE", SB_T_STR, 0, SB_COL_LABEL,
@@ -65,6 +66,10 @@ static const struct sb_col cause_cols[] = {
 	[CCOL_EVIDENCE] = { "EVIDENCE", SB_T_STR, 0.3, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
 			    "the file and value or the kernel log line that shows it", 0 },
 	[CCOL_FIX] = { "FIX", SB_T_STR, 0.3, SB_COL_WRAP, "what to do on this board", 0 },
+	[CCOL_FOLLOWS] = { "FOLLOWS", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON,
+			   "the cause (CODE OBJECT) this one follows from, null for a root; a "
+			   "chain's causes come together, root first (in text: -> CODE)",
+			   0 },
 };
 
 /* metrics: socbox_doctor_cause{code,subsystem,object} 1 for every cause present */
@@ -101,7 +106,14 @@ static void causes_table(struct sb_out *o, const struct sb_doctor_report *rep)
 			sb_row_u64(r, MCC_COUNT, 1);
 			continue;
 		}
-		sb_row_str(r, CCOL_CODE, c->def->code);
+		/* a chain in a table: what follows from the cause above it, indented */
+		if (c->depth && sb_out_mode(o) == SB_OUT_TABLE)
+			sb_row_fmt(r, CCOL_CODE, "%*s-> %s", (int)(c->depth - 1) * 2, "",
+				   c->def->code);
+		else
+			sb_row_str(r, CCOL_CODE, c->def->code);
+		if (c->follows[0])
+			sb_row_str(r, CCOL_FOLLOWS, c->follows);
 		sb_row_str(r, CCOL_SUBSYSTEM, rep->subs[c->sub].name);
 		sb_row_str(r, CCOL_SEVERITY, severity_name(c->def));
 		sb_row_str(r, CCOL_OBJECT, c->object);

@@ -84,6 +84,13 @@ static void cause_test(struct sb_out *o, const struct sb_ctx *c, const char *sui
 			continue;
 		fprintf(m, "%s%s\nevidence: %s\nfix: %s", found++ ? "\n" : "", cs->diagnosis,
 			cs->evidence, cs->fix);
+		/* a chain: what it follows from, and what follows from it */
+		if (cs->follows[0])
+			fprintf(m, "\nfollows from: %s", cs->follows);
+		for (size_t j = k + 1; j < rep->ncauses && rep->causes[j].depth > cs->depth; j++)
+			if (rep->causes[j].depth == cs->depth + 1)
+				fprintf(m, "\nleads to: %s %s", rep->causes[j].def->code,
+					rep->causes[j].object);
 	}
 	if (fclose(m))
 		abort();

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "socbox/iommu_sid.h"
 #include "socbox/macro.h"
@@ -96,32 +97,127 @@ static bool same_group(const struct sb_iommu_event *a, const struct sb_iommu_eve
 	       !strcmp(a->kind, b->kind);
 }
 
-static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, size_t n)
+/* The records of the log: each of them for --list (in time order), else their groups
+ * (same_group()): the first and last record of each and how many, in the order the groups
+ * first came. Groups are found through a hash of their key, so a log of many groups stays
+ * linear. */
+struct group {
+	struct sb_iommu_event first, last;
+	uint64_t count;
+	uint64_t hash;
+};
+struct collected {
+	struct sb_sid_namer *names;
+	bool list;
+	struct sb_iommu_event *ev; /* --list */
+	size_t n, cap;
+	struct group *g;
+	size_t ng, capg;
+	size_t *slot; /* open addressing: index + 1 into g, 0 free */
+	size_t nslots;
+	uint64_t records;
+};
+
+static uint64_t group_hash(const struct sb_iommu_event *ev)
 {
-	bool *done = calloc(n ? n : 1, sizeof(*done));
+	return XXH3_64bits(ev->device, strlen(ev->device)) ^
+	       XXH3_64bits(ev->source, strlen(ev->source)) * 31 ^
+	       XXH3_64bits(ev->kind, strlen(ev->kind)) * 0x9e3779b97f4a7c15ull;
+}
 
-	for (size_t i = 0; done && i < n; i++) {
-		const struct sb_iommu_event *last = &ev[i];
-		struct sb_row *row;
-		uint64_t count = 0;
+static int reindex(struct collected *c, size_t n)
+{
+	size_t *s = calloc(n, sizeof(*s));
 
-		if (done[i])
-			continue;
-		for (size_t k = i; k < n; k++)
-			if (!done[k] && same_group(&ev[i], &ev[k])) {
-				done[k] = true;
-				count++;
-				last = &ev[k];
-			}
-		row = sb_table_row(t);
-		sb_row_str(row, E_DEVICE, ev[i].device);
-		if (ev[i].instance[0])
-			sb_row_str(row, E_INSTANCE, ev[i].instance);
-		sb_row_str(row, E_SOURCE, ev[i].source[0] ? ev[i].source : "-");
-		sb_row_str(row, E_KIND, ev[i].kind);
-		sb_row_u64(row, E_COUNT, count);
-		if (ev[i].has_ts)
-			sb_row_dbl(row, E_FIRST, (double)ev[i].ts_us / 1e6);
+	if (!s)
+		return -ENOMEM;
+	free(c->slot);
+	c->slot = s;
+	c->nslots = n;
+	for (size_t i = 0; i < c->ng; i++) {
+		size_t k = c->g[i].hash & (n - 1);
+
+		while (s[k])
+			k = (k + 1) & (n - 1);
+		s[k] = i + 1;
+	}
+	return 0;
+}
+
+static int group_add(struct collected *c, const struct sb_iommu_event *ev)
+{
+	uint64_t h = group_hash(ev);
+	size_t k, i;
+	struct group *g;
+
+	if (2 * (c->ng + 1) > c->nslots && reindex(c, c->nslots ? c->nslots * 2 : 64))
+		return -ENOMEM;
+	for (k = h & (c->nslots - 1); c->slot[k]; k = (k + 1) & (c->nslots - 1)) {
+		g = &c->g[c->slot[k] - 1];
+		if (g->hash == h && same_group(&g->first, ev)) {
+			g->count++;
+			if (ev->has_ts && g->first.has_ts && ev->ts_us < g->first.ts_us)
+				g->first = *ev;
+			if (!(ev->has_ts && g->last.has_ts && ev->ts_us < g->last.ts_us))
+				g->last = *ev;
+			return 0;
+		}
+	}
+	if (c->ng == c->capg) {
+		size_t cap = c->capg ? c->capg * 2 : 16;
+		void *n = reallocarray(c->g, cap, sizeof(*c->g));
+
+		if (!n)
+			return -ENOMEM;
+		c->g = n;
+		c->capg = cap;
+	}
+	/* in time order of their first records, as sb_iommu_event_push() orders records */
+	for (i = c->ng;
+	     i > 0 && c->g[i - 1].first.has_ts && ev->has_ts && c->g[i - 1].first.ts_us > ev->ts_us;
+	     i--)
+		c->g[i] = c->g[i - 1];
+	c->g[i] = (struct group){ *ev, *ev, 1, h };
+	c->ng++;
+	if (i + 1 < c->ng) /* the groups after it moved */
+		return reindex(c, c->nslots);
+	c->slot[k] = c->ng;
+	return 0;
+}
+
+static int collect_event(void *arg, const struct sb_iommu_event *ev)
+{
+	struct collected *c = arg;
+	struct sb_iommu_event named = *ev;
+
+	c->records++;
+	sb_sid_namer_name(c->names, &named);
+	if (c->list)
+		return sb_iommu_event_push(&c->ev, &c->n, &c->cap, &named);
+	return group_add(c, &named);
+}
+
+static void collected_free(struct collected *c)
+{
+	free(c->ev);
+	free(c->g);
+	free(c->slot);
+}
+
+static void summary_rows(struct sb_table *t, const struct collected *c)
+{
+	for (size_t i = 0; i < c->ng; i++) {
+		const struct sb_iommu_event *first = &c->g[i].first, *last = &c->g[i].last;
+		struct sb_row *row = sb_table_row(t);
+
+		sb_row_str(row, E_DEVICE, first->device);
+		if (first->instance[0])
+			sb_row_str(row, E_INSTANCE, first->instance);
+		sb_row_str(row, E_SOURCE, first->source[0] ? first->source : "-");
+		sb_row_str(row, E_KIND, first->kind);
+		sb_row_u64(row, E_COUNT, c->g[i].count);
+		if (first->has_ts)
+			sb_row_dbl(row, E_FIRST, (double)first->ts_us / 1e6);
 		if (last->has_ts)
 			sb_row_dbl(row, E_LAST, (double)last->ts_us / 1e6);
 		if (last->has_addr)
@@ -131,7 +227,6 @@ static void summary_rows(struct sb_table *t, const struct sb_iommu_event *ev, si
 		if (last->has_sid)
 			sb_row_fmt(row, E_SID, "0x%x", last->sid);
 	}
-	free(done);
 }
 
 /* How long a record that more lines may complete (an SMMUv3 raw dump, which newer kernels
@@ -218,7 +313,8 @@ static int follow(struct sb_ctx *c)
 int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct sb_iommu_event *ev;
-	struct sb_kmsg log;
+	struct collected col = { 0 };
+	struct sb_kmsg_info info;
 	struct sb_out *o;
 	struct sb_err e;
 	struct sb_sid_namer *names;
@@ -260,22 +356,25 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 		if (!ninst)
 			return smmustat_no_iommu(c);
 	}
+	/* the log a line at a time: every record for --list, else only the groups */
 	sb_err_clear(&e);
-	if (sb_kmsg_read(c->root, &log, &e))
-		return sb_report(c->applet, &e);
-	if (sb_iommu_events(&log, &ev, &n, &suppressed)) {
-		sb_kmsg_free(&log);
+	if (sb_sid_namer_open(c->root, &names))
+		names = NULL;
+	col.names = names;
+	col.list = opt_list;
+	rc = sb_iommu_events_each(c->root, collect_event, &col, &info, &suppressed, &e);
+	sb_sid_namer_close(names);
+	if (rc == -ENOMEM)
 		sb_err_set(&e, ENOMEM, "kernel log", "collect events", NULL);
+	if (rc) {
+		collected_free(&col);
 		return sb_report(c->applet, &e);
 	}
-	if (sb_sid_namer_open(c->root, &names) == 0) {
-		for (size_t i = 0; i < n; i++)
-			sb_sid_namer_name(names, &ev[i]);
-		sb_sid_namer_close(names);
-	}
+	ev = col.ev;
+	n = col.records;
 	o = sb_out_new(&c->out, stdout);
 	sb_out_field_u64(o, "records", n);
-	sb_out_field_str(o, "log_source", log.source);
+	sb_out_field_str(o, "log_source", info.source);
 	if (opt_list) {
 		struct sb_table *t = sb_out_table(o, "events", NULL, list_cols,
 						  ARRAY_SIZE(list_cols), true);
@@ -285,19 +384,18 @@ int smmustat_events(struct sb_ctx *c, int argc, const char **argv)
 	} else {
 		summary_rows(sb_out_table(o, "event_groups", NULL, summary_cols,
 					  ARRAY_SIZE(summary_cols), true),
-			     ev, n);
+			     &col);
 	}
 	sb_out_field_u64(o, "suppressed", suppressed);
 	if (!n)
 		sb_out_note(o, "no IOMMU fault or event records in the kernel log (%zu lines read)",
-			    log.n);
+			    (size_t)info.lines);
 	if (suppressed)
 		sb_out_note(o,
 			    "the kernel's rate limit suppressed %llu more SMMUv3 event dumps (not counted above)",
 			    (unsigned long long)suppressed);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	sb_out_free(o);
-	free(ev);
-	sb_kmsg_free(&log);
+	collected_free(&col);
 	return rc;
 }

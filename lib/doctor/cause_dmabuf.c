@@ -104,7 +104,7 @@ static void cma(struct doctor_board *b)
 			memset(e, 0, sizeof(*e));
 			snprintf(e->name, sizeof(e->name), "%s", name);
 		}
-		e->lines++;
+		e->lines += b->log_count[i];
 		e->lastret = ret;
 		e->largest = pages > e->largest ? pages : e->largest;
 		e->last = i;

@@ -233,8 +233,15 @@ static void faults(struct doctor_board *b)
 	struct ev_key *keys = NULL;
 	size_t n = 0, ngroups = 0;
 
-	if (sb_iommu_events(&b->log, &ev, &n, NULL) < 0 || !n)
+	/* the log's events come grouped by IOMMU, client, stream ID and kind (doctor_log.c):
+	 * one of each group, its count beside it */
+	if (!(n = b->nevgroups))
 		goto out;
+	ev = calloc(n, sizeof(*ev));
+	if (!ev)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		ev[i] = b->evgroups[i].ev;
 	if (sb_sid_namer_open(b->root, &names) == 0)
 		for (size_t i = 0; i < n; i++)
 			sb_sid_namer_name(names, &ev[i]);
@@ -253,15 +260,17 @@ static void faults(struct doctor_board *b)
 	if (!keys)
 		abort();
 	for (size_t i = 0; i < n; i++)
-		keys[i] = (struct ev_key){ ev[i].device, class_of(&ev[i]), i, 0 };
+		keys[i] = (struct ev_key){ ev[i].device, class_of(&ev[i]), i, b->evgroups[i].count };
 	qsort(keys, n, sizeof(*keys), ev_key_cmp);
 	for (size_t i = 0, run = 0; i < n; i = run) {
+		size_t count = 0;
+
 		for (run = i; run < n && keys[run].cls == keys[i].cls &&
 			      !strcmp(keys[run].device, keys[i].device);
 		     run++)
-			;
+			count += keys[run].count;
 		keys[ngroups].first = keys[i].first; /* the run's earliest, by the sort */
-		keys[ngroups++].count = run - i;
+		keys[ngroups++].count = count;
 	}
 	qsort(keys, ngroups, sizeof(*keys), ev_key_first_cmp);
 	for (size_t g = 0; g < ngroups; g++) {

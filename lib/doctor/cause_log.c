@@ -217,6 +217,61 @@ struct unexplained {
 	char obj[96];
 };
 
+static int by_first(const void *x, const void *y, void *arg)
+{
+	const uint64_t *first = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return first[a] < first[b] ? -1 : first[a] > first[b];
+}
+
+/* The records of obj at err or worse into buf (at *len), as the log had them: b->log keeps
+ * each distinct record once with its count, so they are quoted in rounds in the order they
+ * came first, each while its count lasts (A B A B for a log that said A B A B). */
+static void quote_records(const struct doctor_board *b, int sub, const char *obj, char *buf,
+			  size_t size, size_t *len)
+{
+	size_t *v = NULL, *left = NULL, n = 0;
+	bool more = true, quoted = false;
+	char o[96];
+
+	for (size_t i = 0; i < b->log.n; i++) {
+		const struct sb_kmsg_line *l = &b->log.lines[i];
+
+		if (l->prio < 0 || l->prio > 3 || attribute(b, l, o, sizeof(o)) != sub ||
+		    strcmp(o, obj))
+			continue;
+		if (!(n % 16)) {
+			size_t *nv = reallocarray(v, n + 16, sizeof(*v));
+			size_t *nl = nv ? reallocarray(left, n + 16, sizeof(*left)) : NULL;
+
+			if (!nv || !nl)
+				abort(); /* doctor's lists follow the output layer's OOM rule */
+			v = nv;
+			left = nl;
+		}
+		v[n++] = i;
+	}
+	if (n)
+		qsort_r(v, n, sizeof(*v), by_first, b->log_first);
+	for (size_t k = 0; k < n; k++)
+		left[k] = b->log_count[v[k]];
+	while (more && *len < size) {
+		more = false;
+		for (size_t k = 0; k < n && *len < size; k++)
+			if (left[k]) {
+				left[k]--;
+				more = true;
+				*len += (size_t)snprintf(buf + *len, size - *len, " %s%s",
+							 quoted ? "| " : "",
+							 b->log.lines[v[k]].text);
+				quoted = true;
+			}
+	}
+	free(v);
+	free(left);
+}
+
 static void name_cause(struct doctor_board *b, int sub, const struct unexplained *u)
 {
 	const char *text = b->log.lines[u->first].text;
@@ -239,16 +294,7 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 		   u->count == 1 ? "" : "s", u->others ? " (and more of other objects)" : "",
 		   msg ? msg : text);
 	len = (size_t)snprintf(c->evidence, sizeof(c->evidence), "kernel log:");
-	for (size_t i = u->first; i < b->log.n && len < sizeof(c->evidence); i++) {
-		const struct sb_kmsg_line *l = &b->log.lines[i];
-		char obj[96];
-
-		if (l->prio < 0 || l->prio > 3 || attribute(b, l, obj, sizeof(obj)) != sub ||
-		    strcmp(obj, u->obj))
-			continue;
-		len += (size_t)snprintf(c->evidence + len, sizeof(c->evidence) - len, " %s%s",
-					i == u->first ? "" : "| ", l->text);
-	}
+	quote_records(b, sub, u->obj, c->evidence, sizeof(c->evidence), &len);
 	if (source && len < sizeof(c->evidence))
 		snprintf(c->evidence + len, sizeof(c->evidence) - len, " (%s)", source);
 	if (fix)
@@ -260,31 +306,47 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 			  u->obj, u->obj, source ? "; " : "", source ? source : "");
 }
 
+/* The subsystem of a record no other cause explains (and its object into obj), -1 for a
+ * record that raises nothing. */
+static int unexplained_of(const struct doctor_board *b, const size_t *up, size_t i, char *obj,
+			  size_t len)
+{
+	const struct sb_kmsg_line *l = &b->log.lines[i];
+	int sub;
+
+	if (l->prio < 0 || l->prio > 3 || harmless_of(l->text) >= 0)
+		return -1;
+	sub = attribute(b, l, obj, len);
+	if (sub < 0 || explained(b, sub, obj, l->text) || answered(b, up, i, obj))
+		return -1;
+	return sub;
+}
+
 void doctor_causes_log(struct doctor_board *b)
 {
 	struct unexplained u[SB_DOCTOR_NSUBS];
 	size_t *up = last_up(b);
+	bool seen[SB_DOCTOR_NSUBS] = { false };
+	char obj[96];
+	int sub;
 
 	memset(u, 0, sizeof(u));
-	for (size_t i = 0; i < b->log.n; i++) {
-		const struct sb_kmsg_line *l = &b->log.lines[i];
-		char obj[96];
-		int sub;
-
-		if (l->prio < 0 || l->prio > 3 || harmless_of(l->text) >= 0)
-			continue;
-		sub = attribute(b, l, obj, sizeof(obj));
-		if (sub < 0 || explained(b, sub, obj, l->text) || answered(b, up, i, obj))
-			continue;
-		if (!u[sub].count) {
+	/* per subsystem the object of the record that came first (b->log is in the order
+	 * records came last, b->log_first says where each came first) */
+	for (size_t i = 0; i < b->log.n; i++)
+		if ((sub = unexplained_of(b, up, i, obj, sizeof(obj))) >= 0 &&
+		    (!seen[sub] || b->log_first[i] < b->log_first[u[sub].first])) {
+			seen[sub] = true;
 			u[sub].first = i;
 			snprintf(u[sub].obj, sizeof(u[sub].obj), "%s", obj);
 		}
-		if (!strcmp(u[sub].obj, obj))
-			u[sub].count++;
-		else
-			u[sub].others++;
-	}
+	for (size_t i = 0; i < b->log.n; i++)
+		if ((sub = unexplained_of(b, up, i, obj, sizeof(obj))) >= 0) {
+			if (!strcmp(u[sub].obj, obj))
+				u[sub].count += b->log_count[i];
+			else
+				u[sub].others += b->log_count[i];
+		}
 	free(up);
 	for (int s = 0; s < SB_DOCTOR_NSUBS; s++)
 		if (u[s].count)

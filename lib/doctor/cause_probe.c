@@ -68,6 +68,9 @@ static void deferred(struct doctor_board *b, const struct doctor_deferred *d)
 		const char *path = sup + sizeof(sup_key) - 1;
 		const struct doctor_pdev *s = supplier_pdev(b, path);
 
+		/* what is wrong with the supplier, if doctor names it, is the root */
+		if (s)
+			doctor_cause_follows(c, NULL, s->name);
 		if (s && s->role && s->role->config && !s->bound)
 			cause_fix(c, "bring up its supplier %s (%s): %s, module %s", s->name,
 				  s->role->what, s->role->config, s->role->module);

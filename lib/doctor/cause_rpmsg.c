@@ -233,6 +233,61 @@ static void log_lines(struct doctor_board *b)
 	}
 }
 
+/* A crash whose recovery failed: the remoteproc core printed "crash detected in %s: type
+ * %s" (rproc_report_crash()), "recovering %s" (rproc_trigger_recovery()), and the boot
+ * of the recovery (rproc_boot_recovery(): request_firmware(), rproc_start()) failed, which
+ * boot_line() named. The crash is the root of the chain, the boot failure follows. */
+static void failed_recovery(struct doctor_board *b)
+{
+	static const char *const boot[] = {
+		"rpmsg.firmware-missing", "rpmsg.firmware-rejected", "rpmsg.boot-failed"
+	};
+
+	for (size_t k = 0; k < b->nprocs; k++) {
+		const struct sb_rproc *p = &b->procs[k];
+		size_t from = 0, crash = 0, recover = 0;
+		struct sb_cause *c, *follower = NULL;
+		const char *msg;
+		char type[64] = "";
+
+		if (is_up(p))
+			continue;
+		for (size_t i = 0; i < b->log.n; i++) {
+			if (line_rproc(b, b->log.lines[i].text, &msg) != p)
+				continue;
+			if (!strncmp(msg, "powering up ", 12))
+				from = i + 1;
+			else if (!strncmp(msg, "crash detected in ", 18))
+				crash = i + 1;
+			else if (!strncmp(msg, "recovering ", 11))
+				recover = i + 1;
+		}
+		if (!crash || crash < from || recover < crash)
+			continue;
+		for (size_t i = 0; i < b->rep->ncauses && !follower; i++)
+			for (size_t j = 0; j < sizeof(boot) / sizeof(boot[0]); j++)
+				if (!strcmp(b->rep->causes[i].def->code, boot[j]) &&
+				    !strcmp(b->rep->causes[i].object, p->id))
+					follower = &b->rep->causes[i];
+		if (!follower)
+			continue;
+		doctor_cause_follows(follower, "rpmsg.crashed", p->id);
+		if (!(c = doctor_cause(b, "rpmsg.crashed", SB_DOCTOR_RPMSG, p->id)))
+			continue;
+		line_rproc(b, b->log.lines[crash - 1].text, &msg);
+		sscanf(msg, "crash detected in %*[^:]: type %63s", type);
+		cause_diag(c, "%s (%s) crashed%s%s%s; its recovery failed and it stays %s", p->id,
+			   p->name, type[0] ? " (" : "", type, type[0] ? ")" : "", p->state);
+		cause_evidence(c, "kernel log: %s | %s", b->log.lines[crash - 1].text,
+			       b->log.lines[recover - 1].text);
+		cause_fix(c,
+			  "fix what failed the recovery (the cause that follows), then rpmsgctl "
+			  "rproc start %s; rpmsgctl rproc trace %s and its coredump say why it "
+			  "crashed",
+			  p->id, p->id);
+	}
+}
+
 /* Its virtio device: "remoteprocN#vdevMbuffer" before 5.13, "rproc-virtio.N.auto" (a
  * platform device of drivers/remoteproc/remoteproc_virtio.c) since. */
 static bool has_vdev(const struct doctor_board *b, const struct sb_rproc *p)
@@ -339,6 +394,7 @@ void doctor_causes_rpmsg(struct doctor_board *b)
 
 	log_lines(b);
 	processors(b);
+	failed_recovery(b);
 	if (b->nprocs && !b->rpmsg.bus_present &&
 	    (c = doctor_cause(b, "rpmsg.no-bus", SB_DOCTOR_RPMSG, "rpmsg"))) {
 		cause_diag(c, "%zu remote processor%s but no rpmsg bus", b->nprocs,

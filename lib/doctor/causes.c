@@ -72,12 +72,13 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "memory-region nodes (reserved-memory, no-map), vdev rings and their sizes",
 	  0 },
 	{ "rpmsg.crashed", "rpmsg", SB_HEALTH_DEGRADED,
-	  "a remote processor crashed and stays down (recovery disabled)",
+	  "a remote processor crashed and stays down (recovery disabled or failed)",
 	  "/sys/class/remoteproc/N/state \"crashed\" and recovery \"disabled\" "
 	  "(drivers/remoteproc/remoteproc_sysfs.c); " KLOG "\"crash detected in %s: type %s\" "
 	  "(remoteproc_core.c, rproc_report_crash()); TI K3 drivers report none: \"K3 rproc %s "
 	  "crashed\" (ti_k3_common.c, k3_rproc_mbox_callback()) and no later \"remote "
-	  "processor %s is now up\" (rproc_start())",
+	  "processor %s is now up\" (rproc_start()); a recovery that failed: \"recovering "
+	  "%s\" (rproc_trigger_recovery()) and a boot cause after it, shown as the chain's next",
 	  "restart it (rpmsgctl rproc stop NAME; rpmsgctl rproc start NAME), read its trace "
 	  "and coredump; enable recovery to restart it on the next crash",
 	  0 },

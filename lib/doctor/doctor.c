@@ -155,6 +155,7 @@ void doctor_causes_rank(struct sb_doctor_report *rep)
 {
 	if (rep->ncauses)
 		qsort(rep->causes, rep->ncauses, sizeof(*rep->causes), cause_cmp);
+	doctor_causes_chain(rep);
 	for (size_t i = 0; i < rep->ncauses; i++) {
 		struct sb_doctor_sub *s = &rep->subs[rep->causes[i].sub];
 		enum sb_health e = rep->causes[i].def->effect;

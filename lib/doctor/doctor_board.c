@@ -117,8 +117,7 @@ void doctor_board_load(struct doctor_board *b, const struct sb_root *r,
 	b->rep = rep;
 	sb_platform_read(r, &b->plat);
 	b->cmdline = sb_cmdline_read(r);
-	if (sb_kmsg_read(r, &b->log, NULL) < 0)
-		memset(&b->log, 0, sizeof(b->log));
+	doctor_log_load(b);
 	load_deferred(b);
 	load_pdevs(b);
 	load_rpmsg(b);
@@ -128,6 +127,9 @@ void doctor_board_free(struct doctor_board *b)
 {
 	free(b->cmdline);
 	sb_kmsg_free(&b->log);
+	free(b->log_count);
+	free(b->log_first);
+	free(b->evgroups);
 	free(b->deferred);
 	free(b->pdevs);
 	free(b->procs);

@@ -4,6 +4,7 @@
 #define SOCBOX_DOCTOR_PROBE_H
 
 #include "socbox/doctor.h"
+#include "socbox/iommu_events.h"
 #include "socbox/kmod.h"
 #include "socbox/kmsg.h"
 #include "socbox/platform.h"
@@ -36,6 +37,12 @@ struct doctor_deferred {
 	char reason[256];
 };
 
+/* IOMMU events of one IOMMU, client, stream ID and kind: the first and how many. */
+struct doctor_evgroup {
+	struct sb_iommu_event ev;
+	size_t count;
+};
+
 /* Everything the detectors read, read once. */
 struct doctor_board {
 	const struct sb_root *root;
@@ -43,7 +50,17 @@ struct doctor_board {
 	struct sb_doctor_report *rep;
 	struct sb_platform plat;
 	char *cmdline;
-	struct sb_kmsg log; /* empty when unreadable */
+	/* the kernel log as doctor keeps it (doctor_log.c): the records the detectors read,
+	 * each distinct one once where it came last, log_count[i] times; empty when
+	 * unreadable */
+	struct sb_kmsg log;
+	size_t *log_count;
+	uint64_t *log_first;  /* the ordinal of its first occurrence among the log's lines */
+	uint64_t log_dropped; /* records that went for lack of room */
+	bool log_read;
+	struct doctor_evgroup *evgroups; /* IOMMU events of the log, grouped */
+	size_t nevgroups;
+	uint64_t evgroups_dropped;
 	struct doctor_deferred *deferred;
 	size_t ndeferred;
 	struct doctor_pdev *pdevs;
@@ -58,6 +75,10 @@ struct doctor_board {
 void doctor_board_load(struct doctor_board *b, const struct sb_root *r,
 		       const struct sb_doctor_opts *opts, struct sb_doctor_report *rep);
 void doctor_board_free(struct doctor_board *b);
+/* Read the kernel log into b->log, b->log_count and b->evgroups (doctor_log.c). */
+void doctor_log_load(struct doctor_board *b);
+/* The same from a log text (the unit tests' boards). */
+void doctor_log_load_text(struct doctor_board *b, const char *text);
 /* The platform device named name, NULL when none. */
 const struct doctor_pdev *doctor_pdev_find(const struct doctor_board *b, const char *name);
 /* A kernel log line as dev_printk() writes it, "DRIVER DEVICE: MSG", whatever the driver:
@@ -107,6 +128,12 @@ void doctor_causes_log(struct doctor_board *b);
 struct sb_nd_pool;
 /* A pool detached from its netdev that still holds pages (netdev family). */
 void doctor_cause_pool(struct doctor_board *b, const struct sb_nd_pool *p, uint64_t age_s);
+/* c follows from the cause of object (of that code; code NULL: any code), when doctor names
+ * one: they are shown as one chain, root first (doctor_chain.c). */
+void doctor_cause_follows(struct sb_cause *c, const char *code, const char *object);
+/* Order the ranked causes as chains: each chain where its best-ranked cause was, its root
+ * first and each cause's followers after it; follows and depth set. */
+void doctor_causes_chain(struct sb_doctor_report *rep);
 /* Rank the causes and raise each subsystem's status to what its causes say. */
 void doctor_causes_rank(struct sb_doctor_report *rep);
 

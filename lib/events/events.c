@@ -380,43 +380,54 @@ static int add_iommu(struct sb_ev_list *l, struct sb_sid_namer *names, struct sb
 	return sb_ev_add(l, &ev);
 }
 
+struct collect {
+	struct sb_ev_list *l;
+	unsigned mask;
+	bool iommu;
+	struct sb_iommu_evasm a;
+	struct sb_sid_namer *names;
+};
+
+/* One line of the log, in log order: IOMMU records through lib/iommu's assembler (as
+ * sb_iommu_events() does), the others line by line. */
+static int collect_line(void *arg, const struct sb_kmsg_line *line)
+{
+	struct collect *c = arg;
+	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
+	struct sb_event ev;
+	size_t n = c->iommu ? sb_iommu_evasm_feed(&c->a, line, done) : 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < n && !rc; k++)
+		rc = add_iommu(c->l, c->names, &done[k]);
+	if (!rc && sb_ev_parse_kmsg(line, &ev) && (c->mask & (1u << ev.subsys)))
+		rc = sb_ev_add(c->l, &ev);
+	return rc;
+}
+
 int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, struct sb_err *e)
 {
-	bool iommu = mask & (1u << SB_EV_IOMMU);
-	struct sb_iommu_evasm a;
+	struct collect c = { .l = l, .mask = mask, .iommu = mask & (1u << SB_EV_IOMMU) };
+	struct sb_kmsg_info info;
 	struct sb_iommu_event ie;
-	struct sb_sid_namer *names = NULL;
-	struct sb_kmsg log;
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
-	if ((rc = sb_kmsg_read(r, &log, e)))
-		return rc;
-	if (iommu && (rc = sb_sid_namer_open(r, &names))) {
-		sb_kmsg_free(&log);
+	if (c.iommu && (rc = sb_sid_namer_open(r, &c.names)))
 		return sb_err_set(e, -rc, "events", "read the IOMMU instances", NULL);
+	/* the log a line at a time: it is not held, only its events */
+	sb_iommu_evasm_init(&c.a);
+	rc = sb_kmsg_each(r, collect_line, &c, &info, e);
+	if (rc < 0 && !l->n && !info.lines) { /* unreadable: e says why */
+		sb_sid_namer_close(c.names);
+		sb_ev_list_free(l);
+		return rc;
 	}
-	l->log_source = log.source;
-	for (size_t i = 0; i < log.n; i++)
-		if (log.lines[i].has_ts && log.lines[i].ts_us > l->last_ts_us)
-			l->last_ts_us = log.lines[i].ts_us;
-	/* one pass in log order: IOMMU records through lib/iommu's assembler (as
-	 * sb_iommu_events() does), the others line by line */
-	sb_iommu_evasm_init(&a);
-	for (size_t i = 0; i < log.n && !rc; i++) {
-		struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
-		struct sb_event ev;
-		size_t n = iommu ? sb_iommu_evasm_feed(&a, &log.lines[i], done) : 0;
-
-		for (size_t k = 0; k < n && !rc; k++)
-			rc = add_iommu(l, names, &done[k]);
-		if (!rc && sb_ev_parse_kmsg(&log.lines[i], &ev) && (mask & (1u << ev.subsys)))
-			rc = sb_ev_add(l, &ev);
-	}
-	while (!rc && iommu && sb_iommu_evasm_flush(&a, &ie))
-		rc = add_iommu(l, names, &ie);
-	sb_sid_namer_close(names);
-	sb_kmsg_free(&log);
+	l->log_source = info.source;
+	l->last_ts_us = info.last_ts_us;
+	while (!rc && c.iommu && sb_iommu_evasm_flush(&c.a, &ie))
+		rc = add_iommu(l, c.names, &ie);
+	sb_sid_namer_close(c.names);
 	if (!rc && (mask & (1u << SB_EV_NETDEV)))
 		rc = collect_pools(r, l);
 	if (rc) {

@@ -502,7 +502,8 @@ size_t sb_iommu_evasm_feed(struct sb_iommu_evasm *a, const struct sb_kmsg_line *
 	return n;
 }
 
-static int push(struct sb_iommu_event **out, size_t *n, size_t *cap, const struct sb_iommu_event *ev)
+int sb_iommu_event_push(struct sb_iommu_event **out, size_t *n, size_t *cap,
+			const struct sb_iommu_event *ev)
 {
 	size_t i;
 
@@ -538,11 +539,11 @@ int sb_iommu_events(const struct sb_kmsg *log, struct sb_iommu_event **out, size
 		size_t k = sb_iommu_evasm_feed(&a, &log->lines[i], done);
 
 		for (size_t j = 0; j < k; j++)
-			if (push(out, n, &cap, &done[j]))
+			if (sb_iommu_event_push(out, n, &cap, &done[j]))
 				goto nomem;
 	}
 	while (sb_iommu_evasm_flush(&a, &done[0]))
-		if (push(out, n, &cap, &done[0]))
+		if (sb_iommu_event_push(out, n, &cap, &done[0]))
 			goto nomem;
 	if (suppressed)
 		*suppressed = a.suppressed;
@@ -552,4 +553,39 @@ nomem:
 	*out = NULL;
 	*n = 0;
 	return -ENOMEM;
+}
+
+struct each {
+	struct sb_iommu_evasm a;
+	int (*fn)(void *arg, const struct sb_iommu_event *ev);
+	void *arg;
+};
+
+static int each_line(void *arg, const struct sb_kmsg_line *l)
+{
+	struct each *x = arg;
+	struct sb_iommu_event done[SB_IOMMU_EVASM_OUT];
+	size_t k = sb_iommu_evasm_feed(&x->a, l, done);
+	int rc = 0;
+
+	for (size_t j = 0; j < k && !rc; j++)
+		rc = x->fn(x->arg, &done[j]);
+	return rc;
+}
+
+int sb_iommu_events_each(const struct sb_root *r,
+			 int (*fn)(void *arg, const struct sb_iommu_event *ev), void *arg,
+			 struct sb_kmsg_info *info, uint64_t *suppressed, struct sb_err *e)
+{
+	struct each x = { .fn = fn, .arg = arg };
+	struct sb_iommu_event ev;
+	int rc;
+
+	sb_iommu_evasm_init(&x.a);
+	rc = sb_kmsg_each(r, each_line, &x, info, e);
+	while (!rc && sb_iommu_evasm_flush(&x.a, &ev))
+		rc = fn(arg, &ev);
+	if (suppressed)
+		*suppressed = x.a.suppressed;
+	return rc;
 }

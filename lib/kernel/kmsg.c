@@ -366,6 +366,239 @@ void sb_kmsg_free(struct sb_kmsg *k)
 	k->n = 0;
 }
 
+/* ---- the log a line at a time (sb_kmsg_each) ---- */
+
+#define STREAM_BLOCK (1 << 16)
+
+struct kstream {
+	sb_kmsg_fn fn;
+	void *arg;
+	struct sb_kmsg_info *info;
+	char *rec, *tmp;       /* the pending record's line and a line being parsed (swapped) */
+	struct sb_kmsg_line l; /* the pending record (text into rec) */
+	bool pending, have_dev, have_seq;
+	char dev[256]; /* its DEVICE= value */
+	uint64_t next;
+	int rc; /* what fn returned to stop */
+};
+
+/* Hand the pending record's lines to fn: its DEVICE= line, if any, has been seen. */
+static void stream_flush(struct kstream *s)
+{
+	struct sb_kmsg_line l = s->l;
+	char *more;
+
+	if (!s->pending)
+		return;
+	s->pending = false;
+	l.device = s->have_dev ? s->dev : NULL;
+	do {
+		more = split_record(&l);
+		s->info->lines++;
+		if (l.has_ts && l.ts_us > s->info->last_ts_us)
+			s->info->last_ts_us = l.ts_us;
+		s->rc = s->fn(s->arg, &l);
+		l.text = more;
+	} while (more && !s->rc);
+}
+
+/* One line of the log text (len bytes, no newline), as sb_kmsg_parse() takes it. */
+static void stream_line(struct kstream *s, const char *line, size_t len)
+{
+	struct sb_kmsg_line l;
+	const char *d;
+	char *t;
+
+	if (s->rc)
+		return;
+	if (len > SB_KMSG_LINE_MAX)
+		len = SB_KMSG_LINE_MAX;
+	if (len && line[len - 1] == '\r')
+		len--;
+	memcpy(s->tmp, line, len);
+	s->tmp[len] = '\0';
+	if (s->pending && (d = dict_device(s->tmp))) {
+		snprintf(s->dev, sizeof(s->dev), "%s", d);
+		s->have_dev = true;
+		return;
+	}
+	if (!sb_kmsg_parse_line(s->tmp, &l))
+		return;
+	stream_flush(s);
+	s->info->lost += gap(&s->have_seq, &s->next, &l);
+	t = s->rec;
+	s->rec = s->tmp;
+	s->tmp = t;
+	s->l = l;
+	s->pending = true;
+	s->have_dev = false;
+}
+
+/* The lines of a text of len bytes; the length of what ended in a newline (the rest is
+ * a line still being read). */
+static size_t stream_lines(struct kstream *s, const char *buf, size_t len)
+{
+	size_t start = 0;
+	const char *nl;
+
+	while (!s->rc && start < len && (nl = memchr(buf + start, '\n', len - start))) {
+		stream_line(s, buf + start, (size_t)(nl - buf - start));
+		start = (size_t)(nl - buf) + 1;
+	}
+	return start;
+}
+
+/* A sysroot's /dev/kmsg file in blocks. Like sb_kmsg_parse() on the whole text, it ends at
+ * a NUL byte. */
+static int stream_file(const struct sb_root *r, struct kstream *s)
+{
+	size_t cap = SB_KMSG_LINE_MAX + STREAM_BLOCK, have = 0, total = 0;
+	bool skip = false, end = false;
+	off_t size;
+	int fd = sb_open_text(r, &size, "/dev/kmsg"), rc = 0;
+	char *buf;
+
+	if (fd < 0)
+		return fd;
+	if (size > 0 && (uint64_t)size > SB_READ_LOG_MAX) {
+		close(fd);
+		return -EFBIG;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (!end && !s->rc) {
+		ssize_t n = read(fd, buf + have, cap - have);
+		char *nul;
+		size_t done;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		total += (size_t)n;
+		if (total > SB_READ_LOG_MAX) {
+			rc = -EFBIG;
+			break;
+		}
+		if ((nul = memchr(buf + have, '\0', (size_t)n))) {
+			n = nul - (buf + have);
+			end = true;
+		}
+		end |= n == 0;
+		if (skip) { /* the rest of a line longer than SB_KMSG_LINE_MAX */
+			char *nl = memchr(buf + have, '\n', (size_t)n);
+
+			if (!nl)
+				continue;
+			skip = false;
+			memmove(buf + have, nl + 1, (size_t)(buf + have + n - nl - 1));
+			n = buf + have + n - nl - 1;
+		}
+		have += (size_t)n;
+		done = stream_lines(s, buf, have);
+		if (end && done < have) {
+			stream_line(s, buf + done, have - done);
+			done = have;
+		}
+		if (!done && have == cap) { /* no newline in the whole buffer */
+			stream_line(s, buf, have);
+			skip = true;
+			done = have;
+		}
+		memmove(buf, buf + done, have - done);
+		have -= done;
+	}
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* /dev/kmsg without blocking: a record (its line and its dictionary lines) per read(). */
+static int stream_devkmsg(struct kstream *s)
+{
+	char *buf = malloc(8192 + 1);
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t total = 0;
+
+	if (fd < 0) {
+		int err = errno;
+
+		free(buf);
+		return -err;
+	}
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (!s->rc && total < SB_READ_LOG_MAX) {
+		ssize_t n = read(fd, buf, 8192);
+		size_t done;
+
+		if (n < 0 && (errno == EPIPE || errno == EINTR)) /* overwritten: go on */
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+		done = stream_lines(s, buf, (size_t)n);
+		if (done < (size_t)n)
+			stream_line(s, buf + done, (size_t)n - done);
+	}
+	close(fd);
+	free(buf);
+	return 0;
+}
+
+int sb_kmsg_each(const struct sb_root *r, sb_kmsg_fn fn, void *arg, struct sb_kmsg_info *info,
+		 struct sb_err *e)
+{
+	struct sb_kmsg_info none = { 0 };
+	struct kstream s = { .fn = fn, .arg = arg, .info = info ? info : &none };
+	int rc;
+
+	memset(s.info, 0, sizeof(*s.info));
+	s.rec = malloc(2 * (SB_KMSG_LINE_MAX + 1));
+	if (!s.rec)
+		return sb_err_set(e, ENOMEM, "kernel log", "read", NULL);
+	s.tmp = s.rec + SB_KMSG_LINE_MAX + 1;
+	if (!sb_root_is_live(r)) {
+		s.info->source = "sysroot";
+		rc = stream_file(r, &s);
+		if (rc < 0) {
+			free(s.rec < s.tmp ? s.rec : s.tmp);
+			return sb_err_set(e, -rc, "/dev/kmsg", "read the kernel log of the sysroot",
+					  "take the snapshot as root so it includes the kernel log");
+		}
+	} else {
+		s.info->source = "/dev/kmsg";
+		rc = stream_devkmsg(&s);
+		if (rc) {
+			int first = -rc;
+			char *text;
+
+			s.info->source = "klogctl";
+			rc = read_klogctl(&text);
+			if (rc) {
+				free(s.rec < s.tmp ? s.rec : s.tmp);
+				return sb_err_set(e, first, "/dev/kmsg", "read the kernel log",
+						  "run as root or set kernel.dmesg_restrict=0");
+			}
+			rc = (int)stream_lines(&s, text, strlen(text));
+			if ((size_t)rc < strlen(text))
+				stream_line(&s, text + rc, strlen(text) - (size_t)rc);
+			free(text);
+		}
+	}
+	if (!s.rc)
+		stream_flush(&s);
+	free(s.rec < s.tmp ? s.rec : s.tmp);
+	return s.rc;
+}
+
 int sb_kmsg_follow_open(struct sb_kmsg_follow *f, struct sb_err *e)
 {
 	memset(f, 0, sizeof(*f));

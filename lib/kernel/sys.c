@@ -65,6 +65,18 @@ int sb_open(const struct sb_root *r, int flags, const char *fmt, ...)
 	return fd < 0 ? -errno : fd;
 }
 
+int sb_open_text(const struct sb_root *r, off_t *size, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int fd = FORMAT_ARGS(path, fmt);
+
+	*size = -1;
+	if (fd)
+		return fd;
+	fd = sys_open_text(r, path, size);
+	return fd < 0 ? -errno : fd;
+}
+
 static int stat_path(const struct sb_root *r, const char *path, struct stat *st)
 {
 	int fd = sys_openat(r, path, O_PATH);

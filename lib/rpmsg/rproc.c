@@ -57,25 +57,42 @@ const char *const sb_rproc_states[] = {
 	"attached", "detached",	 "invalid", NULL,
 };
 
-/* One pass over the kernel log for all processors; best effort (the log may be unreadable). */
+struct crashes {
+	struct sb_rproc *p;
+	size_t n;
+};
+
+static int crash_line(void *arg, const struct sb_kmsg_line *l)
+{
+	struct crashes *c = arg;
+	unsigned n;
+
+	for (size_t j = 0; j < c->n; j++) {
+		const char *msg = sb_rproc_log_msg(l->text, c->p[j].id);
+
+		if (msg && sb_rproc_crash_msg(msg, &n, NULL) && n > c->p[j].crashes)
+			c->p[j].crashes = n;
+	}
+	return 0;
+}
+
+/* One pass over the kernel log for all processors, a line at a time (the log is not held);
+ * best effort (the log may be unreadable). */
 static void count_crashes(const struct sb_root *r, struct sb_rproc *p, size_t n)
 {
-	struct sb_kmsg k;
-	struct sb_err e;
-	unsigned c;
+	struct crashes c = { p, n };
 
-	if (!n || sb_kmsg_read(r, &k, &e) < 0)
+	if (!n)
 		return;
 	for (size_t j = 0; j < n; j++)
+		p[j].crashes = 0;
+	if (sb_kmsg_each(r, crash_line, &c, NULL, NULL) < 0) {
+		for (size_t j = 0; j < n; j++)
+			p[j].crashes = 0;
+		return;
+	}
+	for (size_t j = 0; j < n; j++)
 		p[j].have_crashes = true;
-	for (size_t i = 0; i < k.n; i++)
-		for (size_t j = 0; j < n; j++) {
-			const char *msg = sb_rproc_log_msg(k.lines[i].text, p[j].id);
-
-			if (msg && sb_rproc_crash_msg(msg, &c, NULL) && c > p[j].crashes)
-				p[j].crashes = c;
-		}
-	sb_kmsg_free(&k);
 }
 
 int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, struct sb_err *e)

@@ -72,7 +72,7 @@ for d in "$CAUSES"/*/; do
 	done <"$d/expect"
 	# a person at an 80-column console reads the cause before anything else
 	[ -n "$first" ] || continue # a healthy control names nothing
-	line=$(grep -n "^$first " "$T_TMP/$name.txt" | head -n1 | cut -d: -f1)
+	line=$(grep -n "^\(  *\)\{0,1\}\(-> \)\{0,1\}$first " "$T_TMP/$name.txt" | head -n1 | cut -d: -f1)
 	if [ -n "$line" ] && [ "$line" -le 14 ]; then
 		t_ok "$name: $first on line $line at 80 columns"
 	else

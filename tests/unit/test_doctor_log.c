@@ -9,6 +9,7 @@
 
 #include "../../lib/doctor/doctor_probe.h"
 #include "socbox/doctor.h"
+#include "socbox/limits.h"
 #include "testutil.h"
 
 static void board(struct doctor_board *b, struct sb_doctor_report *rep, const char *log)
@@ -24,12 +25,15 @@ static void board(struct doctor_board *b, struct sb_doctor_report *rep, const ch
 	b->procs = procs;
 	b->nprocs = 1;
 	b->rep = rep;
-	ck_assert_int_eq(sb_kmsg_parse(strdup(log), &b->log), 0);
+	doctor_log_load_text(b, log);
 }
 
 static void done(struct doctor_board *b, struct sb_doctor_report *rep)
 {
 	sb_kmsg_free(&b->log);
+	free(b->log_count);
+	free(b->log_first);
+	free(b->evgroups);
 	sb_doctor_report_free(rep);
 }
 
@@ -95,6 +99,61 @@ START_TEST(what_a_cause_names_or_quotes_is_explained)
 }
 END_TEST
 
+/* The log kept by doctor (doctor_log.c) is bounded however long the log is: distinct
+ * records once, where they came last, with their count and first place; informational
+ * records only when a detector reads them; past SB_DOCTOR_LOG_KEEP the one that came last
+ * longest ago goes. IOMMU events are grouped with their count. */
+START_TEST(the_kept_log_is_bounded)
+{
+	struct doctor_board b;
+	struct sb_doctor_report rep;
+	size_t len = 0, cap = 4u << 20;
+	char *log = malloc(cap);
+	int seq = 0;
+
+	for (int r = 0; r < 3; r++) {
+		len += (size_t)sprintf(log + len, "3,%d,1,-;cma: Failed to reserve 512 MiB\n",
+				       seq++);
+		len += (size_t)sprintf(log + len, "6,%d,1,-;info nobody reads %d\n", seq++, r);
+		len += (size_t)
+			sprintf(log + len,
+				"6,%d,1,-;remoteproc remoteproc0: powering up 5000000.m4fss\n",
+				seq++);
+		len += (size_t)sprintf(log + len, "3,%d,1,-;x y: z\n", seq++);
+	}
+	board(&b, &rep, log);
+	ck_assert_uint_eq(b.log.n, 3);
+	ck_assert_str_eq(b.log.lines[0].text, "cma: Failed to reserve 512 MiB");
+	ck_assert_uint_eq(b.log_count[0], 3);
+	ck_assert_uint_eq(b.log_first[0], 0);
+	ck_assert_str_eq(b.log.lines[1].text, "remoteproc remoteproc0: powering up 5000000.m4fss");
+	ck_assert_uint_eq(b.log_first[1], 2);
+	ck_assert_str_eq(b.log.lines[2].text, "x y: z");
+	ck_assert_uint_eq(b.log.lines[2].seq, 11); /* where it came last */
+	done(&b, &rep);
+
+	len = 0;
+	for (unsigned i = 0; i < SB_DOCTOR_LOG_KEEP + 100; i++)
+		len += (size_t)sprintf(log + len, "4,%u,1,-;distinct warning %u\n", i, i);
+	for (int i = 0; i < 5; i++)
+		len += (size_t)
+			sprintf(log + len,
+				"3,%d,2,-;arm-smmu-v3 arm-smmu-v3.0.auto: event: F_TRANSLATION "
+				"client: 0000:00:03.0 sid: 0x18 ssid: 0x0 iova: 0x%x ipa: 0x0\n",
+				90000 + i, 0x1000 * i);
+	board(&b, &rep, log);
+	ck_assert_uint_eq(b.log.n, SB_DOCTOR_LOG_KEEP);
+	ck_assert_uint_eq(b.log_dropped, 100 + 5);
+	ck_assert_str_eq(b.log.lines[0].text, "distinct warning 105");
+	ck_assert_uint_eq(b.nevgroups, 1);
+	ck_assert_uint_eq(b.evgroups[0].count, 5);
+	ck_assert_str_eq(b.evgroups[0].ev.kind, "F_TRANSLATION");
+	ck_assert_uint_eq(b.evgroups[0].ev.addr, 0);
+	done(&b, &rep);
+	free(log);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("doctor_log");
@@ -102,6 +161,7 @@ int main(void)
 
 	tcase_add_test(tc, unexplained_errors_are_a_cause_per_subsystem);
 	tcase_add_test(tc, what_a_cause_names_or_quotes_is_explained);
+	tcase_add_test(tc, the_kept_log_is_bounded);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "socbox/kmsg.h"
 #include "testutil.h"
@@ -180,6 +181,104 @@ START_TEST(sysroot_log)
 }
 END_TEST
 
+struct collected {
+	struct sb_kmsg_line l[4096];
+	char text[4096][80], dev[4096][48];
+	size_t len[4096], n, stop_at;
+};
+
+static int collect(void *arg, const struct sb_kmsg_line *l)
+{
+	struct collected *c = arg;
+
+	ck_assert_uint_lt(c->n, 4096);
+	c->l[c->n] = *l;
+	snprintf(c->text[c->n], sizeof(c->text[0]), "%.79s", l->text);
+	snprintf(c->dev[c->n], sizeof(c->dev[0]), "%s", l->device ? l->device : "-");
+	c->len[c->n] = strlen(l->text);
+	c->n++;
+	return c->n == c->stop_at ? 7 : 0;
+}
+
+/* sb_kmsg_each() hands over the lines sb_kmsg_parse() makes of the whole text, though the
+ * file is read in 64 KiB blocks: records and their DEVICE= lines across block boundaries,
+ * multi-line records, CRLF, sequence gaps. */
+START_TEST(streamed_as_parsed)
+{
+	char *dir = tu_tree_new(), *text = malloc(1 << 20), *copy;
+	static struct collected c;
+	struct sb_kmsg_info info;
+	struct sb_root *r;
+	struct sb_kmsg k;
+	struct sb_err e;
+	size_t len = 0;
+
+	for (int i = 0; i < 3000; i++)
+		len += (size_t)sprintf(text + len,
+				       i % 3 == 0   ? "3,%d,%d,-;dev%d: first\\x0asecond %d\n"
+						      " SUBSYSTEM=platform\n DEVICE=+platform:d%d\n"
+				       : i % 3 == 1 ? "6,%d,%d,-;plain line %d of %d\r\n"
+						    : "4,%d,%d,c;warning %d%d\n",
+				       i + i / 100, i * 10, i, i, i);
+	text[len] = '\0';
+	copy = strdup(text);
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	tu_write(dir, "dev/kmsg", text, (ssize_t)len);
+	memset(&c, 0, sizeof(c));
+	ck_assert_int_eq(sb_kmsg_each(r, collect, &c, &info, &e), 0);
+	ck_assert_int_eq(sb_kmsg_parse(copy, &k), 0);
+	ck_assert_uint_eq(c.n, k.n);
+	ck_assert_uint_eq(info.lines, k.n);
+	ck_assert_uint_eq(info.lost, k.lost);
+	ck_assert_uint_eq(info.lost, 29);
+	ck_assert_str_eq(info.source, "sysroot");
+	ck_assert_uint_eq(info.last_ts_us, 29990);
+	for (size_t i = 0; i < k.n; i++) {
+		ck_assert_str_eq(c.text[i], k.lines[i].text);
+		ck_assert_str_eq(c.dev[i], k.lines[i].device ? k.lines[i].device : "-");
+		ck_assert_int_eq(c.l[i].prio, k.lines[i].prio);
+		ck_assert_uint_eq(c.l[i].ts_us, k.lines[i].ts_us);
+		ck_assert_uint_eq(c.l[i].seq, k.lines[i].seq);
+	}
+	sb_kmsg_free(&k); /* frees copy */
+
+	/* what fn returns stops the reading and is returned */
+	memset(&c, 0, sizeof(c));
+	c.stop_at = 5;
+	ck_assert_int_eq(sb_kmsg_each(r, collect, &c, NULL, &e), 7);
+	ck_assert_uint_eq(c.n, 5);
+
+	/* a line longer than SB_KMSG_LINE_MAX is cut there and the next one read; a NUL byte
+	 * ends the log, as it ends sb_kmsg_parse()'s */
+	memset(text, 'x', 200000);
+	len = 200000;
+	len += (size_t)sprintf(text + len, "\n3,1,5,-;after the long one\n");
+	memcpy(text + len, "3,2,6,-;after\0 NUL\n", 19);
+	tu_write(dir, "dev/kmsg", text, (ssize_t)len + 19);
+	memset(&c, 0, sizeof(c));
+	ck_assert_int_eq(sb_kmsg_each(r, collect, &c, NULL, &e), 0);
+	ck_assert_uint_eq(c.n, 3);
+	ck_assert_uint_eq(c.len[0], SB_KMSG_LINE_MAX);
+	ck_assert_str_eq(c.text[1], "after the long one");
+	ck_assert_str_eq(c.text[2], "after");
+
+	/* an empty log is no line; no log is -ENOENT naming it */
+	tu_write(dir, "dev/kmsg", "", 0);
+	memset(&c, 0, sizeof(c));
+	ck_assert_int_eq(sb_kmsg_each(r, collect, &c, &info, &e), 0);
+	ck_assert_uint_eq(c.n, 0);
+	snprintf(text, 4096, "%s/dev/kmsg", dir);
+	ck_assert_int_eq(unlink(text), 0);
+	ck_assert_int_eq(sb_kmsg_each(r, collect, &c, &info, &e), -ENOENT);
+	ck_assert_str_eq(e.object, "/dev/kmsg");
+	ck_assert_uint_eq(c.n, 0);
+	sb_root_close(r);
+	tu_tree_free(dir);
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kmsg");
@@ -192,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, sequence_gaps_are_lost_records);
 	tcase_add_test(tc, raw_log_of_a_sysroot);
 	tcase_add_test(tc, sysroot_log);
+	tcase_add_test(tc, streamed_as_parsed);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -82,6 +82,11 @@ struct sb_cause {
 	char diagnosis[384]; /* one line naming the object (and the driver's own reason) */
 	char evidence[768];  /* the lines or file and value that show it */
 	char fix[384];	     /* for this board */
+	/* a chain: "CODE OBJECT" of the cause this one follows from ("" for a cause of its
+	 * own), and how far down its chain it is (0: the root); a chain's causes come one
+	 * after the other in the report, root first */
+	char follows[192];
+	unsigned depth;
 };
 
 struct sb_doctor_report {

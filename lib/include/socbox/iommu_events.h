@@ -75,6 +75,17 @@ bool sb_iommu_evasm_flush(struct sb_iommu_evasm *a, struct sb_iommu_event *out);
  * dumps the kernel's rate limit suppressed. */
 int sb_iommu_events(const struct sb_kmsg *log, struct sb_iommu_event **out, size_t *n,
 		    uint64_t *suppressed);
+/* Add ev to the records *out (n of them, room for *cap), in time order: records of
+ * interleaved SMMUs may finish out of order. -ENOMEM. */
+int sb_iommu_event_push(struct sb_iommu_event **out, size_t *n, size_t *cap,
+			const struct sb_iommu_event *ev);
+/* The records of a root's kernel log, read a line at a time (sb_kmsg_each(): the log is not
+ * held): fn gets each record when it is finished, in that order (see sb_iommu_event_push()),
+ * and returns 0 to go on. info and suppressed may be NULL. 0, fn's non-zero return, or
+ * -errno with e set when the log cannot be read. */
+int sb_iommu_events_each(const struct sb_root *r,
+			 int (*fn)(void *arg, const struct sb_iommu_event *ev), void *arg,
+			 struct sb_kmsg_info *info, uint64_t *suppressed, struct sb_err *e);
 /* SMMUv3 event id -> name ("F_TRANSLATION"), NULL when unknown. */
 const char *sb_smmu_event_name(unsigned id);
 /* The qualifier the kernel prints after a decoded translation-class event (ids 0x10-0x13),

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "socbox/error.h"
+#include "socbox/limits.h"
 #include "socbox/sys.h"
 
 struct sb_kmsg_line {
@@ -53,6 +54,23 @@ int sb_kmsg_read(const struct sb_root *r, struct sb_kmsg *k, struct sb_err *e);
 int sb_kmsg_read_raw(const struct sb_root *r, char **buf, size_t *len, const char **source,
 		     struct sb_err *e);
 void sb_kmsg_free(struct sb_kmsg *k);
+
+/* The log a line at a time, in log order, without holding it: what sb_kmsg_read() would
+ * give as lines, handed to fn one by one (a record's lines once its DEVICE= dictionary line
+ * has been seen). The line and the strings it points to are valid during the call only.
+ * fn returns 0 to go on, anything else to stop (sb_kmsg_each() then returns it). Memory
+ * stays bounded whatever the log's size: a sysroot's file is read in blocks (up to
+ * SB_READ_LOG_MAX, -EFBIG beyond), /dev/kmsg a record at a time; a line longer than
+ * SB_KMSG_LINE_MAX is cut there. */
+struct sb_kmsg_info {
+	const char *source;  /* as in struct sb_kmsg */
+	uint64_t lost;	     /* as in struct sb_kmsg */
+	uint64_t lines;	     /* lines handed to fn */
+	uint64_t last_ts_us; /* the newest time of a line, 0 when none had one */
+};
+typedef int (*sb_kmsg_fn)(void *arg, const struct sb_kmsg_line *l);
+int sb_kmsg_each(const struct sb_root *r, sb_kmsg_fn fn, void *arg, struct sb_kmsg_info *info,
+		 struct sb_err *e);
 /* The device name of a line's DEVICE= value "+SUBSYSTEM:NAME" (a struct device without a
  * device number, which is every platform, virtio or remoteproc device), NULL for none and
  * for devices named by number ("c240:0", "b8:0", "n2": the line's dev_printk prefix names

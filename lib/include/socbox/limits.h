@@ -21,6 +21,14 @@
 /* Files named on the command line: rpmsgctl send input, smmustat stress baselines. */
 #define SB_READ_INPUT_MAX (16u << 20)
 
+/* A kernel log line read in parts (sb_kmsg_each()): a longer one is cut there. */
+#define SB_KMSG_LINE_MAX (64u << 10)
+/* What doctor keeps of the kernel log however long it is (lib/doctor/doctor_log.c): the
+ * distinct records its detectors read, their bytes, and groups of IOMMU events. */
+#define SB_DOCTOR_LOG_KEEP 8192u
+#define SB_DOCTOR_LOG_KEEP_BYTES (4u << 20)
+#define SB_DOCTOR_EVGROUPS_MAX 4096u
+
 /* Entries of one directory (a snapshot's /proc, the IOMMU groups). */
 #define SB_DIR_MAX_ENTRIES (1u << 20)
 /* Nesting of the JSON documents socbox reads (stress baselines). */

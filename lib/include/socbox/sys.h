@@ -63,6 +63,11 @@ int sb_stat(const struct sb_root *r, struct stat *st, const char *fmt, ...)
 bool sb_exists(const struct sb_root *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool sb_is_dir(const struct sb_root *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Open a file to read it in parts, with the checks sb_read_file() makes (inside a sysroot
+ * only a regular file or a directory is opened); *size is its size for a regular file, -1
+ * otherwise. The descriptor or -errno. */
+int sb_open_text(const struct sb_root *r, off_t *size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Read a whole file (up to max bytes) into a NUL-terminated malloc'ed buffer. Returns the
  * length. Files of pseudo file systems report size 0, so this reads until EOF. */
 ssize_t sb_read_file(const struct sb_root *r, char **buf, size_t max, const char *fmt, ...)
