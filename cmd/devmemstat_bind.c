@@ -52,7 +52,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		{ "size", 's', POPT_ARG_STRING, &bind_size, 0,
 		  "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
 		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0,
-		  "hold for SEC seconds (default: until Ctrl-C)", "SEC" },
+		  "hold this long (default: until Ctrl-C)", SB_CLI_DURATION },
 		DM_POPT_NS,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,

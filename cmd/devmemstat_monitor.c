@@ -233,8 +233,8 @@ static void overflowed(struct mon *m)
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
-		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after SEC seconds",
-		  "SEC" },
+		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after this long",
+		  SB_CLI_DURATION },
 		DM_POPT_NS,
 		SB_POPT_COUNT,
 		SB_POPT_OUTPUT,
