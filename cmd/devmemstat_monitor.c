@@ -155,7 +155,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (ev.is_pool) {
 		const struct sb_nd_pool *p = &ev.pool;
 		sb_row_u64(r, E_IFINDEX, p->ifindex);
-		sb_row_str(r, E_IFNAME, cache_name(&m->names, p->ifindex, false));
+		sb_row_str(r, E_IFNAME, dm_known(cache_name(&m->names, p->ifindex, false)));
 		sb_row_u64(r, E_POOL, p->id);
 		if (p->has & SB_ND_POOL_NAPI)
 			sb_row_u64(r, E_NAPI, p->napi_id);
@@ -169,8 +169,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	} else {
 		sb_row_u64(r, E_IFINDEX, ev.dev.ifindex);
 		sb_row_str(r, E_IFNAME,
-			   cache_name(&m->names, ev.dev.ifindex,
-				      ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF));
+			   dm_known(cache_name(&m->names, ev.dev.ifindex,
+					       ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF)));
 		if (ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF) {
 			sb_row_u64(r, E_XDP, ev.dev.xdp_features);
 			sb_row_u64(r, E_XDP_RX_META, ev.dev.xdp_rx_metadata_features);

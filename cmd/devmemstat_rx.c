@@ -155,7 +155,7 @@ static void print_result(struct sb_ctx *c, const struct sb_devmem_rx *rx, uint32
 	char name[IF_NAMESIZE], hex[17];
 
 	sb_row_u64(r, RX_ID, rx->binding_id);
-	sb_row_str(r, RX_IFNAME, dm_ifname(ifindex, name));
+	sb_row_str(r, RX_IFNAME, dm_known(dm_ifname(ifindex, name)));
 	for (unsigned i = 0; i < nqueues; i++)
 		sb_row_u64v_add(r, RX_QUEUES, queues[i]);
 	sb_row_u64(r, RX_BYTES, rx->bytes);

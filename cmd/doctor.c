@@ -154,7 +154,15 @@ static void fact_member(struct sb_row *r, int col, const struct sb_fact *f)
 		sb_row_obj_str(r, col, f->key, f->str);
 }
 
-static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
+static bool has_live_facts(const struct sb_doctor_sub *s)
+{
+	for (int k = 0; k < s->nfacts; k++)
+		if (s->facts[k].live)
+			return true;
+	return false;
+}
+
+static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s, bool live_root)
 {
 	struct sb_row *r = sb_table_row(t);
 
@@ -165,8 +173,9 @@ static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 	if (sb_table_shows(t, COL_FACTS))
 		sb_row_obj(r, COL_FACTS);
 	/* live facts: null when the subsystem could not be looked at (a sysroot without what
-	 * it needs); a snapshot with a netdev capture gives the live facts the board gave */
-	if (!s->live_only && sb_table_shows(t, COL_LIVE))
+	 * it needs, or any sysroot: a file holds no running kernel); a snapshot with a netdev
+	 * capture gives the live facts the board gave. {} is a live look that found none. */
+	if (!s->live_only && sb_table_shows(t, COL_LIVE) && (live_root || has_live_facts(s)))
 		sb_row_obj(r, COL_LIVE);
 	for (int k = 0; k < s->nfacts; k++) {
 		int col = s->facts[k].live ? COL_LIVE : COL_FACTS;
@@ -242,7 +251,7 @@ static int print_report(const struct sb_ctx *c, const struct sb_doctor_report *r
 	for (int i = 0; i < SB_DOCTOR_NSUBS; i++) {
 		const struct sb_doctor_sub *s = &rep->subs[i];
 
-		subsystem_row(t, s);
+		subsystem_row(t, s, sb_root_is_live(c->root));
 		if (c->out.mode == SB_OUT_TABLE)
 			for (int k = 0; k < s->nhints; k++)
 				sb_out_note(o, "%s: %s", s->name, s->hints[k]);
