@@ -29,7 +29,7 @@ grep -v '^#' "$EXP/schema/deprecated" | while read -r view path repl _; do
 		echo "not ok - $view: $path is not marked '# deprecated: use $repl' in the schema"
 	fi
 	if MANWIDTH=200 man -l "$page" 2>/dev/null | col -bx | tr -s ' \n' '  ' |
-		grep -Eq -- "$key[^(]*\(deprecated: use [^)]*\b$new\b"; then
+		grep -Eq -- "${key}[^(]*\(deprecated: use [^)]*\b$new\b"; then
 		echo "ok - man/${page##*/} says $key is deprecated for $new"
 	else
 		echo "not ok - man/${page##*/}: no '$key (deprecated: use $new)'"
