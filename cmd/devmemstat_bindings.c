@@ -169,9 +169,11 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 	dm_note_unsupported(o, &st);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	if (!rc && nleaked) {
-		/* exit 1 is a finding: say it where scripts and people look, not only in the notes */
-		sb_eprintf("%s bindings: %zu detached page pool(s) still hold memory (see the leaked pools)",
-			   c->applet, nleaked);
+		/* exit 1 is a finding: say it where scripts look, not only in the notes (a person
+		 * at the terminal has just read the problem line: once is enough) */
+		if (!sb_out_seen_with_stderr(o))
+			sb_eprintf("%s bindings: %zu detached page pool(s) still hold memory (see the leaked pools)",
+				   c->applet, nleaked);
 		rc = SB_EXIT_FAIL;
 	}
 	sb_out_free(o);

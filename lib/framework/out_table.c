@@ -47,6 +47,11 @@ static size_t prefix_bytes(const char *s, size_t ncp)
 	return i;
 }
 
+bool sb_out_seen_with_stderr(const struct sb_out *o)
+{
+	return o->opts.mode == SB_OUT_TABLE && isatty(fileno(o->fp)) && isatty(STDERR_FILENO);
+}
+
 size_t sb_out_width(FILE *fp)
 {
 	const char *env = getenv("COLUMNS");
