@@ -52,6 +52,11 @@ bool sb_out_seen_with_stderr(const struct sb_out *o)
 	return o->opts.mode == SB_OUT_TABLE && isatty(fileno(o->fp)) && isatty(STDERR_FILENO);
 }
 
+size_t sb_out_term_width(FILE *fp)
+{
+	return isatty(fileno(fp)) ? sb_out_width(fp) : 0;
+}
+
 size_t sb_out_width(FILE *fp)
 {
 	const char *env = getenv("COLUMNS");
