@@ -86,7 +86,7 @@ static void overview_row(struct sb_table *t, const struct sb_nd_state *st, const
 	double recycled = 0, returned = 0;
 
 	sb_row_u64(r, OV_IFINDEX, d->ifindex);
-	sb_row_str(r, OV_IFNAME, dm_ifname(d->ifindex, name));
+	sb_row_str(r, OV_IFNAME, dm_known(dm_ifname(d->ifindex, name)));
 	for (size_t i = 0; i < st->nqueues; i++) {
 		const struct sb_nd_queue *q = &st->queues[i];
 		if (q->ifindex != d->ifindex)

@@ -5,6 +5,7 @@
 #define SOCBOX_CMD_DEVMEMSTAT_H
 
 #include <net/if.h>
+#include <string.h>
 
 #include "socbox/cli.h"
 #include "socbox/genl.h"
@@ -44,6 +45,11 @@ int dm_enter(struct sb_ctx *c, uint32_t *ifindex);
 /* The name of an interface as the views' source knows it (without one: the current
  * namespace's), or "-". */
 const char *dm_ifname(uint32_t ifindex, char *buf);
+/* An interface name for a cell: NULL (JSON null, "-" in text) for the "-" of no name. */
+static inline const char *dm_known(const char *name)
+{
+	return name && strcmp(name, "-") ? name : NULL;
+}
 /* CLOCK_BOOTTIME seconds for pool ages: when st was collected (live, or the snapshot's
  * capture); 0 when answering from a --load-netlink file (another boot, time unknown). */
 uint64_t dm_boottime_s(const struct sb_nd_state *st);

@@ -52,7 +52,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 		{ "size", 's', POPT_ARG_STRING, &bind_size, 0,
 		  "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
 		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0,
-		  "hold for SEC seconds (default: until Ctrl-C)", "SEC" },
+		  "hold this long (default: until Ctrl-C)", SB_CLI_DURATION },
 		DM_POPT_NS,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
@@ -116,7 +116,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	r = sb_table_row(sb_out_table(o, "bindings", NULL, bind_cols, ARRAY_SIZE(bind_cols), true));
 	sb_row_u64(r, BD_ID, id);
 	sb_row_u64(r, BD_IFINDEX, ifindex);
-	sb_row_str(r, BD_IFNAME, dm_ifname(ifindex, name));
+	sb_row_str(r, BD_IFNAME, dm_known(dm_ifname(ifindex, name)));
 	for (unsigned i = 0; i < nqueues; i++)
 		sb_row_u64v_add(r, BD_QUEUES, queues[i]);
 	sb_row_u64(r, BD_SIZE, size);

@@ -9,7 +9,7 @@
 #include "socbox/macro.h"
 #include "devmemstat_views.h"
 
-enum { B_ID, B_IFINDEX, B_IFNAME, B_RXQ, B_POOLS, B_INFLIGHT, B_MEM, B_LEAKED };
+enum { B_ID, B_IFINDEX, B_IFNAME, B_RXQ, B_POOLS, B_INFLIGHT, B_MEM, B_LEAKED, B_LEAKED_N };
 static const struct sb_col binding_cols[] = {
 	[B_ID] = { "BINDING_ID", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_LABEL,
 		   "devmem dma-buf binding id", 0 },
@@ -26,8 +26,13 @@ static const struct sb_col binding_cols[] = {
 		    "memory in flight, all its pools", 0 },
 	[B_LEAKED] = { "LEAKED_POOLS", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_METRIC,
 		       "its pools detached but still holding memory", 0 },
+	/* JSON: "leaked_pools" is the array of leaked pools at the top level, so a binding's
+	 * count of them is leaked_pools_count there too (its leaked_pools stays, deprecated) */
+	[B_LEAKED_N] = { "LEAKED_POOLS_COUNT", SB_T_U64, 0,
+			 SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_JSON,
+			 "its pools detached but still holding memory (JSON's name)", 0 },
 };
-_Static_assert(ARRAY_SIZE(binding_cols) == B_LEAKED + 1, "a column for each constant");
+_Static_assert(ARRAY_SIZE(binding_cols) == B_LEAKED_N + 1, "a column for each constant");
 
 enum { L_ID, L_IFINDEX, L_DMABUF, L_INFLIGHT, L_MEM, L_AGE };
 static const struct sb_col leak_cols[] = {
@@ -92,10 +97,11 @@ static void binding_row(struct sb_table *t, const struct sb_nd_state *st, uint32
 		leaked += sb_nd_pool_leaked(p, now, NULL);
 	}
 	sb_row_u64(r, B_IFINDEX, ifindex);
-	sb_row_str(r, B_IFNAME, dm_ifname(ifindex, name));
+	sb_row_str(r, B_IFNAME, dm_known(dm_ifname(ifindex, name)));
 	sb_row_u64(r, B_INFLIGHT, inflight);
 	sb_row_u64(r, B_MEM, mem);
 	sb_row_u64(r, B_LEAKED, leaked);
+	sb_row_u64(r, B_LEAKED_N, leaked);
 }
 
 int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
@@ -163,9 +169,11 @@ int dm_bindings(struct sb_ctx *c, int argc, const char **argv)
 	dm_note_unsupported(o, &st);
 	rc = sb_out_print(o) ? SB_EXIT_FAIL : 0;
 	if (!rc && nleaked) {
-		/* exit 1 is a finding: say it where scripts and people look, not only in the notes */
-		sb_eprintf("%s bindings: %zu detached page pool(s) still hold memory (see the leaked pools)",
-			   c->applet, nleaked);
+		/* exit 1 is a finding: say it where scripts look, not only in the notes (a person
+		 * at the terminal has just read the problem line: once is enough) */
+		if (!sb_out_seen_with_stderr(o))
+			sb_eprintf("%s bindings: %zu detached page pool(s) still hold memory (see the leaked pools)",
+				   c->applet, nleaked);
 		rc = SB_EXIT_FAIL;
 	}
 	sb_out_free(o);

@@ -155,7 +155,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (ev.is_pool) {
 		const struct sb_nd_pool *p = &ev.pool;
 		sb_row_u64(r, E_IFINDEX, p->ifindex);
-		sb_row_str(r, E_IFNAME, cache_name(&m->names, p->ifindex, false));
+		sb_row_str(r, E_IFNAME, dm_known(cache_name(&m->names, p->ifindex, false)));
 		sb_row_u64(r, E_POOL, p->id);
 		if (p->has & SB_ND_POOL_NAPI)
 			sb_row_u64(r, E_NAPI, p->napi_id);
@@ -169,8 +169,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	} else {
 		sb_row_u64(r, E_IFINDEX, ev.dev.ifindex);
 		sb_row_str(r, E_IFNAME,
-			   cache_name(&m->names, ev.dev.ifindex,
-				      ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF));
+			   dm_known(cache_name(&m->names, ev.dev.ifindex,
+					       ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF)));
 		if (ev.cmd != SB_NETDEV_CMD_DEV_DEL_NTF) {
 			sb_row_u64(r, E_XDP, ev.dev.xdp_features);
 			sb_row_u64(r, E_XDP_RX_META, ev.dev.xdp_rx_metadata_features);
@@ -233,8 +233,8 @@ static void overflowed(struct mon *m)
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = {
-		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after SEC seconds",
-		  "SEC" },
+		{ "timeout", 't', POPT_ARG_DOUBLE, &mon_timeout, 0, "stop after this long",
+		  SB_CLI_DURATION },
 		DM_POPT_NS,
 		SB_POPT_COUNT,
 		SB_POPT_OUTPUT,

@@ -155,7 +155,7 @@ static void print_result(struct sb_ctx *c, const struct sb_devmem_rx *rx, uint32
 	char name[IF_NAMESIZE], hex[17];
 
 	sb_row_u64(r, RX_ID, rx->binding_id);
-	sb_row_str(r, RX_IFNAME, dm_ifname(ifindex, name));
+	sb_row_str(r, RX_IFNAME, dm_known(dm_ifname(ifindex, name)));
 	for (unsigned i = 0; i < nqueues; i++)
 		sb_row_u64v_add(r, RX_QUEUES, queues[i]);
 	sb_row_u64(r, RX_BYTES, rx->bytes);
@@ -240,10 +240,11 @@ int dm_rx(struct sb_ctx *c, int argc, const char **argv)
 		{ "save", '\0', POPT_ARG_STRING, &rx_save, 0,
 		  "write the received bytes to FILE too", "FILE" },
 		{ "timeout", 't', POPT_ARG_DOUBLE, &rx_timeout, 0,
-		  "give up after SEC without a connection or data (default 10)", "SEC" },
+		  "give up after this long without a connection or data (default 10s)",
+		  SB_CLI_DURATION },
 		{ "hold", '\0', POPT_ARG_DOUBLE, &rx_hold, 0,
-		  "keep the fragments, unbind at the end and hold them SEC more (a leaked binding)",
-		  "SEC" },
+		  "keep the fragments, unbind at the end and hold them this long more (a leaked binding)",
+		  SB_CLI_DURATION },
 		DM_POPT_NS,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,

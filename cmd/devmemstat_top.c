@@ -227,7 +227,7 @@ static void device_rows(struct sb_table *t, const struct rate *r, size_t nr, dou
 {
 	for (size_t i = 0; i < nr; i++) {
 		struct sb_row *row = sb_table_row(t);
-		sb_row_str(row, D_IFNAME, r[i].name);
+		sb_row_str(row, D_IFNAME, dm_known(r[i].name));
 		if (r[i].ifindex)
 			sb_row_u64(row, D_IFINDEX, r[i].ifindex);
 		sb_row_str(row, D_SOURCE, r[i].qstats ? "qstats" : "netdev");
@@ -253,7 +253,7 @@ static void queue_rows(struct sb_table *t, const struct sample *a, const struct 
 		int battr = rx ? SB_NETDEV_A_QSTATS_RX_BYTES : SB_NETDEV_A_QSTATS_TX_BYTES;
 		int pattr = rx ? SB_NETDEV_A_QSTATS_RX_PACKETS : SB_NETDEV_A_QSTATS_TX_PACKETS;
 		struct sb_row *row = sb_table_row(t);
-		sb_row_str(row, QQ_IFNAME, dm_ifname(q->ifindex, name));
+		sb_row_str(row, QQ_IFNAME, dm_known(dm_ifname(q->ifindex, name)));
 		sb_row_str(row, QQ_TYPE, sb_nd_queue_type_name(q->queue_type));
 		sb_row_u64(row, QQ_QUEUE, q->queue_id);
 		sb_row_dbl(row, QQ_GBPS, dm_gbps(dm_d64(p ? p->v[battr] : 0, q->v[battr]), dt));
@@ -302,7 +302,7 @@ static void pool_rows(struct sb_table *t, const struct sample *a, const struct s
 		struct sb_row *row = sb_table_row(t);
 		double rate = dm_pool_recycle_delta(sa, sb);
 		sb_row_u64(row, PP_ID, p->id);
-		sb_row_str(row, PP_IFNAME, dm_ifname(p->ifindex, name));
+		sb_row_str(row, PP_IFNAME, dm_known(dm_ifname(p->ifindex, name)));
 		sb_row_u64(row, PP_INFLIGHT, p->inflight);
 		sb_row_u64(row, PP_MEM, p->inflight_mem);
 		if (sb && dt > 0) {

@@ -107,7 +107,7 @@ static void render_queues(struct sb_out *o, const struct sb_nd_state *st, const 
 		struct sb_row *r = sb_table_row(t);
 
 		sb_row_u64(r, Q_IFINDEX, q->ifindex);
-		sb_row_str(r, Q_IFNAME, dm_ifname(q->ifindex, name));
+		sb_row_str(r, Q_IFNAME, dm_known(dm_ifname(q->ifindex, name)));
 		sb_row_str(r, Q_TYPE, sb_nd_queue_type_name(q->type));
 		sb_row_u64(r, Q_QUEUE, q->id);
 		if (q->napi_id)
@@ -184,7 +184,7 @@ static void render_napi(struct sb_out *o, const struct sb_nd_state *st, const st
 		struct sb_row *r = sb_table_row(t);
 
 		sb_row_u64(r, N_IFINDEX, n->ifindex);
-		sb_row_str(r, N_IFNAME, dm_ifname(n->ifindex, name));
+		sb_row_str(r, N_IFNAME, dm_known(dm_ifname(n->ifindex, name)));
 		sb_row_u64(r, N_ID, n->id);
 		if (n->has & SB_ND_NAPI_IRQ)
 			sb_row_u64(r, N_IRQ, n->irq);
@@ -301,7 +301,7 @@ struct sb_table *dm_add_pools_table(struct sb_out *o, const struct sb_nd_state *
 
 		sb_row_u64(r, P_ID, p->id);
 		sb_row_u64(r, P_IFINDEX, p->ifindex);
-		sb_row_str(r, P_IFNAME, dm_ifname(p->ifindex, name));
+		sb_row_str(r, P_IFNAME, dm_known(dm_ifname(p->ifindex, name)));
 		if (p->has & SB_ND_POOL_NAPI)
 			sb_row_u64(r, P_NAPI, p->napi_id);
 		if (p->has & SB_ND_POOL_INFLIGHT)
@@ -398,7 +398,7 @@ static void qstats_row(struct sb_table *t, const struct sb_nd_qstats *q)
 	char name[IF_NAMESIZE];
 
 	sb_row_u64(r, S_IFINDEX, q->ifindex);
-	sb_row_str(r, S_IFNAME, dm_ifname(q->ifindex, name));
+	sb_row_str(r, S_IFNAME, dm_known(dm_ifname(q->ifindex, name)));
 	sb_row_str(r, S_SCOPE, q->per_queue ? "queue" : "device");
 	if (q->per_queue) {
 		sb_row_str(r, S_TYPE, sb_nd_queue_type_name(q->queue_type));

@@ -59,25 +59,65 @@ static void obj_attrs(const struct sb_diff_obj *o, char *buf, size_t len, bool e
 	}
 }
 
-static void print_object(const struct sb_diff_change *ch)
+/* Text at a terminal of width columns from column col: broken at spaces onto lines indented
+ * by indent, a word wider than the line left whole. Returns the column reached. */
+static size_t put_words(const char *s, size_t col, size_t width, size_t indent)
 {
-	char id[256], attrs[1024], line[TEXT_WIDTH + 1];
-	int n;
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (col > indent && col + n > width) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		}
+		fwrite(s, 1, n, stdout);
+		col += n;
+		s += n;
+		if (*s == ' ') {
+			s++;
+			if (*s && col + 1 + strcspn(s, " ") > width) {
+				printf("\n%*s", (int)indent, "");
+				col = indent;
+			} else if (*s) {
+				putchar(' ');
+				col++;
+			}
+		}
+	}
+	return col;
+}
+
+/* An added or removed object, every value whole: piped (or -v) on one line; on a terminal
+ * narrower than the line its attributes go on to indented lines, broken between them, and
+ * a value wider than the terminal at its spaces (never cut). */
+static void print_object(const struct sb_diff_change *ch, size_t width)
+{
+	char id[256], v[256];
+	size_t col;
 
 	sb_escape(id, sizeof(id), ch->id, 0);
-	obj_attrs(ch->obj, attrs, sizeof(attrs), true);
-	n = snprintf(line, sizeof(line), "  %c %s%s%s", ch->kind == SB_DIFF_ADDED ? '+' : '-', id,
-		     *attrs ? "  " : "", attrs);
-	/* the whole record is in -J; a line that does not fit says it was cut, at a whole
-	 * UTF-8 character */
-	if (n > TEXT_WIDTH) {
-		size_t cut = TEXT_WIDTH - 3;
+	col = (size_t)printf("  %c %s", ch->kind == SB_DIFF_ADDED ? '+' : '-', id);
+	for (size_t i = 0; i < ch->obj->nattrs; i++) {
+		/* bytes: never fewer than the columns they take */
+		size_t w;
 
-		while (cut > 0 && ((unsigned char)line[cut] & 0xc0) == 0x80)
-			cut--;
-		memcpy(line + cut, "...", 4);
+		sb_escape(v, sizeof(v), ch->obj->attrs[i].val, 0);
+		w = strlen(ch->obj->attrs[i].key) + 1 + strlen(v);
+		if (!width) {
+			printf("%s%s=%s", i ? " " : "  ", ch->obj->attrs[i].key, v);
+			continue;
+		}
+		if (col + (i ? 1 : 2) + w > width) {
+			fputs("\n     ", stdout);
+			col = 5;
+		} else {
+			fputs(i ? " " : "  ", stdout);
+			col += i ? 1 : 2;
+		}
+		col += (size_t)printf("%s=", ch->obj->attrs[i].key);
+		col = put_words(v, col, width, 7);
 	}
-	puts(line);
+	putchar('\n');
 }
 
 static void print_change(const struct sb_diff_change *ch)
@@ -101,6 +141,7 @@ static const char *operand_name(const char *arg)
 
 static void print_text(const struct sb_diff_result *res, const char *old_name, const char *new_name)
 {
+	size_t width = sb_opt.verbose ? 0 : sb_out_term_width(stdout);
 	int sub = -1;
 	size_t shown = 0;
 
@@ -123,7 +164,7 @@ static void print_text(const struct sb_diff_result *res, const char *old_name, c
 		if (ch->kind == SB_DIFF_CHANGED)
 			print_change(ch);
 		else
-			print_object(ch);
+			print_object(ch, width);
 	}
 	if (res->nignored)
 		printf("(%zu difference%s ignored by --ignore)\n", res->nignored,

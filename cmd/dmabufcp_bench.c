@@ -266,7 +266,7 @@ static void bars(struct sb_out *o, uint64_t size, const struct cell *cells, size
 }
 
 static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t chunk, int runs,
-		  struct cell *cells, size_t n)
+		  struct cell *cells, size_t n, char (*bad)[600], size_t nbad)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	const char *ref = opt_reference ? opt_reference : DEFAULT_REFERENCE;
@@ -283,6 +283,8 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	sb_out_field_u64(o, "runs", (uint64_t)runs);
 	sb_out_field_str(o, "page_cache", opt_cached ? "warm" : "dropped");
 	sb_out_field_str(o, "reference", ref);
+	for (size_t i = 0; i < nbad; i++) /* a kind that cannot allocate: once, not per method */
+		sb_out_problem(o, "%s", bad[i]);
 	if (ref_io <= 0)
 		sb_out_note(o, "reference %s was not measured: no IO_PCT_OF_REF", ref);
 	t = sb_out_table(o, "results", NULL, cols, NCOLS, true);
@@ -326,6 +328,22 @@ static int render(struct sb_ctx *c, const char *path, uint64_t size, uint64_t ch
 	return 0;
 }
 
+/* Can this buffer kind allocate here at all? One page, freed at once: a kind that cannot is
+ * said once (not in a row per method), and a bench with no kind that can fails before its
+ * first row. */
+static int probe_kind(const struct sb_ctx *c, const struct sb_dmabuf_spec *spec, uint64_t chunk,
+		      struct sb_err *e)
+{
+	struct dmabufcp_set set;
+	int rc;
+
+	sb_err_clear(e);
+	rc = dmabufcp_set_alloc(c->root, spec, 4096, chunk, NULL, &set, NULL, 0, e);
+	if (!rc)
+		dmabufcp_set_free(&set);
+	return rc;
+}
+
 /* Every run of every cell reads the whole file once. */
 static void progress_start(const struct sb_ctx *c, struct sb_progress *pg, const char *kinds,
 			   const bool *want, uint64_t size)
@@ -346,7 +364,10 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_progress pg = { 0 };
 	bool want[SB_COPY_NMETHODS];
 	struct cell *cells = NULL;
-	char *kinds, *save = NULL;
+	char *kinds, *usable = NULL, *save = NULL;
+	char bad[8][600]; /* the buffer kinds that cannot allocate, and why */
+	struct sb_err bad_err[8];
+	size_t nbad = 0;
 	uint64_t chunk = 32ull << 20;
 	size_t n = 0;
 	struct stat st;
@@ -394,16 +415,49 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	if (opt_cached)
 		sb_copy_cache_warm(fd, (uint64_t)st.st_size);
 	kinds = strdup(opt_buffers ? opt_buffers : "heap:system,udmabuf");
-	if (kinds)
-		progress_start(c, &pg, kinds, want, (uint64_t)st.st_size);
-	for (char *k = strtok_r(kinds, ",", &save); k && !sb_stop_signal;
-	     k = strtok_r(NULL, ",", &save)) {
+	usable = kinds ? strdup(kinds) : NULL;
+	if (!kinds || !usable) {
+		rc = SB_EXIT_FAIL;
+		goto out;
+	}
+	/* every kind named well, and which of them can allocate here, before any row */
+	usable[0] = '\0';
+	for (char *k = strtok_r(kinds, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		struct sb_dmabuf_spec spec;
 
 		if (sb_dmabuf_spec_parse(k, &spec) || spec.kind == SB_DMABUF_PIDFD) {
 			rc = sb_usage_error(c, "bad buffer kind '%s' (heap:NAME or udmabuf)", k);
-			break;
+			goto out;
 		}
+		if (probe_kind(c, &spec, chunk, &e)) {
+			if (nbad < ARRAY_SIZE(bad)) {
+				char why[512];
+
+				sb_err_format(&e, why, sizeof(why));
+				snprintf(bad[nbad], sizeof(bad[0]), "%s cannot allocate: %s", k,
+					 why);
+				bad_err[nbad++] = e;
+			}
+			continue;
+		}
+		if (*usable)
+			strcat(usable, ",");
+		strcat(usable, k);
+	}
+	if (!*usable) {
+		/* no table: one line per buffer kind that cannot (its error, with its hint), the
+		 * exit code the first one's (3: the allocator is not here, 4: no access) */
+		for (size_t i = 0; i < nbad; i++) {
+			int r = sb_report(DMABUFCP, &bad_err[i]);
+
+			rc = rc ? rc : r;
+		}
+		goto out;
+	}
+	progress_start(c, &pg, usable, want, (uint64_t)st.st_size);
+	save = NULL;
+	for (char *k = strtok_r(usable, ",", &save); k && !sb_stop_signal;
+	     k = strtok_r(NULL, ",", &save)) {
 		for (int m = 0; m < SB_COPY_NMETHODS && !sb_stop_signal; m++) {
 			struct cell *nc;
 
@@ -424,13 +478,16 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 		}
 	}
 	sb_progress_end(&pg);
-	free(kinds);
 	if (!rc && sb_stop_signal) {
 		sb_err_set(&e, EINTR, "bench", "interrupted", NULL);
 		rc = sb_report(DMABUFCP, &e);
 	}
 	if (!rc)
-		rc = render(c, c->args[0], (uint64_t)st.st_size, chunk, opt_runs, cells, n);
+		rc = render(c, c->args[0], (uint64_t)st.st_size, chunk, opt_runs, cells, n, bad,
+			    nbad);
+out:
+	free(kinds);
+	free(usable);
 	free(cells);
 	close(fd);
 	return rc;

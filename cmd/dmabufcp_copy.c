@@ -67,8 +67,8 @@ static struct poptOption table[] = {
 	{ "name", 'N', POPT_ARG_STRING, &opt_name, 0,
 	  "name the buffers (DMA_BUF_SET_NAME, at most 31 characters)", "NAME" },
 	{ "hold", '\0', POPT_ARG_DOUBLE, &opt_hold, 0,
-	  "debugging aid: keep the buffers SEC seconds after the copy and print PID:FD of each",
-	  "SEC" },
+	  "debugging aid: keep the buffers this long after the copy and print PID:FD of each",
+	  SB_CLI_DURATION },
 	SB_POPT_OUTPUT,
 	SB_POPT_COMMON,
 	POPT_TABLEEND

@@ -27,7 +27,8 @@ static const struct sb_col doctor_cols[] = {
 	[COL_FACTS] = { "FACTS", SB_T_OBJ, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
 			"facts read from files (a snapshot gives the same)", 0 },
 	[COL_LIVE] = { "LIVE", SB_T_OBJ, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
-		       "facts that need the running kernel; null where it could not look", 0 },
+		       "facts that need the running kernel; null where it could not look or has none",
+		       0 },
 	[COL_HINTS] = { "HINTS", SB_T_STRV, 0.3, SB_COL_HIDDEN | SB_COL_JSON | SB_COL_WRAP,
 			"what to do about what is missing", 0 },
 };
@@ -166,6 +167,14 @@ static void fact_member(struct sb_row *r, int col, const struct sb_fact *f)
 		sb_row_obj_str(r, col, f->key, f->str);
 }
 
+static bool has_live_facts(const struct sb_doctor_sub *s)
+{
+	for (int k = 0; k < s->nfacts; k++)
+		if (s->facts[k].live)
+			return true;
+	return false;
+}
+
 static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 {
 	struct sb_row *r = sb_table_row(t);
@@ -176,9 +185,10 @@ static void subsystem_row(struct sb_table *t, const struct sb_doctor_sub *s)
 	sb_row_bool(r, COL_LIVE_ONLY, s->live_only);
 	if (sb_table_shows(t, COL_FACTS))
 		sb_row_obj(r, COL_FACTS);
-	/* live facts: null when the subsystem could not be looked at (a sysroot without what
-	 * it needs); a snapshot with a netdev capture gives the live facts the board gave */
-	if (!s->live_only && sb_table_shows(t, COL_LIVE))
+	/* live facts: null when there are none (a sysroot holds no running kernel; a subsystem
+	 * may have none to give); a snapshot with a netdev capture gives the live facts the
+	 * board gave, so it answers as the live run did */
+	if (!s->live_only && sb_table_shows(t, COL_LIVE) && has_live_facts(s))
 		sb_row_obj(r, COL_LIVE);
 	for (int k = 0; k < s->nfacts; k++) {
 		int col = s->facts[k].live ? COL_LIVE : COL_FACTS;

@@ -274,7 +274,7 @@ static int events_parse(struct sb_ctx *c, int argc, const char **argv, struct ev
 		  "WHEN" },
 		SB_POPT_FOLLOW("go on with new events as they come (live; -c N stops after N)"),
 		{ "timeout", 't', POPT_ARG_DOUBLE, &timeout, 0,
-		  "with --follow: stop after SEC seconds", "SEC" },
+		  "with --follow: stop after this long", SB_CLI_DURATION },
 		SB_POPT_COUNT,
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,

@@ -127,21 +127,12 @@ static void module_note(struct sb_out *o, const struct sb_root *r, const char *m
 			    ms == SB_MOD_AVAILABLE ? ", or 'rpmsgctl list --load-modules'" : "");
 }
 
-/* Why something a user expects is not there. Returns true when rpmsg is absent entirely. */
-static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_rproc *rp,
+/* Why something a user expects is not there (rpmsg being there: its absence is an error). */
+static void explain(struct sb_out *o, const struct sb_root *r, const struct sb_rproc *rp,
 		    size_t nrp, const struct sb_rpmsg_state *st)
 {
 	const struct sb_rpmsg_channel *ch;
 
-	if (!nrp && !st->bus_present) {
-		struct sb_platform plat;
-		char hint[256];
-
-		sb_platform_read(r, &plat);
-		sb_rproc_missing_hint(&plat, hint, sizeof(hint));
-		sb_out_note(o, "no remote processors and no rpmsg bus: %s", hint);
-		return true;
-	}
 	for (size_t i = 0; i < nrp; i++) {
 		const char *s = rp[i].state;
 
@@ -178,7 +169,6 @@ static bool explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 			break;
 		}
 	}
-	return false;
 }
 
 static int load_modules(struct sb_ctx *c)
@@ -233,11 +223,17 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 		free(rp);
 		return sb_report(RPMSGCTL, &e);
 	}
-	o = sb_out_new(&c->out, stdout);
-	render(o, rp, nrp, &st);
-	absent = explain(o, c->root, rp, nrp, &st);
-	rc = sb_out_print(o);
-	sb_out_free(o);
+	/* no rpmsg at all: one line saying so, not four empty tables and a note repeating it
+	 * (as smmustat says it of a board without an IOMMU) */
+	absent = !nrp && !st.bus_present;
+	rc = 0;
+	if (!absent) {
+		o = sb_out_new(&c->out, stdout);
+		render(o, rp, nrp, &st);
+		explain(o, c->root, rp, nrp, &st);
+		rc = sb_out_print(o);
+		sb_out_free(o);
+	}
 	sb_rpmsg_state_free(&st);
 	free(rp);
 	if (rc < 0)

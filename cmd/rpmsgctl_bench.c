@@ -210,7 +210,7 @@ static int bench_parse(struct sb_ctx *c, int argc, const char **argv, struct ben
 		  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
 		{ "name", '\0', POPT_ARG_STRING, &name, 0, "endpoint name (default epx)", "NAME" },
 		{ "wait", '\0', POPT_ARG_INT, &wait_ms, 0,
-		  "wait this long for /dev/rpmsgN (default 5000)", "MS" },
+		  "wait this long for /dev/rpmsgN (default 5s)", SB_CLI_DURATION },
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND

@@ -61,8 +61,8 @@ static int cycle_parse(struct sb_ctx *c, int argc, const char **argv, struct cyc
 		  "requests per ping check (default 3)", "N" },
 		{ "size", 's', POPT_ARG_INT, &ping_size, 0, "ping payload bytes (default 64)",
 		  "BYTES" },
-		{ "timeout", 't', POPT_ARG_INT, &timeout_ms, 0, "for each wait (default 10000)",
-		  "MS" },
+		{ "timeout", 't', POPT_ARG_INT, &timeout_ms, 0, "for each wait (default 10s)",
+		  SB_CLI_DURATION },
 		SB_POPT_OUTPUT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND

@@ -26,7 +26,7 @@ struct poptOption ept_popt[] = {
 	{ "method", 'm', POPT_ARG_STRING, &ept_opt.method, 0,
 	  "endpoint path: auto (fd, else legacy), legacy (/dev/rpmsgN) or fd", "auto|legacy|fd" },
 	{ "wait", '\0', POPT_ARG_INT, &ept_opt.timeout_ms, 0,
-	  "wait this long for /dev/rpmsgN to appear (default 5000)", "MS" },
+	  "wait this long for /dev/rpmsgN to appear (default 5s)", SB_CLI_DURATION },
 	POPT_TABLEEND
 };
 

@@ -183,7 +183,7 @@ int rpmsgctl_recv(struct sb_ctx *c, int argc, const char **argv)
 	static int hex, timeout = -1, raw_bytes;
 	struct poptOption table[] = {
 		{ "timeout", 't', POPT_ARG_INT, &timeout, 0,
-		  "give up after MS without a message (default: wait)", "MS" },
+		  "give up after this long without a message (default: wait)", SB_CLI_DURATION },
 		{ "hex", 'x', POPT_ARG_NONE, &hex, 0, "print each message as one line of hex",
 		  NULL },
 		{ "binary", 'b', POPT_ARG_NONE, &raw_bytes, 0,

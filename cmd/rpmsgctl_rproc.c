@@ -114,20 +114,20 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 		free(all);
 		return sb_report(RPMSGCTL, &e);
 	}
-	o = sb_out_new(&c->out, stdout);
-	t = rproc_table(o, NULL, true);
-	for (size_t i = 0; i < n; i++)
-		rproc_row(t, &all[i], &st);
+	rc = 0;
+	if (n) { /* none: the error alone says it, no empty table and note before it */
+		o = sb_out_new(&c->out, stdout);
+		t = rproc_table(o, NULL, true);
+		for (size_t i = 0; i < n; i++)
+			rproc_row(t, &all[i], &st);
+		rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
+		sb_out_free(o);
+	}
+	sb_rpmsg_state_free(&st);
+	free(all);
 	if (!n) {
 		sb_platform_read(c->root, &plat);
 		sb_rproc_missing_hint(&plat, hint, sizeof(hint));
-		sb_out_note(o, "no remote processor registered: %s", hint);
-	}
-	rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
-	sb_out_free(o);
-	sb_rpmsg_state_free(&st);
-	free(all);
-	if (!rc && !n) {
 		sb_err_set(&e, ENODEV, "remoteproc", "list", "%s", hint);
 		sb_err_reason(&e, "no remote processor registered");
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);

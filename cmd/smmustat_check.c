@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* smmustat check: predicates for factory and init scripts. Every predicate given is
- * evaluated and shown; the exit code is 1 when one failed, and stderr names each failure. */
+ * evaluated and shown; the exit code is 1 when one failed, and stderr names each failure
+ * (unless the table shows them on the same terminal). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
@@ -66,7 +67,9 @@ static void verdict(struct verdict *v, const char *check, bool ok, const char *f
 	sb_out_test(v->o, NULL, check, ok ? SB_TEST_PASS : SB_TEST_FAIL, "%s", detail);
 	if (!ok) {
 		v->failed++;
-		sb_eprintf("%s check: %s: %s", v->applet, check, detail);
+		/* on a terminal the table says it: once (piped, stderr names each failure) */
+		if (!sb_out_seen_with_stderr(v->o))
+			sb_eprintf("%s check: %s: %s", v->applet, check, detail);
 	}
 }
 

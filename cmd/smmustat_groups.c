@@ -74,6 +74,23 @@ static void format_sids(struct sb_sid_fw *fw, const struct sb_iommu_group *g, si
 		o += (size_t)snprintf(buf + o, len - o, "%s0x%x", i ? "+" : "", s.sids[i]);
 }
 
+/* JSON: the device's stream IDs as an array, one ID each ("stream_ids" packs them) */
+static void sid_list(struct sb_out *o, struct sb_sid_fw *fw, const struct sb_iommu_group *g,
+		     size_t d)
+{
+	struct sb_dev_sids s;
+	char path[PATH_MAX], id[16];
+
+	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%u/devices/%s", g->id,
+		 g->devs[d].name);
+	if (!fw || sb_sid_device(fw, path, &s))
+		return;
+	for (size_t i = 0; i < s.n; i++) {
+		snprintf(id, sizeof(id), "0x%x", s.sids[i]);
+		sb_out_field_strv_add(o, "stream_id_list", id);
+	}
+}
+
 static void group_row(struct sb_table *t, const struct sb_iommu_group *g, struct sb_sid_fw *fw)
 {
 	struct sb_row *row = sb_table_row(t);
@@ -183,6 +200,8 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 				 g[gi].devs[di].driver[0] ? g[gi].devs[di].driver : NULL);
 		format_sids(fw, &g[gi], di, sids, sizeof(sids));
 		sb_out_field_str(o, "stream_ids", strcmp(sids, "-") ? sids : NULL);
+		if (c->out.mode == SB_OUT_JSON)
+			sid_list(o, fw, &g[gi], di);
 	}
 	t = sb_out_table(o, "groups", opt_device || opt_group >= 0 || opt_regions ? "Groups" : NULL,
 			 cols, ARRAY_SIZE(cols), true);

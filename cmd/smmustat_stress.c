@@ -53,7 +53,8 @@ static int opt_no_huge;
 static struct poptOption stress_opts[] = {
 	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0,
 	  "CPUs to run one pinned thread on (default: all online)", "LIST" },
-	{ "duration", '\0', POPT_ARG_DOUBLE, &opt_duration, 0, "seconds to run (default 5)", "SEC" },
+	{ "duration", '\0', POPT_ARG_DOUBLE, &opt_duration, 0, "how long to run (default 5s)",
+	  SB_CLI_DURATION },
 	{ "size", 's', POPT_ARG_STRING, &opt_size, 0, "bytes per map (default 4K)", "SIZE" },
 	{ "pattern", '\0', POPT_ARG_STRING, &opt_pattern, 0,
 	  "fixed (same buffer), sequential or random walk through --window", "PATTERN" },

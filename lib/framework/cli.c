@@ -48,7 +48,7 @@ struct poptOption sb_popt_count[] = {
 
 struct poptOption sb_popt_live[] = {
 	{ "interval", 'i', POPT_ARG_DOUBLE, &sb_opt.interval, OPT_INTERVAL,
-	  "sample every SEC seconds (or with a unit: 250ms, 1m)", "SEC" },
+	  "sample at this interval (250ms, 2s, 1m)", SB_CLI_DURATION },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, sb_popt_count, 0, NULL, NULL },
 	POPT_TABLEEND
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Durations on the command line: "250ms", "2s", "1m" for every option whose argument is
- * named MS or SEC, taken as strings in popt's own loop and turned into the option's number
- * there (argv is never rewritten, so "-vi 2s" is one as "-i 2s" is). */
+ * named DURATION, taken as strings in popt's own loop and turned into the option's number
+ * there (argv is never rewritten, so "-vi 2s" is one as "-i 2s" is). A bare number is
+ * seconds in every applet, as timeout(1) and ping -W take it; the option's C type says how
+ * it is kept: an int holds whole milliseconds, a double seconds. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -45,13 +47,13 @@ int sb_parse_duration(const char *s, double bare_unit_s, double *out_s)
 	return -EINVAL;
 }
 
-/* The option's own unit: its argument is named MS or SEC in --help. */
+/* A duration: its argument is named DURATION in --help. */
 static bool is_time(const struct poptOption *o)
 {
 	unsigned type = o->argInfo & POPT_ARG_MASK;
 
 	return o->argDescrip && (type == POPT_ARG_INT || type == POPT_ARG_DOUBLE) &&
-	       (!strcmp(o->argDescrip, "MS") || !strcmp(o->argDescrip, "SEC"));
+	       !strcmp(o->argDescrip, SB_CLI_DURATION);
 }
 
 static void swap(struct sb_cli_times *t, struct poptOption *table)
@@ -91,38 +93,40 @@ int sb_cli_times_take(const struct sb_ctx *c, struct sb_cli_times *t, int val)
 	if (val < SB_CLI_TIME_VAL || val >= SB_CLI_TIME_VAL + (int)t->n)
 		return val;
 	k = &t->opts[val - SB_CLI_TIME_VAL];
-	ms = !strcmp(k->opt->argDescrip, "MS");
-	/* a plain number (any sign, nan, inf) is the option's own, judged by the command as
-	 * popt would have handed it over ("-i -1": "must be above 0") */
+	ms = (k->argInfo & POPT_ARG_MASK) == POPT_ARG_INT; /* kept in milliseconds */
+	/* a plain number (any sign, nan, inf) is seconds, judged by the command as popt would
+	 * have handed it over ("-i -1": "must be above 0") */
 	if (k->text) {
 		char *end;
 		double raw = strtod(k->text, &end);
 
 		if (end != k->text && !*end) {
-			if ((k->argInfo & POPT_ARG_MASK) != POPT_ARG_INT) {
+			if (!ms) {
 				*(double *)k->arg = raw;
 				return k->val;
 			}
-			if (raw == floor(raw) && raw >= INT_MIN && raw <= INT_MAX) {
+			raw = raw < 0 ? floor(raw * 1e3) : ceil(raw * 1e3);
+			if (raw >= INT_MIN && raw <= INT_MAX) {
 				*(int *)k->arg = (int)raw;
 				return k->val;
 			}
 		}
 	}
-	if (!k->text || sb_parse_duration(k->text, ms ? 1e-3 : 1, &sec))
+	if (!k->text || sb_parse_duration(k->text, 1, &sec))
 		return -sb_usage_error(
-			c, "--%s: '%s' is not a duration (250ms, 2s, 1m; a bare number counts %s)",
-			k->opt->longName, k->text ? k->text : "", ms ? "milliseconds" : "seconds");
-	if ((k->argInfo & POPT_ARG_MASK) == POPT_ARG_INT) {
-		/* whole milliseconds (or seconds), never less than asked */
-		double v = ceil(ms ? sec * 1e3 : sec);
+			c,
+			"--%s: '%s' is not a duration (250ms, 2s, 1m; a bare number counts seconds)",
+			k->opt->longName, k->text ? k->text : "");
+	if (ms) {
+		/* whole milliseconds, never less than asked */
+		double v = ceil(sec * 1e3);
 
 		if (v > INT_MAX)
 			return -sb_usage_error(c, "--%s: '%s' is too long", k->opt->longName,
 					       k->text);
 		*(int *)k->arg = (int)v;
 	} else {
-		*(double *)k->arg = ms ? sec * 1e3 : sec;
+		*(double *)k->arg = sec;
 	}
 	return k->val;
 }

@@ -21,9 +21,10 @@ struct sb_cli_times {
 	size_t n;
 };
 
-/* Lend every duration option of table (its argument named MS or SEC, an int or a double) to
- * popt as a string option whose value comes back to the loop: "-t 2s", "--timeout=500ms",
- * "-vi 250ms" (popt's own clusters), bare numbers in the unit they always had. */
+/* Lend every duration option of table (its argument named DURATION; an int kept in
+ * milliseconds or a double in seconds) to popt as a string option whose value comes back to
+ * the loop: "-t 2s", "--timeout=500ms", "-vi 250ms" (popt's own clusters), a bare number
+ * in seconds whatever the option keeps. */
 void sb_cli_times_begin(struct sb_cli_times *t, struct poptOption *table);
 /* poptGetNextOpt() returned val: a duration's is converted and stored where the option
  * stores it, and its own val returned; any other val is returned as is. A value that is no

@@ -14,6 +14,12 @@ static int find_col(const struct sb_col *cols, size_t ncols, const char *name, s
 	for (size_t i = 0; i < ncols; i++)
 		if (strlen(cols[i].name) == len && !strncasecmp(cols[i].name, name, len))
 			return (int)i;
+	/* the name a bytes column goes by in text output: SIZE for SIZE_BYTES */
+	for (size_t i = 0; i < ncols; i++)
+		if ((cols[i].flags & SB_COL_BYTES) && strlen(cols[i].name) == len + 6 &&
+		    !strncasecmp(cols[i].name, name, len) &&
+		    !strcasecmp(cols[i].name + len, "_BYTES"))
+			return (int)i;
 	return -1;
 }
 

@@ -96,6 +96,11 @@ size_t sb_out_text_width(const char *s, size_t bytes);
 enum sb_out_units { SB_UNITS_BASE, SB_UNITS_EXACT_BYTES, SB_UNITS_HUMAN };
 /* The units of the text modes for the options of o. */
 enum sb_out_units sb_out_text_units(const struct sb_out *o);
+/* The name a column (or field) goes by in the text modes: a SB_COL_BYTES value printed as
+ * K/M/G is not a number of bytes, so "SIZE_BYTES" reads "SIZE" there (buf, len bytes);
+ * exact bytes (--bytes) and every other column keep their name. */
+const char *sb_out_text_name(const char *name, unsigned flags, enum sb_out_units units, char *buf,
+			     size_t len);
 /* base (the number as stored, malloc'ed) with the units of col's flags; consumes base. */
 char *sb_out_with_units(char *base, double v, const struct sb_col *col, enum sb_out_units units);
 /* The text of a cell, escaped with enum sb_esc_flags (malloc'ed). */

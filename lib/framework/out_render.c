@@ -163,17 +163,20 @@ int sb_out_render_text(struct sb_out *o)
 		bool pairs = o->opts.mode == SB_OUT_PAIRS;
 		char *txt = sb_out_cell_text(&f->c, &col, pairs ? SB_ESC_SHELL : 0,
 					     sb_out_text_units(o));
+		char keybuf[64];
+		const char *key = sb_out_text_name(f->key, f->flags, sb_out_text_units(o), keybuf,
+						   sizeof(keybuf));
 
 		if (!txt) {
 			rc = -ENOMEM;
 			break;
 		}
 		if (pairs) {
-			for (size_t k = 0; f->key[k]; k++)
-				fputc(toupper((unsigned char)f->key[k]), o->fp);
+			for (size_t k = 0; key[k]; k++)
+				fputc(toupper((unsigned char)key[k]), o->fp);
 			fprintf(o->fp, "=\"%s\"\n", txt);
 		} else {
-			fprintf(o->fp, "%s%s%s\n", f->key, o->opts.mode == SB_OUT_RAW ? " " : ": ",
+			fprintf(o->fp, "%s%s%s\n", key, o->opts.mode == SB_OUT_RAW ? " " : ": ",
 				txt);
 		}
 		free(txt);

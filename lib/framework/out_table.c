@@ -47,6 +47,16 @@ static size_t prefix_bytes(const char *s, size_t ncp)
 	return i;
 }
 
+bool sb_out_seen_with_stderr(const struct sb_out *o)
+{
+	return o->opts.mode == SB_OUT_TABLE && isatty(fileno(o->fp)) && isatty(STDERR_FILENO);
+}
+
+size_t sb_out_term_width(FILE *fp)
+{
+	return isatty(fileno(fp)) ? sb_out_width(fp) : 0;
+}
+
 size_t sb_out_width(FILE *fp)
 {
 	const char *env = getenv("COLUMNS");
@@ -226,7 +236,8 @@ static size_t longest_word(const char *s)
 
 /* Narrow wrap and cut columns, widest first, until the table fits in max. A wrapped column
  * keeps its longest word whole: breaking "2_LVL_STRTAB" helps nobody. */
-static void fit_width(const struct sb_table *tb, char **text, size_t *width, size_t max)
+static void fit_width(const struct sb_table *tb, const char *const *names, char **text,
+		      size_t *width, size_t max)
 {
 	size_t total = 0, floor[tb->nsel + 1];
 
@@ -234,7 +245,7 @@ static void fit_width(const struct sb_table *tb, char **text, size_t *width, siz
 		const struct sb_col *col = &tb->cols[tb->sel[s]];
 
 		/* a wrapped column needs no more than its heading and its longest word */
-		floor[s] = strlen(col->name);
+		floor[s] = strlen(names[s]);
 		if (!(col->flags & SB_COL_WRAP) && floor[s] < MIN_FLEX_WIDTH)
 			floor[s] = MIN_FLEX_WIDTH;
 		for (size_t r = 0; r < tb->nrows && (col->flags & SB_COL_WRAP); r++) {
@@ -336,6 +347,8 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 	unsigned esc = mode == SB_OUT_PAIRS ? SB_ESC_SHELL : mode == SB_OUT_RAW ? SB_ESC_RAW : 0;
 	char **text = calloc(tb->nrows * tb->nsel + 1, sizeof(*text));
 	size_t *width = calloc(tb->nsel + 1, sizeof(*width));
+	const char *names[tb->nsel + 1];
+	char namebuf[tb->nsel + 1][64];
 	int rc = 0;
 
 	if (!text || !width) {
@@ -354,11 +367,17 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 			}
 			text[r * tb->nsel + s] = t;
 		}
+	for (size_t s = 0; s < tb->nsel; s++) {
+		const struct sb_col *col = &tb->cols[tb->sel[s]];
+
+		names[s] = sb_out_text_name(col->name, col->flags, sb_out_text_units(o), namebuf[s],
+					    sizeof(namebuf[s]));
+	}
 	if (mode == SB_OUT_PAIRS) {
 		for (size_t r = 0; r < tb->nrows; r++) {
 			for (size_t s = 0; s < tb->nsel; s++)
-				fprintf(o->fp, "%s%s=\"%s\"", s ? " " : "",
-					tb->cols[tb->sel[s]].name, text[r * tb->nsel + s]);
+				fprintf(o->fp, "%s%s=\"%s\"", s ? " " : "", names[s],
+					text[r * tb->nsel + s]);
 			/* a view of several tables keys each row with its table's JSON name,
 			 * last, so lines read by their first column keep matching */
 			if (o->ntables > 1)
@@ -369,7 +388,7 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 	}
 	if (mode == SB_OUT_RAW) {
 		for (size_t s = 0; s < tb->nsel && !o->opts.noheadings; s++)
-			fprintf(o->fp, "%s%s%s", s ? " " : "", tb->cols[tb->sel[s]].name,
+			fprintf(o->fp, "%s%s%s", s ? " " : "", names[s],
 				s + 1 == tb->nsel ? "\n" : "");
 		for (size_t r = 0; r < tb->nrows; r++)
 			for (size_t s = 0; s < tb->nsel; s++)
@@ -378,7 +397,7 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 		goto out;
 	}
 	for (size_t s = 0; s < tb->nsel; s++) {
-		width[s] = o->opts.noheadings ? 0 : strlen(tb->cols[tb->sel[s]].name);
+		width[s] = o->opts.noheadings ? 0 : strlen(names[s]);
 		for (size_t r = 0; r < tb->nrows; r++) {
 			const char *t = text[r * tb->nsel + s];
 			size_t w = sb_out_text_width(t, strlen(t));
@@ -389,14 +408,10 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 	{
 		size_t max = sb_out_width(o->fp);
 		if (max)
-			fit_width(tb, text, width, max);
+			fit_width(tb, names, text, width, max);
 	}
-	if (!o->opts.noheadings) {
-		char *names[tb->nsel + 1];
-		for (size_t s = 0; s < tb->nsel; s++)
-			names[s] = (char *)tb->cols[tb->sel[s]].name;
-		put_row(o->fp, tb, names, width);
-	}
+	if (!o->opts.noheadings)
+		put_row(o->fp, tb, (char **)names, width);
 	for (size_t r = 0; r < tb->nrows; r++)
 		put_row(o->fp, tb, &text[r * tb->nsel], width);
 out:

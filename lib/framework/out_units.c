@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "out_model.h"
 
@@ -36,6 +37,20 @@ void sb_out_human_bytes(char *buf, size_t len, double bytes)
 enum sb_out_units sb_out_text_units(const struct sb_out *o)
 {
 	return o->opts.bytes ? SB_UNITS_EXACT_BYTES : SB_UNITS_HUMAN;
+}
+
+const char *sb_out_text_name(const char *name, unsigned flags, enum sb_out_units units, char *buf,
+			     size_t len)
+{
+	static const char suffix[] = "_bytes";
+	size_t n = strlen(name), k = sizeof(suffix) - 1;
+
+	if (!(flags & SB_COL_BYTES) || units != SB_UNITS_HUMAN || n <= k || n - k >= len ||
+	    strcasecmp(name + n - k, suffix))
+		return name;
+	memcpy(buf, name, n - k);
+	buf[n - k] = '\0';
+	return buf;
 }
 
 /* base: the cell's number as printed without units (malloc'ed, consumed). */

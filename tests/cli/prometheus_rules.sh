@@ -27,7 +27,7 @@ for c in stm32mp157-crashed imx8mp-crash-loop am62x-firmware-missing arm64-serve
 	"$SOCBOX" metrics --sysroot "$T_TMP/$c" >>"$T_TMP/exported" 2>/dev/null
 done
 t_grep "exported: a crashed core" '^socbox_rpmsgctl_remoteprocs_state\{id="remoteproc0",name="m4",state="crashed"\} 1$' "$T_TMP/exported"
-t_grep "exported: a leaked binding" '^socbox_devmemstat_bindings_leaked_pools\{binding_id="1",ifindex="3",ifname="-"\} 1$' "$T_TMP/exported"
+t_grep "exported: a leaked binding" '^socbox_devmemstat_bindings_leaked_pools\{binding_id="1",ifindex="3"\} 1$' "$T_TMP/exported"
 
 cat >"$T_TMP/names.py" <<'PY'
 import re, sys
@@ -49,9 +49,12 @@ for name, body in re.findall(r'(socbox_[a-z_]+)(?:\{([^}]*)\})?', re.sub(r'#.*',
             bad.append('rule matches %s{%s="%s"}: no such sample' % (name, label, value))
         if op == "=~" and not any(label in s for s in samples[name]):
             bad.append("rule matches %s on %s: no such label" % (name, label))
-# every test series: the label names socbox gives that metric (plus what a scrape adds)
+# every test series: the label names socbox gives that metric (plus what a scrape adds);
+# ifname is there only where the interface has a name (the fixtures' captures name none)
 for name, body in re.findall(r"series: '(socbox_[a-z_]+)\{([^}]*)\}'", tests):
     labels = set(re.findall(r'([a-z_]+)="', body)) - {"instance", "job"}
+    if "ifindex" in labels:
+        labels.discard("ifname")
     if name not in samples:
         bad.append("test series %s is not exported" % name)
     elif not any(set(s) == labels for s in samples[name]):

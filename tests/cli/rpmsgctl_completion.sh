@@ -32,6 +32,7 @@ complete_words rpmsgctl rproc cycle remoteproc0 -- >"$T_TMP/c"
 for o in --count --crash --crash-type --ping --ping-count --size --timeout --json; do
 	t_grep "rproc cycle $o" "^$o\$" "$T_TMP/c"
 done
+t_eq "a duration offers units (a bare number is seconds)" "$(complete_words rpmsgctl recv -t '' | tr '\n' ' ')" "250ms 1s 5s 30s 1m "
 complete_words rpmsgctl ping --s >"$T_TMP/c"
 t_grep "ping --size" '^--size$' "$T_TMP/c"
 t_grep "ping --src" '^--src$' "$T_TMP/c"

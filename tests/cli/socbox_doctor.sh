@@ -31,7 +31,7 @@ t_nogrep "arm: -q leaves out the board and the subsystems" '^(kernel:|SUBSYSTEM|
 t_run "healthy board: doctor -q" 0 "$SOCBOX" doctor --sysroot "$F/am62x-dmabuf" -q
 t_eq "healthy board: doctor -q prints nothing" "$(cat "$T_TMP/out")" ""
 t_jq "arm: udmabuf's fix names the config" '.causes[] | select(.code=="dmabuf.no-udmabuf") | .fix | test("module udmabuf is not built for this kernel: enable CONFIG_UDMABUF")' "$T_TMP/arm.json"
-t_jq "arm: no live facts on a sysroot without a netdev capture" '[.subsystems[] | select(.live_only|not) | .live] | all(. == {})' "$T_TMP/arm.json"
+t_jq "arm: live null on a sysroot without a netdev capture (no running kernel to look at; not {})" '[.subsystems[] | select(.live_only|not) | .live] | all(. == null)' "$T_TMP/arm.json"
 t_jq "arm: live is null where it could not look" '[.subsystems[] | select(.live_only) | .live] == [null]' "$T_TMP/arm.json"
 t_jq "arm: netdev live only" '.subsystems[] | select(.subsystem=="netdev") | .live_only and .status=="unknown"' "$T_TMP/arm.json"
 

@@ -11,6 +11,10 @@ A new path is fine and is recorded by 'update'. null goes with any type (a value
 absent on one board), so it is not recorded unless a path was never seen with a value.
 Keys are snake_case (HACKING.md); the few that are not and must stay (the schema only
 grows) are listed with their reason in tests/expected/schema/exceptions.
+A key that had the wrong name or shape stays, deprecated, beside the right one:
+tests/expected/schema/deprecated lists it with its replacement ('VIEW PATH REPLACEMENT
+# why'); the schema file marks it ('# deprecated: use REPLACEMENT'), the replacement must
+be in the outputs, and the applet's manual page must say "KEY (deprecated: use NEW)".
 
 Usage: schema.py check  SCHEMADIR OUTDIR   the outputs in OUTDIR keep every committed path
        schema.py update SCHEMADIR OUTDIR [--allow-break]
@@ -114,18 +118,45 @@ def load(schemadir):
         for line in open(os.path.join(schemadir, f), encoding="utf-8"):
             if line.startswith("#") or not line.strip():
                 continue
-            path, types = line.rstrip("\n").rsplit(" ", 1)
+            path, types = line.split("  # ", 1)[0].rstrip().rsplit(" ", 1)
             paths[path] = set(types.split("|"))
     return views
 
 
-def render(paths):
+def render(paths, marks=None):
     lines = ["# JSON key paths and types of this view, derived from its golden outputs by",
              "# tests/expected/schema.py (scripts/regen-expected). A path never disappears and",
              "# never changes type; new ones are added."]
     for p in sorted(paths):
-        lines.append(f"{p} {'|'.join(sorted(effective(paths[p])))}")
+        line = f"{p} {'|'.join(sorted(effective(paths[p])))}"
+        if marks and p in marks:
+            line += f"  # deprecated: use {marks[p]}"
+        lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def deprecated(schemadir):
+    """{view: {path: replacement}} from 'VIEW PATH REPLACEMENT  # why'."""
+    marks = {}
+    path = os.path.join(schemadir, "deprecated")
+    if os.path.exists(path):
+        for line in open(path, encoding="utf-8"):
+            w = line.split("#", 1)[0].split()
+            if w:
+                marks.setdefault(w[0], {})[w[1]] = w[2]
+    return marks
+
+
+def bad_deprecations(new, marks):
+    """A deprecated key needs its replacement printed beside it."""
+    problems = []
+    for view, paths in sorted(marks.items()):
+        for p, repl in sorted(paths.items()):
+            if view not in new or p not in new[view]:
+                problems.append(f"{view}: deprecated {p} is not in the outputs")
+            elif repl not in new[view]:
+                problems.append(f"{view}: {p} is deprecated for {repl}, which is not printed")
+    return problems
 
 
 def compare(old, new):
@@ -182,7 +213,9 @@ def main(argv):
         sys.exit(__doc__)
     schemadir, outdir = argv[1], argv[2]
     old, new = load(schemadir), derive(outdir)
-    problems = compare(old, new) + bad_keys(new, exceptions(schemadir))
+    marks = deprecated(schemadir)
+    problems = (compare(old, new) + bad_keys(new, exceptions(schemadir)) +
+                bad_deprecations(new, marks))
     added = additions(old, new)
     for p in problems:
         print(f"schema: {p}")
@@ -198,12 +231,18 @@ def main(argv):
         print("schema: not recorded: the outputs break the committed schema (fix the output, "
               "or run again with --allow-break and say why in the commit)", file=sys.stderr)
         return 1
+    # a key now null on every board keeps the type it was recorded with
+    for view, paths in new.items():
+        for p, types in paths.items():
+            was = effective(old.get(view, {}).get(p, {"null"}))
+            if effective(types) == {"null"} and was != {"null"}:
+                paths[p] = was
     os.makedirs(schemadir, exist_ok=True)
     for f in set(old) - set(new):
         os.unlink(os.path.join(schemadir, f))
     for view, paths in new.items():
         with open(os.path.join(schemadir, view), "w", encoding="utf-8") as fp:
-            fp.write(render(paths))
+            fp.write(render(paths, marks.get(view)))
     for a in added[:20]:
         print(f"schema: recorded {a}")
     if len(added) > 20:

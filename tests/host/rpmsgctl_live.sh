@@ -11,8 +11,7 @@ if [ -e /sys/bus/rpmsg ] || [ -e /sys/class/remoteproc ]; then
 fi
 
 t_run "live list: no rpmsg here, exit 3" 3 "$SOCBOX" rpmsgctl list -J
-t_json "live list -J" "$T_TMP/out"
-t_jq "empty tables" '(.remoteprocs + .channels + .control_devices + .endpoints) | length == 0' "$T_TMP/out"
+t_eq "live list -J: no empty tables, the error alone" "$(wc -c <"$T_TMP/out")" 0
 t_grep "one-line error with the advice for this machine's architecture" '^rpmsgctl: rpmsg: list: no remote processors and no rpmsg bus in this kernel \((this [a-z0-9_]+ system( \(ACPI\))? has no remote processor|CONFIG_REMOTEPROC)' "$T_TMP/err"
 cp "$T_TMP/out" "$T_TMP/live.json"
 

@@ -42,12 +42,15 @@ static int run_fail(struct sb_ctx *c, int argc, const char **argv)
 	return c->nargs == 1 ? -atoi(c->args[0]) : SB_EXIT_USAGE;
 }
 
-/* a command with a duration kept in milliseconds, as rpmsgctl's -t */
+/* a command with a duration kept in milliseconds, as rpmsgctl's -t, and one kept in seconds */
 static int wait_ms;
+static double hold_s;
 static int run_wait(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption t[] = {
-		{ "timeout", 't', POPT_ARG_INT, &wait_ms, 0, "give up after MS", "MS" },
+		{ "timeout", 't', POPT_ARG_INT, &wait_ms, 0, "give up after this long",
+		  SB_CLI_DURATION },
+		{ "hold", '\0', POPT_ARG_DOUBLE, &hold_s, 0, "hold this long", SB_CLI_DURATION },
 		SB_POPT_LIVE,
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
@@ -161,9 +164,19 @@ START_TEST(durations_in_popt_loop)
 	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "wait", "--timeout=250ms", NULL }),
 			 0);
 	ck_assert_int_eq(wait_ms, 250);
-	/* a bare number keeps the option's unit */
+	/* a bare number is seconds whatever the option keeps: "-t 5" was 5 ms in rpmsgctl and
+	 * 5 s in events */
 	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "wait", "-t", "5", NULL }), 0);
-	ck_assert_int_eq(wait_ms, 5);
+	ck_assert_int_eq(wait_ms, 5000);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "wait", "-t", "0.0001", NULL }), 0);
+	ck_assert_int_eq(wait_ms, 1); /* never less than asked */
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "wait", "--hold", "5", NULL }), 0);
+	ck_assert(hold_s == 5);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "wait", "--hold", "250ms", NULL }),
+			 0);
+	ck_assert(hold_s == 0.25);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "wait", "-t", "3000000", NULL }),
+			 SB_EXIT_USAGE); /* 3e9 ms: above an int */
 	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "wait", "-i250ms", NULL }), 0);
 	ck_assert(sb_opt.interval == 0.25);
 	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "wait", "-vi", "2x", NULL }),

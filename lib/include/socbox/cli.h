@@ -63,6 +63,11 @@ extern struct poptOption sb_popt_live_root[];
 		"follow", 'f', POPT_ARG_NONE, &sb_opt.follow, 0, help, NULL \
 	}
 
+/* The argument name of a duration option ("250ms", "2s", "1m"; a bare number is seconds in
+ * every applet): sb_cli_parse() converts it in popt's loop into the option's int
+ * (milliseconds) or double (seconds). */
+#define SB_CLI_DURATION "DURATION"
+
 /* -i above a day is a typo, not a sampling plan (and NaN or infinity never is one). */
 #define SB_INTERVAL_MAX 86400
 

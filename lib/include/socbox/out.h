@@ -181,6 +181,14 @@ void sb_out_note(struct sb_out *o, const char *fmt, ...) __attribute__((format(p
  * opts.quiet, prefixed "problem: "; JSON: in "notes" like the others and in "problems". */
 void sb_out_problem(struct sb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The table (or a problem note) printed to o reaches the person who reads stderr: both are
+ * terminals and the mode is the text table. A finding the output shows then needs no
+ * stderr line as well (say it once); to a pipe or a file a script gets the line. */
+bool sb_out_seen_with_stderr(const struct sb_out *o);
+/* The width a person reads fp at: $COLUMNS, else the terminal's; 0 when fp is no terminal
+ * (a pipe or file keeps every line whole, however long). */
+size_t sb_out_term_width(FILE *fp);
+
 /* A number of bytes as lsblk prints it, for text that is not a cell (a summary): "512B",
  * "7.9M", "64M" (len of 16 or more). */
 void sb_out_human_bytes(char *buf, size_t len, double bytes);

@@ -262,11 +262,11 @@ one_waiting() { # a success printed the message; the queue emptied and one put i
 		echo "exit 0 without the message"
 		return 1
 	fi
-	$R recv --fd 3 -t 1 >/dev/null 2>&1
+	$R recv --fd 3 -t 1ms >/dev/null 2>&1
 	$R send --fd 3 hello
 }
 one_waiting 1
-fault_walk "recv" one_waiting $R recv --fd 3 -c 1 --timeout 2000
+fault_walk "recv" one_waiting $R recv --fd 3 -c 1 --timeout 2s
 exec 3>&-
 $R ept destroy "$held"
 is "$(endpoint_devices)" 0 "recv's endpoint destroyed"
@@ -312,7 +312,7 @@ remote_back() { # a failed cycle may leave it stopped: it must start again, and 
 	fi
 	no_endpoint
 }
-WALK_FULL=100 WALK_SPACED=60 fault_walk "rproc cycle" remote_back $R rproc cycle "$rp" -c 1 -t 5000 --ping rpmsg-raw --ping-count 1
+WALK_FULL=100 WALK_SPACED=60 fault_walk "rproc cycle" remote_back $R rproc cycle "$rp" -c 1 -t 5s --ping rpmsg-raw --ping-count 1
 
 # --- dma-bufs: copies by every method, into the system heap and udmabuf ---
 head -c 20000 /dev/urandom >"$D/src"

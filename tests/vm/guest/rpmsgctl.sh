@@ -76,25 +76,25 @@ $R ping --dev "$dev" -c 1 2>$T/busy.err
 is "$?" 1 "second open of the endpoint fails"
 like "$(cat $T/busy.err)" 'opened only once' "EBUSY is explained"
 ok "send hello on fd 3" $R send --fd 3 hello
-is "$($R recv --fd 3 -c 1 --timeout 2000)" hello "recv gets the echo"
+is "$($R recv --fd 3 -c 1 --timeout 2s)" hello "recv gets the echo"
 head -c 1000 /dev/zero | tr '\0' 'z' >$T/big
 $R send --fd 3 --file $T/big 2>$T/big.err
 is "$?" 1 "1000 bytes without --split is refused with exit 1"
 like "$(cat $T/big.err)" '1000 bytes is over the endpoint MTU of 496 bytes' "and names the MTU"
 ok "1000 bytes with --split" $R send --fd 3 --split --file $T/big
 # the loopback echoes from an unbound workqueue, so the echoes may come back in any order
-is "$($R recv --fd 3 -c 3 --timeout 2000 --hex | awk '{ print length($0) / 2 }' | sort -n | tr '\n' ' ')" "8 496 496 " "split into 496+496+8 byte messages"
+is "$($R recv --fd 3 -c 3 --timeout 2s --hex | awk '{ print length($0) / 2 }' | sort -n | tr '\n' ' ')" "8 496 496 " "split into 496+496+8 byte messages"
 printf 'from stdin' | $R send --fd 3
-is "$($R recv --fd 3 -c 1 --timeout 2000)" "from stdin" "send reads stdin"
+is "$($R recv --fd 3 -c 1 --timeout 2s)" "from stdin" "send reads stdin"
 ok "send hi" $R send --fd 3 hi
-like "$($R recv --fd 3 -c 1 --timeout 2000 -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
+like "$($R recv --fd 3 -c 1 --timeout 2s -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
 ok "send hi again" $R send --fd 3 hi
-$R recv --fd 3 -c 1 --timeout 2000 -P >$T/recv.pairs
+$R recv --fd 3 -c 1 --timeout 2s -P >$T/recv.pairs
 like "$(cat $T/recv.pairs)" '^LENGTH_BYTES="2B" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
 like "$(cat $T/recv.pairs)" '^RECEIVED="1"$' "and the received count"
 ok "send hi once more" $R send --fd 3 hi
-is "$($R recv --fd 3 -c 1 --timeout 2000 -r -n -o DATA_HEX)" '6869' "recv -r -n -o DATA_HEX"
-$R recv --fd 3 -c 1 --timeout 200 2>$T/timeout.err
+is "$($R recv --fd 3 -c 1 --timeout 2s -r -n -o DATA_HEX)" '6869' "recv -r -n -o DATA_HEX"
+$R recv --fd 3 -c 1 --timeout 200ms 2>$T/timeout.err
 is "$?" 1 "recv times out with exit 1 on an idle endpoint"
 exec 3>&-
 

@@ -43,7 +43,7 @@ ok "send --method fd -v" sh -c "$R send --method fd -v hello >$T/send 2>$T/send.
 like "$(cat $T/send.err)" 'endpoint created by the fd path' "send used an fd endpoint"
 head -c 1000 /dev/zero | tr '\0' 'z' >$T/big
 ok "send --method fd --split 1000 bytes" $R send --method fd --split --file $T/big
-$R recv --method fd -c 1 --timeout 300 -v >$T/recv 2>$T/recv.err
+$R recv --method fd -c 1 --timeout 300ms -v >$T/recv 2>$T/recv.err
 is "$?" 1 "recv on a fresh fd endpoint times out with exit 1 (nobody sends to it)"
 like "$(cat $T/recv.err)" 'endpoint created by the fd path' "recv used an fd endpoint"
 like "$(cat $T/recv.err)" 'no message within 300 ms' "and says it timed out"

@@ -73,7 +73,7 @@ like "$(tr -d ' \n' <$T/two.json)" '"received":2,' "received says 2"
 # the exit status of recv is written by the subshell: head's is the pipeline's. Messages go
 # in until recv has exited, as a remote would keep sending: the write after head has gone
 # is the one that meets the broken pipe.
-( $R recv --fd 3 --timeout 10000; echo $? >$T/pipe.rc ) | head -1 >$T/pipe.first &
+( $R recv --fd 3 --timeout 10s; echo $? >$T/pipe.rc ) | head -1 >$T/pipe.first &
 i=0
 while [ ! -s $T/pipe.rc ] && [ $i -lt 500 ]; do
 	$R send --fd 3 "m$i" || diag "send m$i failed"

@@ -51,7 +51,7 @@ ok "recovery on" $R rproc recovery "$rp" on
 
 # firmware that boots but never announces its channel: cycle 1 must fail, naming it
 echo 0 >/sys/module/socbox_rproc/parameters/announce
-$R rproc cycle "$rp" -c 3 --timeout 1500 >$T/fail.out 2>$T/fail.err
+$R rproc cycle "$rp" -c 3 --timeout 1500ms >$T/fail.out 2>$T/fail.err
 is "$?" 1 "a channel that does not come back: exit 1"
 like "$(cat $T/fail.err)" 'cycle 1: rpmsg channel rpmsg-raw did not come back within 1500 ms' "the failure names the cycle and the channel"
 like "$(cat $T/fail.out)" '^cycles_completed: 0' "and the output says no cycle completed"
@@ -61,7 +61,7 @@ echo 1 >/sys/module/socbox_rproc/parameters/announce
 ok "restart with its channel" sh -c "$R rproc stop $rp && $R rproc start $rp"
 ok "the channel is back" wait_for has_channel
 echo 0 >/sys/module/socbox_rproc/parameters/announce
-$R rproc cycle "$rp" -c 3 --timeout 1500 --format ktap >$T/fail.ktap 2>/dev/null
+$R rproc cycle "$rp" -c 3 --timeout 1500ms --format ktap >$T/fail.ktap 2>/dev/null
 is "$?" 1 "--format ktap: exit 1 too"
 sed 's/^/# /' $T/fail.ktap
 like "$(cat $T/fail.ktap)" '^1\.\.3$' "KTAP plans the 3 cycles asked for"
