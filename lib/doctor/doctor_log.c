@@ -43,6 +43,7 @@ struct keeper {
 	struct kept *v; /* SB_DOCTOR_LOG_KEEP nodes */
 	uint32_t *bucket;
 	uint32_t used, head, tail, free;
+	uint32_t fresh; /* nodes from here on were never handed out (nor touched: start-up) */
 	size_t bytes;
 	struct sb_iommu_evasm evasm;
 	size_t capgroups;
@@ -128,12 +129,18 @@ static void evict(struct keeper *s)
 	s->b->log_dropped += k->count;
 }
 
+static bool node_left(const struct keeper *s)
+{
+	return s->free != NIL || s->fresh < SB_DOCTOR_LOG_KEEP;
+}
+
 static void keep(struct keeper *s, const struct sb_kmsg_line *l)
 {
 	uint64_t h = hash_of(l);
 	uint32_t *b = &s->bucket[h & (BUCKETS - 1)], i;
 	size_t tl, dl;
 	struct kept *k;
+	bool recycled;
 
 	for (i = *b; i != NIL; i = s->v[i].hnext)
 		if (same(&s->v[i], h, l)) {
@@ -150,18 +157,22 @@ static void keep(struct keeper *s, const struct sb_kmsg_line *l)
 	tl = strlen(l->text);
 	dl = l->device ? strlen(l->device) : 0;
 	while (s->head != NIL &&
-	       (s->free == NIL || s->bytes + tl + dl + 2 > SB_DOCTOR_LOG_KEEP_BYTES))
+	       (!node_left(s) || s->bytes + tl + dl + 2 > SB_DOCTOR_LOG_KEEP_BYTES))
 		evict(s);
-	if (s->free == NIL)
+	if (!node_left(s))
 		return; /* a record larger than everything kept may be: not kept */
-	i = s->free;
+	recycled = s->free != NIL;
+	i = recycled ? s->free : s->fresh;
 	k = &s->v[i];
 	k->str = malloc(tl + dl + 2);
 	if (!k->str) {
 		s->nomem = true;
 		return;
 	}
-	s->free = k->hnext;
+	if (recycled)
+		s->free = k->hnext;
+	else
+		s->fresh++;
 	memcpy(k->str, l->text, tl + 1);
 	memcpy(k->str + tl + 1, l->device ? l->device : "", dl + 1);
 	k->len = tl + dl + 2;
@@ -262,13 +273,12 @@ static void keeper_init(struct keeper *s, struct doctor_board *b)
 {
 	memset(s, 0, sizeof(*s));
 	s->b = b;
-	s->head = s->tail = NIL;
+	s->head = s->tail = s->free = NIL;
+	/* calloc'ed and handed out in order (fresh), so a short log touches a few pages of it */
 	s->v = calloc(SB_DOCTOR_LOG_KEEP, sizeof(*s->v));
 	s->bucket = malloc(BUCKETS * sizeof(*s->bucket));
 	if (!s->v || !s->bucket)
 		abort();
-	for (uint32_t i = 0; i < SB_DOCTOR_LOG_KEEP; i++)
-		s->v[i].hnext = i + 1 < SB_DOCTOR_LOG_KEEP ? i + 1 : NIL;
 	memset(s->bucket, 0xff, BUCKETS * sizeof(*s->bucket));
 	sb_iommu_evasm_init(&s->evasm);
 }
@@ -296,7 +306,7 @@ static void keeper_done(struct keeper *s, bool ok)
 	for (uint32_t i = s->head; i != NIL; i = s->v[i].next)
 		s->used++;
 	settle(s);
-	for (uint32_t i = 0; i < SB_DOCTOR_LOG_KEEP; i++)
+	for (uint32_t i = 0; i < s->fresh; i++)
 		free(s->v[i].str);
 	free(s->v);
 	free(s->bucket);
