@@ -90,7 +90,7 @@ ok "send hi" $R send --fd 3 hi
 like "$($R recv --fd 3 -c 1 --timeout 2s -J | tr -d ' \n')" '"messages":\[\{"length_bytes":2,"data_hex":"6869"\}\]' "recv -J gives length and hex"
 ok "send hi again" $R send --fd 3 hi
 $R recv --fd 3 -c 1 --timeout 2s -P >$T/recv.pairs
-like "$(cat $T/recv.pairs)" '^LENGTH_BYTES="2B" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
+like "$(cat $T/recv.pairs)" '^LENGTH="2B" DATA_HEX="6869"$' "recv -P gives the messages table as pairs"
 like "$(cat $T/recv.pairs)" '^RECEIVED="1"$' "and the received count"
 ok "send hi once more" $R send --fd 3 hi
 is "$($R recv --fd 3 -c 1 --timeout 2s -r -n -o DATA_HEX)" '6869' "recv -r -n -o DATA_HEX"
