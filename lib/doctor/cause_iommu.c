@@ -308,10 +308,16 @@ static void policy(struct doctor_board *b)
 			     46) &&
 		    strstr(b->log.lines[i].text, "Falling back to IOMMU_DOMAIN_DMA"))
 			fellback = i + 1;
-	if (sb_iommu_groups_brief(b->root, &g, &ng, NULL) == 0)
+	if (b->iommu_groups_read) { /* the summary's walk of the groups, not another */
+		ng = b->iommu_groups;
+		identity = b->iommu_identity;
+	} else {
+		if (sb_iommu_groups_brief(b->root, &g, &ng, NULL))
+			ng = 0;
 		for (size_t i = 0; i < ng; i++)
 			identity += !strcmp(g[i].type, "identity");
-	sb_iommu_groups_free(g, ng);
+		sb_iommu_groups_free(g, ng);
+	}
 	if (object[0] && !identity && fellback &&
 	    (c = doctor_cause(b, "iommu.passthrough", SB_DOCTOR_IOMMU, object))) {
 		/* asked for and not given: the IOMMU driver refused identity domains */

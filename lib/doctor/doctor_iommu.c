@@ -70,6 +70,9 @@ void doctor_probe_iommu(struct doctor_board *b, struct sb_doctor_sub *s)
 					inst.names[i]);
 	for (size_t k = 0; k < ng; k++)
 		count[sb_iommu_type_index(g[k].type)]++;
+	b->iommu_groups_read = true;
+	b->iommu_groups = ng;
+	b->iommu_identity = count[SB_IOMMU_DOMAIN_IDENTITY];
 	doctor_num(s, "instances", (int64_t)ninst, false);
 	doctor_str(s, "instance_names", names, false);
 	doctor_num(s, "groups", (int64_t)ng, false);

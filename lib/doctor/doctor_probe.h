@@ -61,6 +61,8 @@ struct doctor_board {
 	struct doctor_evgroup *evgroups; /* IOMMU events of the log, grouped */
 	size_t nevgroups;
 	uint64_t evgroups_dropped;
+	bool iommu_groups_read;		     /* doctor_probe_iommu() counted the groups: */
+	size_t iommu_groups, iommu_identity; /* all, and those of type identity */
 	struct doctor_deferred *deferred;
 	size_t ndeferred;
 	struct doctor_pdev *pdevs;
