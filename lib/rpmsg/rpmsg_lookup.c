@@ -46,6 +46,9 @@
  * Two processes creating identical endpoints at the same moment can so pick the same
  * device (the second open fails with EBUSY), as they can with the uevent wait, which
  * cannot tell them apart either; the fd ioctl, where the kernel has it, has no such race.
+ * The one whose open failed takes another identical new node (rpmsg_lookup_next()): the
+ * next older one of its listing, or, when inotify named its own node and the other's
+ * listing took that, one of a listing made then.
  *
  * Cheaper still, where the kernel has inotify: devtmpfs makes the node in the ioctl too, so
  * an inotify watch on /dev (IN_CREATE) has its event queued when the ioctl returns, and one
@@ -326,9 +329,26 @@ int rpmsg_lookup_next(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, 
 {
 	struct ept_children *ch = ctl->children;
 	long pick = -1;
+	unsigned busy;
 
-	if (!ch || ch->picked < 0)
+	if (!ch)
 		return -ENOENT;
+	if (ch->picked < 0) {
+		/* inotify named our own node, and the other process's listing took it: take
+		 * one of the identical nodes made since the last listing that is not that one */
+		if (sb_rpmsg_index(devname, "rpmsg", &busy) || list_children(ch))
+			return -ENOENT;
+		for (size_t i = 0; i < ch->nfresh; i++)
+			if (ch->fresh[i].id != busy &&
+			    attrs_are(ctl, ch->fresh[i].id, name, src, dst) &&
+			    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
+				pick = (long)i;
+		if (pick < 0)
+			return -ENOENT;
+		ch->picked = pick;
+		snprintf(devname, len, "rpmsg%u", ch->fresh[pick].id);
+		return 0;
+	}
 	for (size_t i = 0; i < ch->nfresh; i++)
 		if (ch->fresh[i].ino < ch->fresh[ch->picked].ino &&
 		    attrs_are(ctl, ch->fresh[i].id, name, src, dst) &&
