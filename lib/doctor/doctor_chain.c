@@ -84,7 +84,8 @@ void doctor_causes_chain(struct sb_doctor_report *rep)
 		if (!done[r])
 			emit(rep, parent, r, 0, out, &k, done);
 	}
-	memcpy(rep->causes, out, n * sizeof(*out));
+	if (n) /* no causes: rep->causes may be NULL, which memcpy must not get */
+		memcpy(rep->causes, out, n * sizeof(*out));
 	free(out);
 	free(done);
 	free(parent);
