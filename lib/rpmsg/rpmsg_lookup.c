@@ -285,13 +285,30 @@ static bool attrs_are(const struct sb_rpmsg_ctl *ctl, unsigned id, const char *n
 	       (uint32_t)d == dst;
 }
 
+/* The newest fresh child with our name, src and dst, older than inode below and not
+ * rpmsg<skip>; -1 when none. */
+static long newest_ours(const struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src,
+			uint32_t dst, uint64_t below, unsigned skip)
+{
+	const struct ept_children *ch = ctl->children;
+	long pick = -1;
+
+	for (size_t i = 0; i < ch->nfresh; i++)
+		if (ch->fresh[i].ino < below && ch->fresh[i].id != skip &&
+		    attrs_are(ctl, ch->fresh[i].id, name, src, dst) &&
+		    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
+			pick = (long)i;
+	return pick;
+}
+
 /* After the ioctl: the new child that is ours (see above). */
 int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_info *info,
 		      char *devname, size_t len, struct sb_err *e)
 {
 	struct ept_children *ch = ctl->children;
 	unsigned id;
-	int rc, pick = -1;
+	long pick = -1;
+	int rc;
 
 	ch->picked = -1;
 	if (ch->inofd >= 0 && one_new_node(ch->inofd, &id) == 0) {
@@ -304,10 +321,8 @@ int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 	if (rc < 0)
 		return sb_err_set(e, -rc, ctl->path,
 				  "list the endpoint devices after RPMSG_CREATE_EPT_IOCTL", NULL);
-	for (size_t i = 0; ch->nfresh > 1 && i < ch->nfresh; i++)
-		if (attrs_are(ctl, ch->fresh[i].id, info->name, info->src, info->dst) &&
-		    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
-			pick = (int)i;
+	if (ch->nfresh > 1)
+		pick = newest_ours(ctl, info->name, info->src, info->dst, UINT64_MAX, UINT_MAX);
 	if (ch->nfresh == 1)
 		pick = 0;
 	if (pick < 0) {
@@ -328,32 +343,20 @@ int rpmsg_lookup_next(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, 
 		      char *devname, size_t len)
 {
 	struct ept_children *ch = ctl->children;
-	long pick = -1;
-	unsigned busy;
+	uint64_t below = UINT64_MAX;
+	unsigned busy = UINT_MAX;
+	long pick;
 
 	if (!ch)
 		return -ENOENT;
-	if (ch->picked < 0) {
-		/* inotify named our own node, and the other process's listing took it: take
-		 * one of the identical nodes made since the last listing that is not that one */
-		if (sb_rpmsg_index(devname, "rpmsg", &busy) || list_children(ch))
-			return -ENOENT;
-		for (size_t i = 0; i < ch->nfresh; i++)
-			if (ch->fresh[i].id != busy &&
-			    attrs_are(ctl, ch->fresh[i].id, name, src, dst) &&
-			    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
-				pick = (long)i;
-		if (pick < 0)
-			return -ENOENT;
-		ch->picked = pick;
-		snprintf(devname, len, "rpmsg%u", ch->fresh[pick].id);
-		return 0;
+	if (ch->picked >= 0) {
+		below = ch->fresh[ch->picked].ino; /* the next older of this listing */
+	} else if (sb_rpmsg_index(devname, "rpmsg", &busy) || list_children(ch)) {
+		/* inotify named our own node, and the other process's listing took it: one of
+		 * the identical nodes made since the last listing that is not that one */
+		return -ENOENT;
 	}
-	for (size_t i = 0; i < ch->nfresh; i++)
-		if (ch->fresh[i].ino < ch->fresh[ch->picked].ino &&
-		    attrs_are(ctl, ch->fresh[i].id, name, src, dst) &&
-		    (pick < 0 || ch->fresh[i].ino > ch->fresh[pick].ino))
-			pick = (long)i;
+	pick = newest_ours(ctl, name, src, dst, below, busy);
 	if (pick < 0)
 		return -ENOENT;
 	ch->picked = pick;
