@@ -234,22 +234,30 @@ int sb_kmsg_parse(char *text, struct sb_kmsg *k)
 	return 0;
 }
 
+/* /dev/kmsg opened without blocking and a buffer of size bytes for its records: the fd, or
+ * -errno with nothing left open. */
+static int open_devkmsg(char **buf, size_t size)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (!(*buf = malloc(size))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return fd;
+}
+
 /* Drain /dev/kmsg without blocking: one record per read(). */
 static int read_devkmsg(char **out, size_t *len)
 {
 	size_t cap = 1 << 16, used = 0;
-	char *buf = malloc(cap);
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char *buf = NULL;
+	int fd = open_devkmsg(&buf, cap);
 
-	if (fd < 0) {
-		int err = errno;
-		free(buf);
-		return -err;
-	}
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n;
 
@@ -521,20 +529,12 @@ static int stream_file(const struct sb_root *r, struct kstream *s)
 /* /dev/kmsg without blocking: a record (its line and its dictionary lines) per read(). */
 static int stream_devkmsg(struct kstream *s)
 {
-	char *buf = malloc(8192 + 1);
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char *buf = NULL;
+	int fd = open_devkmsg(&buf, 8192 + 1);
 	size_t total = 0;
 
-	if (fd < 0) {
-		int err = errno;
-
-		free(buf);
-		return -err;
-	}
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	if (fd < 0)
+		return fd;
 	while (!s->rc && total < SB_READ_LOG_MAX) {
 		ssize_t n = read(fd, buf, 8192);
 		size_t done;
