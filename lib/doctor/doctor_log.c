@@ -25,7 +25,11 @@
 #include "socbox/limits.h"
 
 #define NIL UINT32_MAX
-#define BUCKETS (2 * SB_DOCTOR_LOG_KEEP) /* a power of two */
+/* The hash table starts small and doubles as records are kept, up to twice the nodes: set
+ * to NIL, a table sized for the most that is kept would be 16 pages written before the first
+ * record of every run, a quarter of doctor's start-up on a small board (bench/startup). */
+#define BUCKETS_FIRST 256u /* powers of two */
+#define BUCKETS_MOST (2 * SB_DOCTOR_LOG_KEEP)
 
 struct kept {
 	uint64_t hash;
@@ -42,6 +46,7 @@ struct keeper {
 	struct doctor_board *b;
 	struct kept *v; /* SB_DOCTOR_LOG_KEEP nodes */
 	uint32_t *bucket;
+	uint32_t nbuckets, live; /* live: records kept now */
 	uint32_t used, head, tail, free;
 	uint32_t fresh; /* nodes from here on were never handed out (nor touched: start-up) */
 	size_t bytes;
@@ -118,7 +123,7 @@ static void evict(struct keeper *s)
 	struct kept *k = &s->v[i];
 
 	unlink_order(s, i);
-	for (p = &s->bucket[k->hash & (BUCKETS - 1)]; *p != i; p = &s->v[*p].hnext)
+	for (p = &s->bucket[k->hash & (s->nbuckets - 1)]; *p != i; p = &s->v[*p].hnext)
 		;
 	*p = k->hnext;
 	s->bytes -= k->len;
@@ -126,6 +131,7 @@ static void evict(struct keeper *s)
 	k->str = NULL;
 	k->hnext = s->free;
 	s->free = i;
+	s->live--;
 	s->b->log_dropped += k->count;
 }
 
@@ -134,10 +140,36 @@ static bool node_left(const struct keeper *s)
 	return s->free != NIL || s->fresh < SB_DOCTOR_LOG_KEEP;
 }
 
+static uint32_t *new_buckets(uint32_t n)
+{
+	uint32_t *t = malloc(n * sizeof(*t));
+
+	if (!t)
+		abort();
+	memset(t, 0xff, n * sizeof(*t)); /* NIL */
+	return t;
+}
+
+/* Twice the buckets, the kept records chained again. */
+static void grow_buckets(struct keeper *s)
+{
+	uint32_t n = 2 * s->nbuckets, *t = new_buckets(n);
+
+	for (uint32_t i = s->head; i != NIL; i = s->v[i].next) {
+		uint32_t *b = &t[s->v[i].hash & (n - 1)];
+
+		s->v[i].hnext = *b;
+		*b = i;
+	}
+	free(s->bucket);
+	s->bucket = t;
+	s->nbuckets = n;
+}
+
 static void keep(struct keeper *s, const struct sb_kmsg_line *l)
 {
 	uint64_t h = hash_of(l);
-	uint32_t *b = &s->bucket[h & (BUCKETS - 1)], i;
+	uint32_t *b = &s->bucket[h & (s->nbuckets - 1)], i;
 	size_t tl, dl;
 	struct kept *k;
 	bool recycled;
@@ -184,6 +216,8 @@ static void keep(struct keeper *s, const struct sb_kmsg_line *l)
 	k->hnext = *b;
 	*b = i;
 	append_order(s, i);
+	if (++s->live > s->nbuckets / 2 && s->nbuckets < BUCKETS_MOST)
+		grow_buckets(s);
 }
 
 /* An IOMMU event into its group: by IOMMU, client, stream ID and kind. The groups stay in
@@ -276,10 +310,10 @@ static void keeper_init(struct keeper *s, struct doctor_board *b)
 	s->head = s->tail = s->free = NIL;
 	/* calloc'ed and handed out in order (fresh), so a short log touches a few pages of it */
 	s->v = calloc(SB_DOCTOR_LOG_KEEP, sizeof(*s->v));
-	s->bucket = malloc(BUCKETS * sizeof(*s->bucket));
-	if (!s->v || !s->bucket)
+	if (!s->v)
 		abort();
-	memset(s->bucket, 0xff, BUCKETS * sizeof(*s->bucket));
+	s->nbuckets = BUCKETS_FIRST;
+	s->bucket = new_buckets(s->nbuckets);
 	sb_iommu_evasm_init(&s->evasm);
 }
 
