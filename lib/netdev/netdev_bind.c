@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/genetlink.h>
 #include <stdbool.h>
 #include <string.h>
@@ -31,7 +32,10 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 	return SB_NL_CB_OK;
 }
 
-/* What usually makes a driver refuse a binding, by errno. */
+/* What makes a driver refuse a binding, by an errno that says it alone. EINVAL does not:
+ * the kernel says which requirement failed in its extended ack (bind_refusals), and a bare
+ * EINVAL (an allocation or mapping that failed inside the kernel, a driver of its own mind)
+ * is answered with what the kernel logged, not with a guess. */
 static const char *bind_hint(int err)
 {
 	switch (err) {
@@ -39,9 +43,6 @@ static const char *bind_hint(int err)
 		return "devmem RX needs a NIC driver with the netmem queue API that DMAs into "
 		       "the dma-buf (e.g. bnxt, gve, mlx5, fbnic); veth and virtio-net have "
 		       "none";
-	case EINVAL:
-		return "check header split ('ethtool -G IF tcp-data-split on'), that the queues "
-		       "exist ('ethtool -l IF') and that no XDP program is attached";
 	case EBUSY:
 		return "a queue is already bound or used by XDP/AF_XDP/io_uring";
 	case ERANGE:
@@ -155,6 +156,31 @@ static int bind_talk(struct sb_genl *g, const struct sb_nl_msg *req, struct bind
 	}
 }
 
+/* A refusal with neither an extended ack nor a rejected attribute: the kernel's log about the
+ * device (or its parent) during the request is the reason, when it printed one. */
+static void bare_refusal(struct sb_err *e, int err, struct sb_nd_said *said, const char *ifname)
+{
+	char path[PATH_MAX], link[PATH_MAX], quote[sizeof(e->reason) - 64];
+	const char *parent = NULL;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		parent = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	}
+	if (sb_nd_said_take(said, ifname, parent, quote, sizeof(quote)))
+		sb_err_reason(e, "kernel: %s; its log: %s", strerror(err), quote);
+	else if (bind_hint(err))
+		sb_err_reason(e, "kernel: %s", strerror(err));
+	else
+		sb_err_reason(e,
+			      "kernel: %s, with no reason (no extended ack, nothing in its log "
+			      "about %s)",
+			      strerror(err), ifname);
+}
+
 int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsigned *queues,
 		  unsigned nqueues, uint32_t *binding_id, struct sb_err *e)
 {
@@ -163,6 +189,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 	struct sb_nl_msg m;
 	struct bind_reply r = { 0 };
 	struct bind_ack ack = { 0 };
+	struct sb_nd_said said;
 	const char *hint;
 	bool unmet;
 	int rc;
@@ -176,14 +203,18 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
 		sb_nl_nest_end(&m, q);
 	}
+	sb_nd_said_mark(&said);
 	rc = bind_talk(g, &m, &r, &ack, e);
-	if (m.overflow) /* too many queues for one request: e says so */
+	if (m.overflow) { /* too many queues for one request: e says so */
+		sb_nd_said_drop(&said);
 		return rc;
+	}
 	if (rc > 0)
 		rc = -rc;
 	if (rc == 0 && !ack.error && !r.have_id) {
 		sb_err_set(e, EPROTO, "bind-rx", "read binding id", NULL);
 		sb_err_reason(e, "the kernel's reply carries no binding id");
+		sb_nd_said_drop(&said);
 		return -EPROTO;
 	}
 	if (rc) {
@@ -202,7 +233,8 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 			sb_err_reason(e, "kernel: %s (no bind-rx before Linux 6.12)",
 				      strerror(-rc));
 		else
-			sb_err_reason(e, "kernel: %s", strerror(-rc));
+			bare_refusal(e, -rc, &said, name);
+		sb_nd_said_drop(&said);
 		hint = bind_refusal_hint(ack.msg, -rc, &unmet);
 		if (hint)
 			sb_err_hint(e, "%s", hint);
@@ -213,6 +245,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 							     : SB_EXIT_FAIL);
 		return rc;
 	}
+	sb_nd_said_drop(&said);
 	*binding_id = r.id;
 	return 0;
 }
