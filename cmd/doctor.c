@@ -37,7 +37,7 @@ enum { FCOL_SUBSYSTEM, FCOL_KEY, FCOL_VALUE, FCOL_LIVE };
 static const struct sb_col fact_cols[] = {
 	[FCOL_SUBSYSTEM] = { "SUBSYSTEM", SB_T_STR, 0, 0, "subsystem", 0 },
 	[FCOL_KEY] = { "KEY", SB_T_STR, 0, 0, "fact", 0 },
-	[FCOL_VALUE] = { "VALUE", SB_T_STR, 0, 0, "value", 0 },
+	[FCOL_VALUE] = { "VALUE", SB_T_STR, 0, SB_COL_WRAP, "value", 0 },
 	[FCOL_LIVE] = { "LIVE", SB_T_BOOL, 0, 0, "needs the running kernel", 0 },
 };
 

@@ -20,6 +20,12 @@
 #include "socbox/escape.h"
 
 #define MIN_FLEX_WIDTH 8 /* a cut column keeps at least this (or its heading) */
+/* A wrapped column squeezed narrower than this into the tallest cell of a row (a word or two
+ * a line: one event of smmustat events --list took 14 lines), or a table that still does not
+ * fit, has its wrapped columns printed below each row instead, last first, across the
+ * terminal's width. */
+#define BELOW_UNDER 20
+#define BELOW_INDENT 2
 
 /* Display width of UTF-8 text: code points (escaped text has no controls; wide East Asian
  * characters are rare in kernel attributes and counted as one). */
@@ -341,6 +347,143 @@ static void put_row(FILE *fp, const struct sb_table *tb, char **cells, const siz
 	}
 }
 
+/* Lines a cell takes at width. */
+static size_t cell_lines(const struct sb_col *col, const char *t, size_t width)
+{
+	size_t n = 0, skip;
+
+	if (!(col->flags & SB_COL_WRAP) || !width)
+		return 1;
+	do {
+		t += wrap_line(t, width, &skip) + skip;
+		n++;
+	} while (*t);
+	return n;
+}
+
+/* Whether a table laid out in max columns is cramped: wider than max, or a wrapped column
+ * narrower than BELOW_UNDER that makes a row taller than its other cells do, by 3 lines or
+ * more (prose a word or two a line; a list that wraps beside a longer list is fine). */
+static bool cramped(const struct sb_table *tb, char **text, const size_t *width, size_t max)
+{
+	size_t total = 0;
+
+	for (size_t s = 0; s < tb->nsel; s++)
+		total += width[s] + (s ? 1 : 0);
+	if (total > max)
+		return true;
+	for (size_t s = 0; s < tb->nsel; s++) {
+		const struct sb_col *col = &tb->cols[tb->sel[s]];
+
+		if (!(col->flags & SB_COL_WRAP) || width[s] >= BELOW_UNDER)
+			continue;
+		for (size_t r = 0; r < tb->nrows; r++) {
+			size_t own = cell_lines(col, text[r * tb->nsel + s], width[s]), others = 1;
+
+			for (size_t o = 0; o < tb->nsel; o++) {
+				size_t l = cell_lines(&tb->cols[tb->sel[o]], text[r * tb->nsel + o],
+						      width[o]);
+
+				if (o != s && l > others)
+					others = l;
+			}
+			if (own >= 3 && own > others)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* "  HEADING: text", wrapped at max with the continuation lines under the text. */
+static void put_below(FILE *fp, const char *heading, const char *t, size_t max)
+{
+	size_t lead = BELOW_INDENT + strlen(heading) + 2;
+	size_t room = max > lead + MIN_FLEX_WIDTH ? max - lead : MIN_FLEX_WIDTH;
+	bool first = true;
+
+	if (!*t || !strcmp(t, "-"))
+		return;
+	while (*t) {
+		size_t skip, n = wrap_line(t, room, &skip);
+
+		if (first)
+			fprintf(fp, "%*s%s: ", BELOW_INDENT, "", heading);
+		else
+			fprintf(fp, "%*s", (int)lead, "");
+		fwrite(t, 1, rtrim_len(t, n), fp);
+		fputc('\n', fp);
+		t += n + skip;
+		first = false;
+	}
+}
+
+/* The aligned table; on a terminal fitted to its width, cramped wrapped columns below their
+ * rows. shown is tb with the columns that stay in line: its sel, names and cells. */
+static int print_aligned(struct sb_out *o, struct sb_table *tb, const char **names, char **text,
+			 const size_t *natural)
+{
+	size_t max = sb_out_width(o->fp), n = tb->nsel;
+	bool below[n + 1];
+	int sel[n + 1];
+	size_t width[n + 1], col_of[n + 1];
+	const char **shown_names = calloc(n + 1, sizeof(*shown_names));
+	char **cells = calloc(n * tb->nrows + 1, sizeof(*cells));
+	struct sb_table shown = *tb;
+
+	if (!shown_names || !cells) {
+		free(shown_names);
+		free(cells);
+		return -ENOMEM;
+	}
+	memset(below, 0, sizeof(below));
+	for (;;) {
+		size_t k = 0;
+
+		for (size_t s = 0; s < n; s++) {
+			if (below[s])
+				continue;
+			sel[k] = tb->sel[s];
+			col_of[k] = s;
+			shown_names[k] = names[s];
+			width[k] = natural[s];
+			for (size_t r = 0; r < tb->nrows; r++)
+				cells[r * n + k] = text[r * n + s];
+			k++;
+		}
+		shown.sel = sel;
+		shown.nsel = k;
+		/* cells keep tb's row stride n: re-pack them to shown's */
+		for (size_t r = 1; r < tb->nrows && k < n; r++)
+			memmove(&cells[r * k], &cells[r * n], k * sizeof(*cells));
+		if (!max)
+			break;
+		fit_width(&shown, shown_names, cells, width, max);
+		if (!cramped(&shown, cells, width, max))
+			break;
+		{
+			size_t last = n;
+
+			for (size_t s = 0; s < k; s++)
+				if (tb->cols[sel[s]].flags & SB_COL_WRAP)
+					last = col_of[s];
+			if (last == n || k == 1)
+				break; /* nothing left to move: the terminal wraps the line */
+			below[last] = true;
+		}
+	}
+	if (!o->opts.noheadings)
+		put_row(o->fp, &shown, (char **)shown_names, width);
+	for (size_t r = 0; r < tb->nrows; r++) {
+		put_row(o->fp, &shown, &cells[r * shown.nsel], width);
+		for (size_t s = 0; s < n; s++)
+			if (below[s])
+				put_below(o->fp, names[s], text[r * n + s], max);
+	}
+	free(shown_names);
+	free(cells);
+	return 0;
+}
+
 int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 {
 	enum sb_out_mode mode = o->opts.mode;
@@ -405,15 +548,7 @@ int sb_out_print_table(struct sb_out *o, struct sb_table *tb)
 				width[s] = w;
 		}
 	}
-	{
-		size_t max = sb_out_width(o->fp);
-		if (max)
-			fit_width(tb, names, text, width, max);
-	}
-	if (!o->opts.noheadings)
-		put_row(o->fp, tb, (char **)names, width);
-	for (size_t r = 0; r < tb->nrows; r++)
-		put_row(o->fp, tb, &text[r * tb->nsel], width);
+	rc = print_aligned(o, tb, names, text, width);
 out:
 	if (text)
 		for (size_t i = 0; i < tb->nrows * tb->nsel; i++)

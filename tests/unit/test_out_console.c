@@ -132,29 +132,40 @@ START_TEST(identifiers_whole_text_wrapped)
 {
 	char *s;
 
-	setenv("COLUMNS", "40", 1);
+	setenv("COLUMNS", "60", 1);
 	s = one_row(SB_OUT_TABLE, false, "DEVICE,TEXT");
 	unsetenv("COLUMNS");
-	ck_assert_ptr_nonnull(strstr(s, "virtio0.rpmsg_chrdev.-1.14 the quick\n"));
-	ck_assert_ptr_nonnull(strstr(s, "\n                           brown fox\n"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "virtio0.rpmsg_chrdev.-1.14 the quick brown fox jumps over\n"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "\n                           the lazy dog and runs far away\n"));
 	for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n"))
-		ck_assert_uint_le(strlen(line), 40);
+		ck_assert_uint_le(strlen(line), 60);
 	free(s);
 }
 END_TEST
 
-/* A wrapped column may be as narrow as its heading and its longest word: 26 + 1 + 5. */
-START_TEST(wrapped_column_narrow_as_its_words)
+/* Squeezed narrower than 20 columns a wrapped column would hold a word or two a line (one
+ * event of smmustat events --list took 14 lines): it goes below its row, across the width,
+ * and the line keeps the identifiers. */
+START_TEST(a_cramped_wrapped_column_goes_below_its_row)
 {
-	char *s;
+	const char *widths[] = { "40", "32" };
 
-	setenv("COLUMNS", "32", 1);
-	s = one_row(SB_OUT_TABLE, false, "DEVICE,TEXT");
-	unsetenv("COLUMNS");
-	ck_assert_ptr_nonnull(strstr(s, "virtio0.rpmsg_chrdev.-1.14 the\n"));
-	for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n"))
-		ck_assert_uint_le(strlen(line), 32);
-	free(s);
+	for (size_t i = 0; i < 2; i++) {
+		char *s;
+
+		setenv("COLUMNS", widths[i], 1);
+		s = one_row(SB_OUT_TABLE, false, "DEVICE,TEXT");
+		unsetenv("COLUMNS");
+		ck_assert_ptr_nonnull(
+			strstr(s, "DEVICE\nvirtio0.rpmsg_chrdev.-1.14\n  TEXT: the quick "));
+		ck_assert_ptr_nonnull(strstr(s, "\n        ")); /* continued under the text */
+		ck_assert_ptr_null(strstr(s, "DEVICE                     TEXT")); /* no heading */
+		for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n"))
+			ck_assert_uint_le(strlen(line), (size_t)atoi(widths[i]));
+		free(s);
+	}
 }
 END_TEST
 
@@ -283,7 +294,7 @@ int main(void)
 	tcase_add_test(tc, human_bytes_as_lsblk);
 	tcase_add_test(tc, lists_read_one_way);
 	tcase_add_test(tc, identifiers_whole_text_wrapped);
-	tcase_add_test(tc, wrapped_column_narrow_as_its_words);
+	tcase_add_test(tc, a_cramped_wrapped_column_goes_below_its_row);
 	tcase_add_test(tc, notes_wrapped_once_and_quiet);
 	tcase_add_test(tc, problems_in_json);
 	tcase_add_test(tc, list_columns_wraps_help);
