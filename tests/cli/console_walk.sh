@@ -90,9 +90,10 @@ pane() {
 	tmux -L "$SOCK" kill-session -t "$_f"
 }
 
-for f in $(cut -f1 "$T_TMP/plan" | sort -u); do
-	pane "$f"
-done
+cut -f1 "$T_TMP/plan" | sort -u >"$T_TMP/panes"
+while read -r f; do
+	pane "$f" </dev/null
+done <"$T_TMP/panes"
 
 python3 - "$top/tests/expected" "$T_TMP" "$T_TMP/plan" >"$T_TMP/report" 2>&1 <<'PY'
 import os, re, sys
