@@ -55,7 +55,7 @@ struct view {
 	double since_s;	   /* events before it are left out (-1: none) */
 	long printed, max; /* -c */
 	bool headings_done;
-	bool metrics;		   /* --format openmetrics/prometheus: counted, not printed */
+	bool metrics;		    /* --format openmetrics/prometheus: counted, not printed */
 	struct sb_ev_counts counts; /* what metrics print */
 };
 
@@ -339,7 +339,8 @@ static int events_since(struct sb_ctx *c, const struct events_cmd *cmd, struct v
 	if (rc < 0)
 		return sb_report(c->applet, &e);
 	return sb_usage_error(
-		c, "--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
+		c,
+		"--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
 		cmd->since);
 }
 

@@ -42,8 +42,7 @@ struct smmu_state {
 /* Loads everything; table_override names a feature table (NULL: by kernel); events: count
  * the log's IOMMU records too (check). Returns 0 or an exit code after reporting. An
  * unreadable log is not an error (have_log false). */
-int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override,
-		    bool events);
+int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override, bool events);
 void smmu_state_free(struct smmu_state *s);
 
 /* Decoded features of an instance. */

@@ -9,8 +9,7 @@
 #include "smmustat.h"
 #include "socbox/cmdline.h"
 
-int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override,
-		    bool events)
+int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override, bool events)
 {
 	struct sb_err e;
 	bool ecmdq = false;

@@ -43,8 +43,7 @@ static int line(void *arg, const struct sb_kmsg_line *l)
 	return 0;
 }
 
-int sb_iommu_log_read(const struct sb_root *r, bool events, struct sb_iommu_log *l,
-		      struct sb_err *e)
+int sb_iommu_log_read(const struct sb_root *r, bool events, struct sb_iommu_log *l, struct sb_err *e)
 {
 	struct scan s = { .l = l, .events = events };
 	struct sb_kmsg_info info;

@@ -90,16 +90,17 @@ void sb_ev_sort(struct sb_ev_list *l);
 void sb_ev_list_free(struct sb_ev_list *l);
 
 /* Events counted per subsystem, kind and object, in the order each was first seen. */
+struct sb_ev_count {
+	enum sb_ev_subsys subsys;
+	char kind[24];
+	char object[96];
+	uint64_t n;
+	bool last_has_ts; /* the time of the last one counted */
+	uint64_t last_ts_us;
+	uint32_t hash;
+};
 struct sb_ev_counts {
-	struct sb_ev_count {
-		enum sb_ev_subsys subsys;
-		char kind[24];
-		char object[96];
-		uint64_t n;
-		bool last_has_ts; /* the time of the last one counted */
-		uint64_t last_ts_us;
-		uint32_t hash;
-	} *v;
+	struct sb_ev_count *v;
 	size_t n, cap;
 	size_t *slot; /* open addressing: indexes into v, SIZE_MAX when free */
 	size_t nslots;

@@ -16,8 +16,8 @@
 #include "socbox/sys.h"
 
 struct sb_iommu_log {
-	const char *source; /* as in struct sb_kmsg */
-	uint64_t lines;	    /* lines read (as many as sb_kmsg_read() gives) */
+	const char *source;	      /* as in struct sb_kmsg */
+	uint64_t lines;		      /* lines read (as many as sb_kmsg_read() gives) */
 	struct sb_smmu_probe *probes; /* as sb_smmu_probes() */
 	size_t nprobes;
 	struct sb_iommu_policy policy; /* the log's part (sb_iommu_policy_line()) */
