@@ -55,6 +55,8 @@ struct view {
 	double since_s;	   /* events before it are left out (-1: none) */
 	long printed, max; /* -c */
 	bool headings_done;
+	bool metrics;		    /* --format openmetrics/prometheus: counted, not printed */
+	struct sb_ev_counts counts; /* what metrics print */
 };
 
 static void print_json(const struct sb_event *ev)
@@ -123,6 +125,8 @@ static void event_row(struct sb_table *t, const struct sb_event *ev)
 static int emit(struct view *v, const struct sb_event *ev)
 {
 	/* lost records concern every subsystem: never filtered out */
+	if (v->metrics) /* every event of the subsystems asked, whatever --since */
+		return (v->mask & (1u << ev->subsys)) ? sb_ev_counts_add(&v->counts, ev) : 0;
 	if ((!(v->mask & (1u << ev->subsys)) && ev->subsys != SB_EV_LOG) ||
 	    (v->since_s >= 0 && ev->has_ts && (double)ev->ts_us / 1e6 < v->since_s))
 		return 0;
@@ -150,47 +154,29 @@ static int emit(struct view *v, const struct sb_event *ev)
 	return v->max && v->printed >= v->max; /* -c N: enough */
 }
 
-static int emit_followed(void *arg, const struct sb_event *ev)
+static int emit_event(void *arg, const struct sb_event *ev)
 {
 	return emit(arg, ev);
 }
 
-static int print_metrics(struct sb_ctx *c, const struct sb_ev_list *l, const struct view *v)
+static int print_metrics(struct sb_ctx *c, const struct sb_ev_counts *counts)
 {
 	struct sb_out *o = sb_out_new(&c->out, stdout);
 	struct sb_table *t;
-	bool *done;
 	int rc;
 
-	done = calloc(l->n ? l->n : 1, sizeof(*done));
 	t = sb_out_table(o, "records", NULL, record_cols, ARRAY_SIZE(record_cols), true);
-	for (size_t i = 0; done && i < l->n; i++) {
-		const struct sb_event *a = &l->v[i];
-		const struct sb_event *last = a;
-		uint64_t n = 0;
-		struct sb_row *r;
+	for (size_t i = 0; i < counts->n; i++) {
+		const struct sb_ev_count *n = &counts->v[i];
+		struct sb_row *r = sb_table_row(t);
 
-		if (done[i] || !(v->mask & (1u << a->subsys)))
-			continue;
-		for (size_t k = i; k < l->n; k++) {
-			const struct sb_event *b = &l->v[k];
-
-			if (done[k] || b->subsys != a->subsys || strcmp(b->kind, a->kind) ||
-			    strcmp(b->object, a->object))
-				continue;
-			done[k] = true;
-			n++;
-			last = b;
-		}
-		r = sb_table_row(t);
-		sb_row_str(r, R_SUBSYS, sb_ev_subsys_name(a->subsys));
-		sb_row_str(r, R_KIND, a->kind);
-		sb_row_str(r, R_OBJECT, a->object);
-		sb_row_u64(r, R_COUNT, n);
-		if (last->has_ts)
-			sb_row_dbl(r, R_LAST, (double)last->ts_us / 1e6);
+		sb_row_str(r, R_SUBSYS, sb_ev_subsys_name(n->subsys));
+		sb_row_str(r, R_KIND, n->kind);
+		sb_row_str(r, R_OBJECT, n->object);
+		sb_row_u64(r, R_COUNT, n->n);
+		if (n->last_has_ts)
+			sb_row_dbl(r, R_LAST, (double)n->last_ts_us / 1e6);
 	}
-	free(done);
 	rc = sb_out_print(o);
 	sb_out_free(o);
 	return rc ? SB_EXIT_FAIL : 0;
@@ -234,7 +220,7 @@ static int unknown_subsystem(const struct sb_ctx *c, const char *bad)
 			      meant ? "'?" : "", names[0], names[1], names[2], names[3], names[4]);
 }
 
-/* What the command line asks for, checked; --since is read once the events are in. */
+/* What the command line asks for, checked; --since is read before the events. */
 struct events_cmd {
 	unsigned mask;
 	char *since;
@@ -314,50 +300,82 @@ static int events_follow_open(struct sb_ctx *c, unsigned mask, struct sb_ev_foll
 	return 0;
 }
 
-/* Every event so far, and from when to show them (--since). Returns an exit code. */
-static int events_collect(struct sb_ctx *c, const struct events_cmd *cmd, struct view *v,
-			  struct sb_ev_list *l)
+static int first_line(void *arg, const struct sb_kmsg_line *l)
 {
-	struct sb_err e;
-	double now_s;
+	(void)arg, (void)l;
+	return 1;
+}
 
-	sb_err_clear(&e);
-	if (sb_ev_collect(c->root, v->mask, l, &e))
-		return sb_report(c->applet, &e);
-	if (l->netdev_missing)
-		sb_verbose(c->applet, "events: no detached page pools: %s",
-			   l->netdev_err.reason[0] ? l->netdev_err.reason
-						   : sb_strerror(l->netdev_err.errnum));
-	if (!cmd->since)
-		return 0;
-	now_s = sb_root_is_live(c->root) ? (double)sb_now_ns() / 1e9 : (double)l->last_ts_us / 1e6;
-	if (parse_since(cmd->since, now_s, &v->since_s))
-		return sb_usage_error(
-			c,
-			"--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
-			cmd->since);
+static int no_line(void *arg, const struct sb_kmsg_line *l)
+{
+	(void)arg, (void)l;
 	return 0;
 }
 
-/* The events so far, then with --follow the new ones until -c, --timeout or a signal. */
-static int events_print(struct sb_ctx *c, const struct events_cmd *cmd, struct view *v,
-			const struct sb_ev_list *l, struct sb_ev_follow *f,
-			const struct sb_ev_follow_sources *src)
+/* From when to show the events (--since): on a snapshot, -DURATION counts back from the
+ * newest record of its log, which takes a pass over the log before the one that prints.
+ * Returns an exit code. */
+static int events_since(struct sb_ctx *c, const struct events_cmd *cmd, struct view *v)
 {
-	int rc = 0;
+	struct sb_kmsg_info info;
+	struct sb_err e;
+	double now_s = 0;
+	int rc;
 
-	for (size_t i = 0; i < l->n && !rc; i++)
-		rc = emit(v, &l->v[i]);
-	if (rc < 0)
-		return SB_EXIT_FAIL;
-	if (rc > 0 || !sb_opt.follow)
+	if (!cmd->since)
 		return 0;
-	sb_ev_follow_skip_until(f, l->last_ts_us);
+	sb_err_clear(&e);
+	if (sb_root_is_live(c->root))
+		now_s = (double)sb_now_ns() / 1e9;
+	else if (cmd->since[0] == '-' && !parse_since(cmd->since, 0, &v->since_s)) {
+		if (sb_kmsg_each(c->root, no_line, NULL, &info, &e) < 0)
+			return sb_report(c->applet, &e);
+		now_s = (double)info.last_ts_us / 1e6;
+	}
+	if (!parse_since(cmd->since, now_s, &v->since_s))
+		return 0;
+	/* an unreadable log is said first, as when the log was read before --since */
+	rc = sb_kmsg_each(c->root, first_line, NULL, &info, &e);
+	if (rc < 0)
+		return sb_report(c->applet, &e);
+	return sb_usage_error(
+		c,
+		"--since: '%s' is neither seconds since boot nor -DURATION (-90s, -10m, -2h, -1d)",
+		cmd->since);
+}
+
+/* The events so far as the log is read, in time order (printed, or counted for metrics).
+ * Returns an exit code; *last_ts_us the newest record's time, *enough when -c was met. */
+static int events_so_far(struct sb_ctx *c, struct view *v, uint64_t *last_ts_us, bool *enough)
+{
+	struct sb_ev_each_info info;
+	struct sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	rc = sb_ev_each(c->root, v->mask, emit_event, v, &info, &e);
+	if (info.netdev_missing)
+		sb_verbose(c->applet, "events: no detached page pools: %s",
+			   info.netdev_err.reason[0] ? info.netdev_err.reason
+						     : sb_strerror(info.netdev_err.errnum));
+	*last_ts_us = info.last_ts_us;
+	*enough = rc > 0;
+	if (rc < 0 && (e.errnum || e.reason[0]))
+		return sb_report(c->applet, &e);
+	return rc < 0 ? SB_EXIT_FAIL : 0;
+}
+
+/* With --follow, the new events until -c, --timeout or a signal. */
+static int events_follow(struct sb_ctx *c, const struct events_cmd *cmd, struct view *v,
+			 uint64_t last_ts_us, struct sb_ev_follow *f,
+			 const struct sb_ev_follow_sources *src)
+{
+	sb_ev_follow_skip_until(f, last_ts_us);
 	/* scripts wait for this line before they make something happen */
 	sb_verbose(c->applet, "events: following the kernel log%s%s",
 		   src->uevents ? ", rpmsg uevents" : "",
 		   src->pool_ntf ? ", page-pool notifications" : "");
-	return sb_ev_follow_run(f, cmd->timeout, emit_followed, v) ? SB_EXIT_FAIL : 0;
+	return sb_ev_follow_run(f, cmd->timeout, emit_event, v) ? SB_EXIT_FAIL : 0;
 }
 
 static int events_run(struct sb_ctx *c, int argc, const char **argv)
@@ -366,7 +384,8 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 	struct view v = { .c = c, .since_s = -1 };
 	struct sb_ev_follow_sources src;
 	struct sb_ev_follow *f = NULL;
-	struct sb_ev_list l = { 0 };
+	uint64_t last_ts_us = 0;
+	bool enough = false;
 	int rc;
 
 	rc = events_parse(c, argc, argv, &cmd);
@@ -374,17 +393,18 @@ static int events_run(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	v.mask = cmd.mask;
 	v.max = sb_opt.count;
+	v.metrics = sb_out_mode_is_metrics(c->out.mode);
 	if (sb_opt.follow && (rc = events_follow_open(c, v.mask, &f, &src)))
 		goto out;
-	if ((rc = events_collect(c, &cmd, &v, &l)))
+	if ((rc = events_since(c, &cmd, &v)) || (rc = events_so_far(c, &v, &last_ts_us, &enough)))
 		goto out;
-	if (sb_out_mode_is_metrics(c->out.mode))
-		rc = print_metrics(c, &l, &v);
-	else
-		rc = events_print(c, &cmd, &v, &l, f, &src);
+	if (v.metrics)
+		rc = print_metrics(c, &v.counts);
+	else if (sb_opt.follow && !enough)
+		rc = events_follow(c, &cmd, &v, last_ts_us, f, &src);
 out:
 	sb_ev_follow_close(f);
-	sb_ev_list_free(&l);
+	sb_ev_counts_free(&v.counts);
 	free(cmd.since);
 	return rc;
 }

@@ -181,7 +181,7 @@ int smmustat_overview(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if ((rc = check_table_name(c)))
 		return rc;
-	if ((rc = smmu_state_load(c, &s, feature_table)))
+	if ((rc = smmu_state_load(c, &s, feature_table, false)))
 		return rc;
 	if (!s.ninst) {
 		smmu_state_free(&s);

@@ -8,6 +8,7 @@
 #include "socbox/iommu_events.h"
 #include "socbox/kmsg.h"
 #include "socbox/iommu_features.h"
+#include "socbox/iommu_log.h"
 
 #define SMMUSTAT "smmustat"
 
@@ -29,20 +30,19 @@ struct smmu_state {
 	size_t ninst;
 	struct sb_iommu_group *groups;
 	size_t ngroups;
-	struct sb_kmsg log;
+	struct sb_iommu_log log; /* read a line at a time, not held */
 	bool have_log;
 	struct sb_err log_err;
-	struct sb_smmu_probe *probes;
-	size_t nprobes;
 	struct sb_iommu_policy policy;
 	char release[128];
 	unsigned version_code;
 	const struct sb_smmu_feat_table *table;
 };
 
-/* Loads everything; table_override names a feature table (NULL: by kernel). Returns 0 or
- * an exit code after reporting. An unreadable log is not an error (have_log false). */
-int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override);
+/* Loads everything; table_override names a feature table (NULL: by kernel); events: count
+ * the log's IOMMU records too (check). Returns 0 or an exit code after reporting. An
+ * unreadable log is not an error (have_log false). */
+int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override, bool events);
 void smmu_state_free(struct smmu_state *s);
 
 /* Decoded features of an instance. */

@@ -111,8 +111,7 @@ static void check_type(struct verdict *v, const struct smmu_state *s, const char
 static void check_faults(struct verdict *v, const struct smmu_state *s, const struct sb_root *r)
 {
 	struct sb_sid_namer *names;
-	struct sb_iommu_event *ev;
-	size_t n;
+	struct sb_iommu_event first = s->log.first;
 
 	if (!s->have_log) {
 		char buf[512];
@@ -121,20 +120,17 @@ static void check_faults(struct verdict *v, const struct smmu_state *s, const st
 		verdict(v, "no-faults", false, "kernel log unreadable: %s", buf);
 		return;
 	}
-	if (sb_iommu_events(&s->log, &ev, &n, NULL)) {
-		verdict(v, "no-faults", false, "out of memory");
-		return;
-	}
-	if (n && sb_sid_namer_open(r, &names) == 0) {
-		sb_sid_namer_name(names, &ev[0]);
+	if (s->log.nevents && sb_sid_namer_open(r, &names) == 0) {
+		sb_sid_namer_name(names, &first);
 		sb_sid_namer_close(names);
 	}
-	if (n)
-		verdict(v, "no-faults", false, "%zu records, first: %s %s on %s", n,
-			ev[0].source[0] ? ev[0].source : "-", ev[0].kind, ev[0].device);
+	if (s->log.nevents)
+		verdict(v, "no-faults", false, "%llu records, first: %s %s on %s",
+			(unsigned long long)s->log.nevents, first.source[0] ? first.source : "-",
+			first.kind, first.device);
 	else
-		verdict(v, "no-faults", true, "no records in %zu log lines", s->log.n);
-	free(ev);
+		verdict(v, "no-faults", true, "no records in %llu log lines",
+			(unsigned long long)s->log.lines);
 }
 
 int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
@@ -165,7 +161,7 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 			opt_type);
 	if (opt_table && !sb_smmu_feat_table(NULL, 0, false, opt_table))
 		return sb_usage_error(c, "unknown feature table '%s'", opt_table);
-	if ((rc = smmu_state_load(c, &s, opt_table)))
+	if ((rc = smmu_state_load(c, &s, opt_table, opt_no_faults)))
 		return rc;
 	o = sb_out_new(&c->out, stdout);
 	v.o = o;

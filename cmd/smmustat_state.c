@@ -9,7 +9,7 @@
 #include "smmustat.h"
 #include "socbox/cmdline.h"
 
-int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override)
+int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_override, bool events)
 {
 	struct sb_err e;
 	bool ecmdq = false;
@@ -24,20 +24,19 @@ int smmu_state_load(struct sb_ctx *c, struct smmu_state *s, const char *table_ov
 	}
 	sb_iommu_count_groups(s->inst, s->ninst, s->groups, s->ngroups);
 	sb_err_clear(&s->log_err);
-	s->have_log = sb_kmsg_read(c->root, &s->log, &s->log_err) == 0;
-	if (s->have_log) {
-		sb_verbose(c->applet, "kernel log: %zu lines from %s", s->log.n, s->log.source);
-		if (sb_smmu_probes(&s->log, &s->probes, &s->nprobes))
-			s->nprobes = 0;
-	}
-	for (size_t i = 0; i < s->nprobes; i++)
-		ecmdq |= s->probes[i].ecmdq[0] != '\0';
+	s->have_log = sb_iommu_log_read(c->root, events, &s->log, &s->log_err) == 0;
+	if (s->have_log)
+		sb_verbose(c->applet, "kernel log: %llu lines from %s",
+			   (unsigned long long)s->log.lines, s->log.source);
+	for (size_t i = 0; i < s->log.nprobes; i++)
+		ecmdq |= s->log.probes[i].ecmdq[0] != '\0';
 	if (sb_kernel_release(c->root, s->release, sizeof(s->release)) < 0)
 		s->release[0] = '\0';
 	s->version_code = sb_kernel_version_code(c->root);
 	s->table = sb_smmu_feat_table(s->release, s->version_code, ecmdq, table_override);
 	cmdline = sb_cmdline_read(c->root);
-	sb_iommu_policy(cmdline, s->have_log ? &s->log : NULL, s->groups, s->ngroups, &s->policy);
+	s->policy = s->log.policy;
+	sb_iommu_policy_decide(cmdline, s->groups, s->ngroups, &s->policy);
 	free(cmdline);
 	return 0;
 }
@@ -46,16 +45,15 @@ void smmu_state_free(struct smmu_state *s)
 {
 	free(s->inst);
 	sb_iommu_groups_free(s->groups, s->ngroups);
-	sb_kmsg_free(&s->log);
-	free(s->probes);
+	sb_iommu_log_free(&s->log);
 	memset(s, 0, sizeof(*s));
 }
 
 static const struct sb_smmu_probe *probe_for(const struct smmu_state *s, const struct sb_iommu *m)
 {
-	for (size_t i = 0; i < s->nprobes; i++)
-		if (m->hwdev[0] && !strcmp(s->probes[i].dev, m->hwdev))
-			return &s->probes[i];
+	for (size_t i = 0; i < s->log.nprobes; i++)
+		if (m->hwdev[0] && !strcmp(s->log.probes[i].dev, m->hwdev))
+			return &s->log.probes[i];
 	return NULL;
 }
 

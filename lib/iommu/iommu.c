@@ -381,26 +381,36 @@ bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len)
 	return set;
 }
 
+void sb_iommu_policy_line(const char *t, struct sb_iommu_policy *p)
+{
+	const char *q;
+
+	if ((q = strstr(t, "Default domain type: "))) {
+		q += strlen("Default domain type: ");
+		snprintf(p->domain_default, sizeof(p->domain_default), "%.*s",
+			 (int)strcspn(q, " \n"), q);
+	}
+	if ((q = strstr(t, "TLB invalidation policy: "))) {
+		q += strlen("TLB invalidation policy: ");
+		snprintf(p->mode, sizeof(p->mode), "%.*s", (int)strcspn(q, " \n"), q);
+		snprintf(p->source, sizeof(p->source), "log");
+	}
+}
+
 void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struct sb_iommu_group *g,
 		     size_t ng, struct sb_iommu_policy *p)
 {
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; log && i < log->n; i++)
+		sb_iommu_policy_line(log->lines[i].text, p);
+	sb_iommu_policy_decide(cmdline, g, ng, p);
+}
+
+void sb_iommu_policy_decide(const char *cmdline, const struct sb_iommu_group *g, size_t ng,
+			    struct sb_iommu_policy *p)
+{
 	unsigned counts[SB_IOMMU_NDOMAIN_TYPES] = { 0 };
 
-	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; log && i < log->n; i++) {
-		const char *t = log->lines[i].text, *q;
-
-		if ((q = strstr(t, "Default domain type: "))) {
-			q += strlen("Default domain type: ");
-			snprintf(p->domain_default, sizeof(p->domain_default), "%.*s",
-				 (int)strcspn(q, " \n"), q);
-		}
-		if ((q = strstr(t, "TLB invalidation policy: "))) {
-			q += strlen("TLB invalidation policy: ");
-			snprintf(p->mode, sizeof(p->mode), "%.*s", (int)strcspn(q, " \n"), q);
-			snprintf(p->source, sizeof(p->source), "log");
-		}
-	}
 	if (!strcmp(p->domain_default, "Passthrough")) {
 		snprintf(p->mode, sizeof(p->mode), "passthrough");
 		snprintf(p->source, sizeof(p->source), "log");

@@ -122,36 +122,42 @@ bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p)
 	return true;
 }
 
+int sb_smmu_probes_add(const char *text, struct sb_smmu_probe **out, size_t *n, size_t *cap)
+{
+	struct sb_smmu_probe tmp = { 0 };
+	size_t k;
+
+	if (!sb_smmu_probe_line(text, &tmp))
+		return 0;
+	for (k = 0; k < *n; k++)
+		if (!strcmp((*out)[k].dev, tmp.dev))
+			break;
+	if (k == *n) {
+		if (*n == *cap) {
+			size_t c = *cap ? *cap * 2 : 8;
+			struct sb_smmu_probe *np = realloc(*out, c * sizeof(*np));
+
+			if (!np)
+				return -ENOMEM;
+			*out = np;
+			*cap = c;
+		}
+		memset(&(*out)[k], 0, sizeof((*out)[k]));
+		(*n)++;
+	}
+	sb_smmu_probe_line(text, &(*out)[k]);
+	return 0;
+}
+
 int sb_smmu_probes(const struct sb_kmsg *log, struct sb_smmu_probe **out, size_t *n)
 {
 	size_t cap = 0;
 
 	*out = NULL;
 	*n = 0;
-	for (size_t i = 0; i < log->n; i++) {
-		struct sb_smmu_probe tmp = { 0 };
-		size_t k;
-
-		if (!sb_smmu_probe_line(log->lines[i].text, &tmp))
-			continue;
-		for (k = 0; k < *n; k++)
-			if (!strcmp((*out)[k].dev, tmp.dev))
-				break;
-		if (k == *n) {
-			if (*n == cap) {
-				struct sb_smmu_probe *np;
-
-				cap = cap ? cap * 2 : 8;
-				np = realloc(*out, cap * sizeof(*np));
-				if (!np)
-					return -ENOMEM;
-				*out = np;
-			}
-			memset(&(*out)[k], 0, sizeof((*out)[k]));
-			(*n)++;
-		}
-		sb_smmu_probe_line(log->lines[i].text, &(*out)[k]);
-	}
+	for (size_t i = 0; i < log->n; i++)
+		if (sb_smmu_probes_add(log->lines[i].text, out, n, &cap))
+			return -ENOMEM;
 	return 0;
 }
 

@@ -218,6 +218,70 @@ START_TEST(pools_uevents_and_order)
 }
 END_TEST
 
+static int collect_kinds(void *arg, const struct sb_event *ev)
+{
+	char *out = arg;
+	size_t n = strlen(out);
+
+	snprintf(out + n, 256 - n, "%s@%llu ", ev->kind, (unsigned long long)ev->ts_us);
+	return 0;
+}
+
+/* sb_ev_each: an SMMUv3 dump (the 7.2 format of the qemu-virt-arm64 fixture) is finished
+ * lines after it began, with a crash logged in between: it still goes first, at its time;
+ * a record whose time steps back stays after the one logged before it. Counting keeps the
+ * order each key was first seen. */
+START_TEST(streamed_in_time_order)
+{
+	static const char log[] =
+		"3,1,10000000,-;arm-smmu-v3 9050000.smmuv3: event 0x10 received:\n"
+		"3,2,10000001,-;arm-smmu-v3 9050000.smmuv3: \\x090x0000001800000010\n"
+		"3,3,10000002,-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000800000000\n"
+		"3,4,10000003,-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000000100000\n"
+		"3,5,10000004,-;arm-smmu-v3 9050000.smmuv3: \\x090x0000000000000000\n"
+		"3,6,11000000,-;remoteproc remoteproc0: crash detected in 5000000.m4fss: type watchdog\n"
+		"3,7,12000000,-;arm-smmu-v3 9050000.smmuv3: event: F_TRANSLATION client: 0000:00:03.0 "
+		"sid: 0x18 ssid: 0x0 iova: 0x100000 ipa: 0x0\n"
+		"3,8,12000001,-;arm-smmu-v3 9050000.smmuv3: unpriv data read s1 \"CD fetch\" stag: 0x0\n"
+		"3,9,10500000,-;remoteproc remoteproc0: recovering 5000000.m4fss\n";
+	char *dir = tu_tree_new(), got[256] = "";
+	struct sb_ev_each_info info;
+	struct sb_ev_counts counts = { 0 };
+	struct sb_event ev;
+	struct sb_root *r;
+	struct sb_err e;
+
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	tu_write(dir, "dev/kmsg", log, -1);
+	ck_assert_int_eq(sb_ev_each(r, SB_EV_ALL, collect_kinds, got, &info, &e), 0);
+	ck_assert_str_eq(got, "fault@10000000 crash@11000000 recovery@10500000 ");
+	ck_assert_uint_eq(info.last_ts_us, 12000001);
+	ck_assert_str_eq(info.log_source, "sysroot");
+
+	memset(&ev, 0, sizeof(ev));
+	for (unsigned i = 0; i < 5; i++) {
+		ev.subsys = i == 2 ? SB_EV_RPMSG : SB_EV_REMOTEPROC;
+		snprintf(ev.kind, sizeof(ev.kind), "%s", i % 2 ? "crash" : "up");
+		snprintf(ev.object, sizeof(ev.object), "remoteproc0");
+		ev.has_ts = i != 4;
+		ev.ts_us = i;
+		ck_assert_int_eq(sb_ev_counts_add(&counts, &ev), 0);
+	}
+	ck_assert_uint_eq(counts.n, 3); /* up, crash, rpmsg up */
+	ck_assert_str_eq(counts.v[0].kind, "up");
+	ck_assert_uint_eq(counts.v[0].n, 2);
+	ck_assert(!counts.v[0].last_has_ts); /* the last one had no time */
+	ck_assert_str_eq(counts.v[1].kind, "crash");
+	ck_assert_uint_eq(counts.v[1].n, 2);
+	ck_assert_uint_eq(counts.v[1].last_ts_us, 3);
+	ck_assert_uint_eq(counts.v[2].subsys, SB_EV_RPMSG);
+	sb_ev_counts_free(&counts);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("events");
@@ -228,6 +292,7 @@ int main(void)
 	tcase_add_test(tc, page_pools_and_cma);
 	tcase_add_test(tc, hostile_lines_stay_bounded);
 	tcase_add_test(tc, pools_uevents_and_order);
+	tcase_add_test(tc, streamed_in_time_order);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

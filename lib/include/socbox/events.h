@@ -61,16 +61,25 @@ bool sb_ev_from_uevent(const char *action, const char *devpath, const char *devn
 struct sb_ev_list {
 	struct sb_event *v;
 	size_t n, cap;
-	unsigned netdev_missing; /* the netdev state could not be read (why in netdev_err) */
-	struct sb_err netdev_err;
-	const char *log_source;
-	uint64_t last_ts_us;	/* newest kernel log record */
 	uint64_t last_kmsg_key; /* see sb_ev_add */
 };
 
-/* Everything of a root: its kernel log and its netdev state (live or a snapshot's capture;
- * its absence is noted, not an error), in time order. -errno when the log cannot be read. */
-int sb_ev_collect(const struct sb_root *r, unsigned mask, struct sb_ev_list *l, struct sb_err *e);
+/* Receives each event in time order: 0 to go on, > 0 to stop (enough), -errno to fail. */
+typedef int (*sb_ev_emit_fn)(void *arg, const struct sb_event *ev);
+
+struct sb_ev_each_info {
+	const char *log_source;
+	uint64_t last_ts_us;	 /* newest kernel log record */
+	unsigned netdev_missing; /* the netdev state could not be read (why in netdev_err) */
+	struct sb_err netdev_err;
+};
+/* Everything of a root, its kernel log and its netdev state (live or a snapshot's capture;
+ * its absence is noted in info, not an error), handed to emit in time order (sb_ev_add()'s,
+ * sb_ev_sort()'s) while the log is read: memory stays bounded whatever the log's size. 0,
+ * emit's non-zero answer (e untouched), or -errno with e set when the log cannot be read
+ * (events may have been handed over when it fails part way). */
+int sb_ev_each(const struct sb_root *r, unsigned mask, sb_ev_emit_fn emit, void *arg,
+	       struct sb_ev_each_info *info, struct sb_err *e);
 /* Add an event. Kernel log events (but IOMMU records, placed by their time) must come in log
  * order: their place in the timeline is their time, but never before a record the kernel
  * logged earlier (printk times come from per-CPU clocks and can step back a little across
@@ -79,6 +88,25 @@ int sb_ev_add(struct sb_ev_list *l, const struct sb_event *ev);
 /* Time order (the place sb_ev_add gave), arrival order for equal places. */
 void sb_ev_sort(struct sb_ev_list *l);
 void sb_ev_list_free(struct sb_ev_list *l);
+
+/* Events counted per subsystem, kind and object, in the order each was first seen. */
+struct sb_ev_count {
+	enum sb_ev_subsys subsys;
+	char kind[24];
+	char object[96];
+	uint64_t n;
+	bool last_has_ts; /* the time of the last one counted */
+	uint64_t last_ts_us;
+	uint32_t hash;
+};
+struct sb_ev_counts {
+	struct sb_ev_count *v;
+	size_t n, cap;
+	size_t *slot; /* open addressing: indexes into v, SIZE_MAX when free */
+	size_t nslots;
+};
+int sb_ev_counts_add(struct sb_ev_counts *c, const struct sb_event *ev);
+void sb_ev_counts_free(struct sb_ev_counts *c);
 
 /* Following the live system: the kernel log always; rpmsg uevents and netdev page-pool
  * notifications where the mask asks for them and the system has them. */
@@ -91,10 +119,8 @@ struct sb_ev_follow_sources {
  * -errno when the kernel log cannot be followed. */
 int sb_ev_follow_open(const struct sb_root *r, unsigned mask, struct sb_ev_follow **f,
 		      struct sb_ev_follow_sources *src, struct sb_err *e);
-/* Kernel log records up to this time were reported already (by sb_ev_collect). */
+/* Kernel log records up to this time were reported already (by sb_ev_each). */
 void sb_ev_follow_skip_until(struct sb_ev_follow *f, uint64_t ts_us);
-/* Receives each event in time order: 0 to go on, > 0 to stop (enough), -errno to fail. */
-typedef int (*sb_ev_emit_fn)(void *arg, const struct sb_event *ev);
 /* Hand events to emit until a stop signal, timeout_s (0: none) or emit says stop; what was
  * read and held is handed over before it returns. 0, or -errno (of emit, or of a wait). */
 int sb_ev_follow_run(struct sb_ev_follow *f, double timeout_s, sb_ev_emit_fn emit, void *arg);

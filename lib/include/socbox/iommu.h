@@ -122,6 +122,11 @@ bool sb_iommu_cmdline_policy(const char *cmdline, char *mode, size_t len);
 /* cmdline is the root's /proc/cmdline (sb_cmdline_read) or NULL when it has none. */
 void sb_iommu_policy(const char *cmdline, const struct sb_kmsg *log, const struct sb_iommu_group *g,
 		     size_t ng, struct sb_iommu_policy *p);
+/* The same for a log read a line at a time: each line's say into p (zeroed before the
+ * first), then the decision with the command line and the groups. */
+void sb_iommu_policy_line(const char *text, struct sb_iommu_policy *p);
+void sb_iommu_policy_decide(const char *cmdline, const struct sb_iommu_group *g, size_t ng,
+			    struct sb_iommu_policy *p);
 
 struct sb_platform;
 /* What to do when no IOMMU registered, for this board's architecture and firmware (VT-d

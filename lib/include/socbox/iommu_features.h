@@ -28,6 +28,9 @@ struct sb_smmu_probe {
 bool sb_smmu_probe_line(const char *text, struct sb_smmu_probe *p);
 /* All probe records of a log, one per device (the last probe wins). */
 int sb_smmu_probes(const struct sb_kmsg *log, struct sb_smmu_probe **out, size_t *n);
+/* The same a line at a time: text folded into the records *out (n of them, room for *cap).
+ * -ENOMEM. */
+int sb_smmu_probes_add(const char *text, struct sb_smmu_probe **out, size_t *n, size_t *cap);
 
 struct sb_smmu_feat_table {
 	const char *name;     /* "mainline-6.16", "openeuler", ... */
