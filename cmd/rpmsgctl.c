@@ -134,12 +134,12 @@ static void explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 	const struct sb_rpmsg_channel *ch;
 
 	for (size_t i = 0; i < nrp; i++) {
-		const char *s = rp[i].state;
+		const char *s = sb_rproc_state_shown(&rp[i]);
 
 		if (!strcmp(s, "offline"))
 			sb_out_note(o, "%s (%s) is offline: 'rpmsgctl rproc start %s' boots %s",
 				    rp[i].id, rp[i].name, rp[i].id, rp[i].firmware);
-		else if (!strcmp(s, "crashed"))
+		else if (!strcmp(s, "crashed") && !rp[i].crash_unreported)
 			sb_out_problem(
 				o,
 				"%s (%s) has crashed (recovery %s): see 'rpmsgctl rproc trace %s' and dmesg",
@@ -150,6 +150,7 @@ static void explain(struct sb_out *o, const struct sb_root *r, const struct sb_r
 				       "%s (%s) is %s but announced no rpmsg channel: the firmware has no "
 				       "vdev resource or has not started rpmsg yet",
 				       rp[i].id, rp[i].name, s);
+		rproc_crash_notes(o, &rp[i]);
 	}
 	if (!st->bus_present)
 		sb_out_note(o,

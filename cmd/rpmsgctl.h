@@ -42,6 +42,8 @@ extern const struct sb_col rproc_cols[];
 extern const size_t rproc_ncols;
 struct sb_table *rproc_table(struct sb_out *o, const char *title, bool primary);
 void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpmsg_state *st);
+/* What the row cannot say: a crash its driver did not report, a core in devcoredump. */
+void rproc_crash_notes(struct sb_out *o, const struct sb_rproc *p);
 
 struct ept_session {
 	struct sb_rpmsg_ctl ctl;

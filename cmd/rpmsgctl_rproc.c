@@ -16,34 +16,40 @@ enum {
 	S_ID,
 	S_NAME,
 	S_STATE,
-	S_FIRMWARE,
 	S_RECOVERY,
+	S_CRASHES,
+	S_FIRMWARE,
 	S_COREDUMP,
 	S_DEVICE,
 	S_TRACES,
 	S_CHANNELS,
-	S_CRASHES
+	S_DEVCD
 };
 /* The one remoteproc table: 'rpmsgctl list' and 'rpmsgctl rproc status' both print it. */
 const struct sb_col rproc_cols[] = {
 	[S_ID] = { "ID", SB_T_STR, 0, SB_COL_LABEL, "remoteproc class device", 0 },
 	[S_NAME] = { "NAME", SB_T_STR, 0, SB_COL_LABEL, "remote processor name", 0 },
 	[S_STATE] = { "STATE", SB_T_STR, 0, SB_COL_METRIC,
-		      "offline, running, crashed, attached, ...", 0 },
+		      "offline, running, crashed, attached, ...; crashed also when its driver "
+		      "printed a crash it did not report (the state file says running)",
+		      0 },
+	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC, "automatic recovery after a crash",
+			 0 },
+	[S_CRASHES] = { "CRASHES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER,
+			"crashes since boot (kernel log: the core's count, or the driver's crash "
+			"lines when it reports none to the core)",
+			0 },
+	/* last of the shown: a board's 43-character firmware name makes its row wider than
+	 * 80 columns (the identifier stays whole, as lsblk does), not the header's */
 	[S_FIRMWARE] = { "FIRMWARE", SB_T_STR, 0, 0, "firmware file below /lib/firmware", 0 },
-	/* hidden from the table (not from JSON) so that the view fits 80 columns with the
-	 * firmware names boards ship (imx8mp's is 43 characters) */
-	[S_RECOVERY] = { "RECOVERY", SB_T_STR, 0, SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
-			 "automatic recovery after a crash", 0 },
 	[S_COREDUMP] = { "COREDUMP", SB_T_STR, 0, SB_COL_HIDDEN, "coredump mode", 0 },
 	[S_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON, "parent device", 0 },
 	[S_TRACES] = { "TRACES", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_HIDDEN | SB_COL_JSON,
 		       "debugfs trace buffers", 0 },
 	[S_CHANNELS] = { "CHANNELS", SB_T_STRV, 0, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
 			 "rpmsg channels it announced", 0 },
-	[S_CRASHES] = { "CRASHES", SB_T_U64, 0,
-			SB_COL_RIGHT | SB_COL_COUNTER | SB_COL_HIDDEN | SB_COL_JSON,
-			"crashes the kernel handled since boot (kernel log)", 0 },
+	[S_DEVCD] = { "DEVCOREDUMP", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON,
+		      "the devcoredump (devcdN) that holds its core", 0 },
 };
 const size_t rproc_ncols = ARRAY_SIZE(rproc_cols);
 
@@ -68,7 +74,7 @@ void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpm
 
 	sb_row_str(row, S_ID, p->id);
 	opt_cell(row, S_NAME, p->name);
-	opt_cell(row, S_STATE, p->state);
+	opt_cell(row, S_STATE, sb_rproc_state_shown(p));
 	opt_cell(row, S_FIRMWARE, p->firmware);
 	opt_cell(row, S_RECOVERY, p->recovery);
 	opt_cell(row, S_COREDUMP, p->coredump);
@@ -79,6 +85,21 @@ void rproc_row(struct sb_table *t, const struct sb_rproc *p, const struct sb_rpm
 			sb_row_strv_add(row, S_CHANNELS, st->channels[k].name);
 	if (p->have_crashes)
 		sb_row_u64(row, S_CRASHES, p->crashes);
+	opt_cell(row, S_DEVCD, p->devcd);
+}
+
+void rproc_crash_notes(struct sb_out *o, const struct sb_rproc *p)
+{
+	char note[512];
+
+	sb_rproc_state_note(p, note, sizeof(note));
+	if (note[0])
+		sb_out_problem(o, "%s", note);
+	if (p->devcd[0])
+		sb_out_note(o,
+			    "%s's core is in %s: the kernel frees it %d minutes after the crash; "
+			    "'socbox snapshot FILE.tar' keeps it",
+			    p->id, p->devcd, SB_DEVCD_TIMEOUT_S / 60);
 }
 
 static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
@@ -120,6 +141,8 @@ static int rproc_status(struct sb_ctx *c, int argc, const char **argv)
 		t = rproc_table(o, NULL, true);
 		for (size_t i = 0; i < n; i++)
 			rproc_row(t, &all[i], &st);
+		for (size_t i = 0; i < n; i++)
+			rproc_crash_notes(o, &all[i]);
 		rc = sb_out_print(o) < 0 ? SB_EXIT_FAIL : 0;
 		sb_out_free(o);
 	}

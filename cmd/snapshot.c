@@ -5,6 +5,7 @@
 #include "socbox/escape.h"
 #include "builtins.h"
 #include "socbox/cli.h"
+#include "socbox/limits.h"
 #include "socbox/snapshot.h"
 
 static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
@@ -26,6 +27,14 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 	if (!sb_opt.quiet)
 		sb_eprintf("socbox: snapshot %s: %zu files, %zu links, %zu directories, %llu bytes; %zu unreadable skipped",
 			   c->args[0], st.files, st.links, st.dirs, st.bytes, st.skipped);
+	if (!sb_opt.quiet && st.cores)
+		sb_eprintf("socbox: snapshot %s: %zu devcoredump core%s kept whole (%llu bytes)",
+			   c->args[0], st.cores, st.cores == 1 ? "" : "s", st.core_bytes);
+	/* said even with -q: a core that is not whole is never left out silently */
+	if (st.cores_cut || st.cores_left_out)
+		sb_eprintf("socbox: snapshot %s: devcoredump cores: %zu cut at %u MiB, %zu left "
+			   "out; socbox-snapshot.txt says which",
+			   c->args[0], st.cores_cut, SB_SNAPSHOT_CORE_MAX >> 20, st.cores_left_out);
 	return 0;
 }
 

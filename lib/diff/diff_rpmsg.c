@@ -20,13 +20,15 @@ static void rprocs(const struct sb_root *r, struct sb_diff_set *s)
 		struct sb_diff_obj *o = sb_diff_obj_add(s, SB_DIFF_RPMSG, "remoteproc:%s", p[i].id);
 
 		sb_diff_attr_str(s, o, "name", p[i].name);
-		sb_diff_attr_str(s, o, "state", p[i].state);
+		sb_diff_attr_str(s, o, "state", sb_rproc_state_shown(&p[i]));
 		sb_diff_attr_str(s, o, "firmware", p[i].firmware);
 		sb_diff_attr_str(s, o, "recovery", p[i].recovery);
 		sb_diff_attr_str(s, o, "device", p[i].device);
 		/* no crash and no kernel log to count them in look the same */
 		if (p[i].have_crashes && p[i].crashes)
 			sb_diff_attr_u64(s, o, "crashes", p[i].crashes);
+		if (p[i].devcd[0])
+			sb_diff_attr_str(s, o, "devcoredump", p[i].devcd);
 	}
 	free(p);
 }

@@ -9,6 +9,7 @@
 #include "socbox/cmdline.h"
 #include "socbox/limits.h"
 #include "socbox/macro.h"
+#include "socbox/rproc.h"
 
 static bool is_up(const struct sb_rproc *p)
 {
@@ -156,37 +157,42 @@ static void mailbox_line(struct doctor_board *b, const char *text)
 	}
 }
 
-/* TI K3 drivers do not report a crash to the core (ti_k3_common.c k3_rproc_mbox_callback():
- * dev_err "K3 rproc %s crashed" on the platform device): the state stays "running" and
- * nothing recovers it. A crash counts until the core says the processor is up again. */
+/* A crash kept in devcoredump: the evidence names it, the fix says how to keep it before
+ * the kernel frees it (lib/rpmsg/rproc_devcd.c says where it comes from). */
+static void core_evidence(struct sb_cause *c, const struct sb_rproc *p)
+{
+	size_t n = strlen(c->evidence), f = strlen(c->fix);
+
+	if (!p->devcd[0])
+		return;
+	snprintf(c->evidence + n, sizeof(c->evidence) - n,
+		 "%s%s holds %s's core (" SB_DEVCD_CLASS "/%s/data)", n ? " | " : "", p->devcd,
+		 p->id, p->devcd);
+	snprintf(c->fix + f, sizeof(c->fix) - f,
+		 "%skeep %s's core before the kernel frees it (%d minutes after the crash, or on "
+		 "a write to data): socbox snapshot FILE.tar, or cat " SB_DEVCD_CLASS
+		 "/%s/data > FILE",
+		 f ? "; " : "", p->devcd, SB_DEVCD_TIMEOUT_S / 60, p->devcd);
+}
+
+/* A crash its driver printed but did not report to the core (lib/rpmsg/rproc.c reads it
+ * for every view): the state still says running and nothing recovers it. */
 static void k3_crashes(struct doctor_board *b)
 {
 	for (size_t i = 0; i < b->nprocs; i++) {
 		const struct sb_rproc *p = &b->procs[i];
-		const char *crash = NULL;
 		struct sb_cause *c;
-		char up[160], dead[160], id[32];
 
-		snprintf(dead, sizeof(dead), "K3 rproc %s crashed", p->name);
-		snprintf(up, sizeof(up), "remote processor %s is now up", p->name);
-		for (size_t k = 0; k < b->log.n; k++) {
-			const char *text = b->log.lines[k].text, *msg;
-
-			if (strstr(text, dead))
-				crash = text;
-			else if (crash &&
-				 (msg = sb_kmsg_dev_msg(text, "remoteproc", id, sizeof(id))) &&
-				 !strcmp(id, p->id) && !strcmp(msg, up))
-				crash = NULL;
-		}
-		if (!crash || !(c = doctor_cause(b, "rpmsg.crashed", SB_DOCTOR_RPMSG, p->id)))
+		if (!p->crash_unreported ||
+		    !(c = doctor_cause(b, "rpmsg.crashed", SB_DOCTOR_RPMSG, p->id)))
 			continue;
 		cause_diag(c,
 			   "%s (%s) crashed; its driver does not recover it (state still says %s)",
 			   p->id, p->name, p->state);
-		cause_evidence(c, "kernel log: %s", crash);
+		cause_evidence(c, "kernel log: %s", p->crash_line);
 		cause_fix(c, "rpmsgctl rproc trace %s; then rpmsgctl rproc stop %s and start %s",
 			  p->id, p->id, p->id);
+		core_evidence(c, p);
 	}
 }
 
@@ -285,6 +291,7 @@ static void failed_recovery(struct doctor_board *b)
 			  "rproc start %s; rpmsgctl rproc trace %s and its coredump say why it "
 			  "crashed",
 			  p->id, p->id);
+		core_evidence(c, p);
 	}
 }
 
@@ -332,6 +339,7 @@ static void processors(struct doctor_board *b)
 				  "rpmsgctl rproc trace %s; then rpmsgctl rproc stop %s and "
 				  "start %s (rpmsgctl rproc recovery %s on: restart on crash)",
 				  p->id, p->id, p->id, p->id);
+			core_evidence(c, p);
 		}
 		if (p->have_crashes && p->crashes >= 3 && strcmp(p->recovery, "disabled") &&
 		    (c = doctor_cause(b, "rpmsg.crash-loop", SB_DOCTOR_RPMSG, p->id))) {
@@ -344,6 +352,7 @@ static void processors(struct doctor_board *b)
 				  "rpmsgctl rproc trace %s; rpmsgctl rproc recovery %s off keeps "
 				  "the next crash for a debugger or coredump",
 				  p->id, p->id);
+			core_evidence(c, p);
 		}
 		if (!strcmp(p->state, "running") && b->rpmsg.bus_present &&
 		    !channels_of(b, p->id) && has_vdev(b, p) &&

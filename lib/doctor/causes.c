@@ -78,16 +78,23 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "(remoteproc_core.c, rproc_report_crash()); TI K3 drivers report none: \"K3 rproc %s "
 	  "crashed\" (ti_k3_common.c, k3_rproc_mbox_callback()) and no later \"remote "
 	  "processor %s is now up\" (rproc_start()); a recovery that failed: \"recovering "
-	  "%s\" (rproc_trigger_recovery()) and a boot cause after it, shown as the chain's next",
+	  "%s\" (rproc_trigger_recovery()) and a boot cause after it, shown as the chain's next; "
+	  "the core its recovery kept: /sys/class/devcoredump/devcdN whose failing_device is "
+	  "the remoteproc (drivers/base/devcoredump.c, remoteproc_coredump.c rproc_coredump())",
 	  "restart it (rpmsgctl rproc stop NAME; rpmsgctl rproc start NAME), read its trace "
-	  "and coredump; enable recovery to restart it on the next crash",
+	  "and coredump (socbox snapshot keeps a devcoredump core before the kernel frees it, "
+	  "5 minutes after the crash); enable recovery to restart it on the next crash",
 	  0 },
 	{ "rpmsg.crash-loop", "rpmsg", SB_HEALTH_DEGRADED,
 	  "a remote processor keeps crashing and being recovered",
 	  KLOG "\"crash detected in %s: type %s\" (remoteproc_core.c, rproc_report_crash()) "
-	       "and \"recovering %s\" (rproc_trigger_recovery()), counted since boot",
+	       "and \"recovering %s\" (rproc_trigger_recovery()), counted since boot; the core a "
+	       "recovery kept: /sys/class/devcoredump/devcdN whose failing_device is the "
+	       "remoteproc (drivers/base/devcoredump.c, remoteproc_coredump.c rproc_coredump())",
 	  "the firmware crashes again after each recovery: read its trace "
-	  "(rpmsgctl rproc trace NAME) and coredump; disable recovery to keep it for a debugger",
+	  "(rpmsgctl rproc trace NAME) and coredump (socbox snapshot keeps a devcoredump core "
+	  "before the kernel frees it, 5 minutes after the crash); disable recovery to keep it "
+	  "for a debugger",
 	  0 },
 	{ "rpmsg.mailbox", "rpmsg", SB_HEALTH_DEGRADED,
 	  "the mailbox between Linux and a remote processor fails",

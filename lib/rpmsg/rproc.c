@@ -62,6 +62,28 @@ struct crashes {
 	size_t n;
 };
 
+/* TI K3 drivers do not report a crash to the core (ti_k3_common.c k3_rproc_mbox_callback():
+ * dev_err "K3 rproc %s crashed" on the platform device): the state stays "running" and
+ * nothing recovers it. The crash stands until the core says the processor is up again
+ * (remoteproc_core.c rproc_start(): "remote processor %s is now up"). */
+static void unreported_crash(struct sb_rproc *p, const char *text, const char *msg)
+{
+	char dead[160], up[160];
+	size_t tl = strlen(text), dl;
+
+	dl = (size_t)snprintf(dead, sizeof(dead), "K3 rproc %s crashed", p->name);
+	snprintf(up, sizeof(up), "remote processor %s is now up", p->name);
+	if (p->name[0] && dl < sizeof(dead) && tl >= dl && !strcmp(text + tl - dl, dead) &&
+	    (tl == dl || text[tl - dl - 1] == ' ')) {
+		p->crash_unreported = true;
+		p->crashes++; /* the core counts none of these: the driver's lines are the count */
+		snprintf(p->crash_line, sizeof(p->crash_line), "%s", text);
+	} else if (msg && !strcmp(msg, up)) {
+		p->crash_unreported = false;
+		p->crash_line[0] = '\0';
+	}
+}
+
 static int crash_line(void *arg, const struct sb_kmsg_line *l)
 {
 	struct crashes *c = arg;
@@ -72,6 +94,7 @@ static int crash_line(void *arg, const struct sb_kmsg_line *l)
 
 		if (msg && sb_rproc_crash_msg(msg, &n, NULL) && n > c->p[j].crashes)
 			c->p[j].crashes = n;
+		unreported_crash(&c->p[j], l->text, msg);
 	}
 	return 0;
 }
@@ -87,8 +110,11 @@ static void count_crashes(const struct sb_root *r, struct sb_rproc *p, size_t n)
 	for (size_t j = 0; j < n; j++)
 		p[j].crashes = 0;
 	if (sb_kmsg_each(r, crash_line, &c, NULL, NULL) < 0) {
-		for (size_t j = 0; j < n; j++)
+		for (size_t j = 0; j < n; j++) {
 			p[j].crashes = 0;
+			p[j].crash_unreported = false;
+			p[j].crash_line[0] = '\0';
+		}
 		return;
 	}
 	for (size_t j = 0; j < n; j++)
@@ -121,7 +147,26 @@ int sb_rproc_list(const struct sb_root *r, struct sb_rproc **out, size_t *n, str
 	*n = k;
 	sb_dirlist_free(&l);
 	count_crashes(r, *out, k);
+	sb_rproc_devcd_scan(r, *out, k);
 	return 0;
+}
+
+const char *sb_rproc_state_shown(const struct sb_rproc *p)
+{
+	return p->crash_unreported ? "crashed" : p->state;
+}
+
+void sb_rproc_state_note(const struct sb_rproc *p, char *buf, size_t len)
+{
+	if (!p->crash_unreported) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len,
+		 "%s (%s) crashed though its state file says %s: its driver does not report "
+		 "crashes to the remoteproc core (kernel log: %s)",
+		 p->id, p->name, p->state[0] ? p->state : "nothing", p->crash_line);
 }
 
 int sb_rproc_find(const struct sb_root *r, const char *spec, struct sb_rproc *out, struct sb_err *e)

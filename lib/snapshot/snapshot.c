@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -31,14 +32,19 @@ struct sb_snap {
 	struct sb_snap_stats st;
 	char **seen; /* directories already copied (sorted insert would be nicer; counts are small) */
 	size_t nseen, capseen;
+	char *notes; /* lines for the manifest (sb_snap_note) */
+	size_t notes_len;
 };
 
 /* Links that point up or sideways in sysfs; following them would copy half of /sys. */
 static bool link_not_followed(const char *name)
 {
+	/* devcoredump (the crashed device's link to its devcdN) and failing_device (back):
+	 * a core is a blob that snap_devcoredump copies with its own bound, never the walk */
 	static const char *const names[] = {
-		"subsystem",   "driver", "firmware_node", "of_node", "module", "iommu",
-		"iommu_group", "port",	 "root_bus",	  "physfn",  "virtfn"
+		"subsystem", "driver",	    "firmware_node", "of_node",	 "module",
+		"iommu",     "iommu_group", "port",	     "root_bus", "physfn",
+		"virtfn",    "devcoredump", "failing_device"
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(name, names[i]))
@@ -217,6 +223,106 @@ skip:
 	return 0;
 }
 
+int sb_snap_file_bounded(struct sb_snap *s, const char *path, size_t max, size_t *copied, bool *cut)
+{
+	char dest[PATH_MAX], src[PATH_MAX], buf[65536];
+	size_t n = 0;
+	ssize_t got;
+	int in, out, rc;
+
+	*copied = 0;
+	*cut = false;
+	/* O_RDONLY only: a write to a devcoredump's data frees the core at once */
+	in = open(src_path(s, path, src, sizeof(src)), O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	rc = dest_path(s, path, dest, sizeof(dest));
+	if (!rc)
+		rc = parent_dirs(dest);
+	if (rc) {
+		close(in);
+		return rc;
+	}
+	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out < 0) {
+		rc = -errno;
+		close(in);
+		return rc;
+	}
+	while (n < max) {
+		got = read(in, buf, max - n < sizeof(buf) ? max - n : sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			rc = got < 0 ? -errno : 0;
+			break;
+		}
+		if (write(out, buf, (size_t)got) != got) {
+			rc = -EIO;
+			break;
+		}
+		n += (size_t)got;
+	}
+	/* one byte more says whether the core went on: its size is known only by reading */
+	while (!rc && n == max && (got = read(in, buf, 1)) < 0 && errno == EINTR)
+		;
+	if (!rc && n == max && got > 0)
+		*cut = true;
+	close(in);
+	if (close(out) && !rc)
+		rc = -errno;
+	if (rc && !n) {
+		unlink(dest);
+		return rc;
+	}
+	if (rc)
+		*cut = true; /* the rest refused to be read: what came is kept, said as cut */
+	*copied = n;
+	s->st.files++;
+	s->st.bytes += n;
+	return 0;
+}
+
+void sb_snap_note(struct sb_snap *s, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int len;
+	char *grown;
+
+	va_start(ap, fmt);
+	len = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return;
+	if ((size_t)len >= sizeof(line))
+		len = sizeof(line) - 1;
+	grown = realloc(s->notes, s->notes_len + (size_t)len + 2);
+	if (!grown)
+		return;
+	s->notes = grown;
+	memcpy(s->notes + s->notes_len, line, (size_t)len);
+	s->notes_len += (size_t)len;
+	s->notes[s->notes_len++] = '\n';
+	s->notes[s->notes_len] = '\0';
+}
+
+void sb_snap_core(struct sb_snap *s, enum sb_snap_core what, size_t bytes)
+{
+	if (what == SB_SNAP_CORE_WHOLE)
+		s->st.cores++;
+	else if (what == SB_SNAP_CORE_CUT)
+		s->st.cores_cut++;
+	else
+		s->st.cores_left_out++;
+	s->st.core_bytes += bytes;
+}
+
+size_t sb_snap_core_bytes(const struct sb_snap *s)
+{
+	return (size_t)s->st.core_bytes;
+}
+
 static int tree(struct sb_snap *s, const char *path, int depth, unsigned flags, int hops);
 
 static int follow(struct sb_snap *s, const char *link, const char *name, int depth, unsigned flags,
@@ -344,10 +450,12 @@ static int write_manifest(struct sb_snap *s)
 	/* the date as strftime's "%Y-%m-%dT%H:%M:%SZ", without its 12 KiB in the static binary */
 	fprintf(f,
 		"socbox_version=%s\ndate=%d-%02d-%02dT%02d:%02d:%02dZ\nhostname=%s\nrelease=%s\n"
-		"machine=%s\nfiles=%zu\nlinks=%zu\ndirs=%zu\nskipped=%zu\nbytes=%llu\n",
+		"machine=%s\nfiles=%zu\nlinks=%zu\ndirs=%zu\nskipped=%zu\nbytes=%llu\n"
+		"cores=%zu\ncores_cut=%zu\ncores_left_out=%zu\ncore_bytes=%llu\n%s",
 		SOCBOX_VERSION, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 		tm.tm_sec, u.nodename, u.release, u.machine, s->st.files, s->st.links, s->st.dirs,
-		s->st.skipped, s->st.bytes);
+		s->st.skipped, s->st.bytes, s->st.cores, s->st.cores_cut, s->st.cores_left_out,
+		s->st.core_bytes, s->notes ? s->notes : "");
 	return fclose(f) ? -errno : 0;
 }
 
@@ -509,6 +617,7 @@ int sb_snapshot_write(const char *out, struct sb_snap_stats *stats, struct sb_er
 	for (size_t i = 0; i < s.nseen; i++)
 		free(s.seen[i]);
 	free(s.seen);
+	free(s.notes);
 	if (stats)
 		*stats = s.st;
 	return rc;

@@ -19,6 +19,8 @@
 #include "socbox/iommu_pmu.h"
 #include "socbox/iommu_sid.h"
 #include "socbox/limits.h"
+#include "socbox/rpmsg.h"
+#include "socbox/rproc.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
 #include "socbox/macro.h"
@@ -334,7 +336,86 @@ static int snap_pmcg(struct sb_snap *s)
 	return rc;
 }
 
+/* doctor and rpmsgctl: devcoredump, the cores crashed devices left (lib/rpmsg/rproc_devcd.c):
+ * each devcdN's class link, its failing_device link and its data, bounded. data is read,
+ * never written (a write frees the core). The kernel frees a core 5 minutes after the crash:
+ * a snapshot is how it is kept. */
+static int snap_devcoredump(struct sb_snap *s)
+{
+	struct sb_root *root;
+	struct sb_dirlist dl;
+	int rc = 0;
+
+	if (sb_snap_root_open(s, &root))
+		return 0;
+	if (sb_dir_list(root, &dl, SB_DEVCD_CLASS) < 0) {
+		sb_root_close(root);
+		return 0;
+	}
+	sb_snap_file(s, SB_DEVCD_CLASS "/disabled");
+	for (size_t i = 0; i < dl.n && !rc; i++) {
+		char path[PATH_MAX + 32], real[PATH_MAX], dev[64] = "?";
+		size_t room = SB_SNAPSHOT_CORES_MAX - sb_snap_core_bytes(s), copied;
+		unsigned idx;
+		bool cut;
+		int err;
+
+		if (sb_rpmsg_index(dl.names[i], "devcd", &idx))
+			continue;
+		snprintf(path, sizeof(path), SB_DEVCD_CLASS "/%s", dl.names[i]);
+		if (sb_snap_realpath(s, path, real, sizeof(real)))
+			continue; /* freed while we looked */
+		rc = sb_snap_file(s, path);
+		snprintf(path, sizeof(path), "%s/failing_device", real);
+		if (!rc)
+			rc = sb_snap_file(s, path);
+		sb_devcd_failing_device(root, dl.names[i], dev, sizeof(dev));
+		if (rc)
+			break;
+		snprintf(path, sizeof(path), "%s/data", real);
+		if (!room) {
+			sb_snap_core(s, SB_SNAP_CORE_LEFT_OUT, 0);
+			sb_snap_note(s,
+				     "devcoredump.%s=left out: %s's core, the cores before it "
+				     "filled the %u MiB for all cores",
+				     dl.names[i], dev, SB_SNAPSHOT_CORES_MAX >> 20);
+			continue;
+		}
+		if (room > SB_SNAPSHOT_CORE_MAX)
+			room = SB_SNAPSHOT_CORE_MAX;
+		err = sb_snap_file_bounded(s, path, room, &copied, &cut);
+		if (err == -ENAMETOOLONG || err == -ENOSPC || err == -EDQUOT || err == -EROFS) {
+			rc = err; /* the snapshot's side: the snapshot fails */
+		} else if (err) {
+			sb_snap_core(s, SB_SNAP_CORE_LEFT_OUT, 0);
+			sb_snap_note(s, "devcoredump.%s=left out: %s's core: %s%s", dl.names[i],
+				     dev, strerror(-err),
+				     err == -EACCES || err == -EPERM ? " (data is root's only)"
+								     : "");
+		} else if (cut) {
+			sb_snap_core(s, SB_SNAP_CORE_CUT, copied);
+			sb_snap_note(s,
+				     "devcoredump.%s=cut: %s's core, its first %zu bytes of more",
+				     dl.names[i], dev, copied);
+		} else {
+			sb_snap_core(s, SB_SNAP_CORE_WHOLE, copied);
+			sb_snap_note(s, "devcoredump.%s=whole: %s's core, %zu bytes", dl.names[i],
+				     dev, copied);
+		}
+	}
+	sb_dirlist_free(&dl);
+	sb_root_close(root);
+	return rc;
+}
+
 const sb_snap_hook sb_snap_hooks[] = {
-	snap_module_lists, snap_platform_devices, snap_dmabuf_holders, snap_kernel_log,
-	snap_pmcg,	   snap_stream_ids,	  snap_netdev,	       NULL,
+	snap_module_lists,
+	snap_platform_devices,
+	snap_dmabuf_holders,
+	snap_kernel_log,
+	snap_pmcg,
+	snap_stream_ids,
+	snap_netdev,
+	snap_devcoredump,
+	NULL,
 };

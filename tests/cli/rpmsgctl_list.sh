@@ -8,7 +8,7 @@ AM=$SOCBOX_FIXTURES/am62x
 IMX=$SOCBOX_FIXTURES/imx8mp
 
 t_run "list is the default command" 0 "$SOCBOX" rpmsgctl --sysroot "$AM"
-t_grep "remoteproc table" '^remoteproc0 +5000000\.m4fss +running +am62-mcu-m4f0_0-fw' "$T_TMP/out"
+t_grep "remoteproc table" '^remoteproc0 +5000000\.m4fss +running +enabled +- +am62-mcu-m4f0_0-fw$' "$T_TMP/out"
 t_grep "TI ping-pong channel with dst 13 (bus prints 0xd)" '^virtio0\.ti\.ipc4\.ping-pong\.-1\.13 +-1 +13 ' "$T_TMP/out"
 t_grep "control device and its remote" '^rpmsg_ctrl1 +/dev/rpmsg_ctrl1 +virtio1\.rpmsg_ctrl\.0\.0 +remoteproc1' "$T_TMP/out"
 t_grep "endpoint device made through the control device" '^rpmsg1 +socbox +1025 +14 +rpmsg_ctrl0 +remoteproc0' "$T_TMP/out"
@@ -84,4 +84,30 @@ if python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["remoteprocs"]; b
 else
 	t_fail "list and rproc status differ in their remoteproc rows"
 fi
+# One truth per object: a crash doctor names is in STATE and CRASHES, with its evidence
+# (issue 37: the AM62x M4F crashed with recovery disabled was "running" with no note).
+C=$SOCBOX_FIXTURES/causes
+"$C/compose" "$C/am62x-k3-crash" "$T_TMP/k3"
+"$C/compose" "$C/imx8mp-crash-loop-coredump" "$T_TMP/loop"
+t_run "K3 crash: rproc status" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$T_TMP/k3"
+t_grep "K3 crash: shown crashed, recovery and crash count by default" \
+	'^remoteproc0 +5000000\.m4fss +crashed +disabled +1 +am62-mcu-m4f0_0-fw$' "$T_TMP/out"
+t_grep "K3 crash: the evidence, the log line doctor quotes" \
+	'^problem: remoteproc0 \(5000000\.m4fss\) crashed though its state file says running: .*K3 rproc 5000000\.m4fss crashed\)$' "$T_TMP/out"
+t_run "K3 crash: list" 0 "$SOCBOX" rpmsgctl list --sysroot "$T_TMP/k3"
+t_grep "K3 crash: list says crashed too" '^remoteproc0 +5000000\.m4fss +crashed ' "$T_TMP/out"
+t_grep "K3 crash: list gives the evidence" 'crashed though its state file says running' "$T_TMP/out"
+t_nogrep "K3 crash: not 'running but no channel'" 'remoteproc0 .* is running but' "$T_TMP/out"
+t_run "K3 crash: doctor -J" 0 "$SOCBOX" doctor --sysroot "$T_TMP/k3" -J
+t_jq "K3 crash: doctor names the same object crashed" \
+	'[.causes[] | select(.code == "rpmsg.crashed") | .object] == ["remoteproc0"]' "$T_TMP/out"
+t_run "crash loop: rproc status -J" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$T_TMP/loop" -J
+t_jq "crash loop: the count and the core" \
+	'.remoteprocs[0].crashes == 4 and .remoteprocs[0].devcoredump == "devcd1" and .remoteprocs[0].recovery == "enabled"' "$T_TMP/out"
+t_run "crash loop: rproc status" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$T_TMP/loop"
+t_grep "crash loop: the count by default" '^remoteproc0 +imx-rproc +running +enabled +4 ' "$T_TMP/out"
+t_grep "crash loop: the core and how long it stays" \
+	"^note: remoteproc0's core is in devcd1: the kernel frees it 5 minutes after the crash; 'socbox snapshot FILE.tar' keeps it$" "$T_TMP/out"
+t_run "no core: no devcoredump note" 0 "$SOCBOX" rpmsgctl rproc status --sysroot "$IMX"
+t_nogrep "no core: nothing said of one" 'devcd' "$T_TMP/out"
 t_done

@@ -405,6 +405,118 @@ START_TEST(rproc_garbage)
 }
 END_TEST
 
+/* devcoredump: each devcdN is tied to its processor by its failing_device link
+ * (drivers/base/devcoredump.c dev_coredumpm_timeout()); a core of another device, a link
+ * that is missing and a name that is not devcdN tie nothing. */
+START_TEST(rproc_devcoredump)
+{
+	char *dir = tu_tree_new(), dev[64];
+	struct sb_rproc *rp;
+	struct sb_root *r;
+	struct sb_err e;
+	size_t n;
+
+	tu_write(dir, "sys/devices/p/remoteproc/remoteproc0/name", "m7\n", -1);
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0",
+		   "../../devices/p/remoteproc/remoteproc0");
+	tu_write(dir, "sys/devices/q/remoteproc/remoteproc1/name", "m4\n", -1);
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc1",
+		   "../../devices/q/remoteproc/remoteproc1");
+	r = open_root(dir);
+	sb_err_clear(&e);
+	/* the healthy control: no devcoredump class at all */
+	ck_assert_int_eq(sb_rproc_list(r, &rp, &n, &e), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(rp[0].devcd, "");
+	ck_assert_str_eq(rp[1].devcd, "");
+	free(rp);
+
+	tu_write(dir, "sys/devices/virtual/devcoredump/devcd7/data",
+		 "\x7f"
+		 "ELF",
+		 4);
+	tu_symlink(dir, "sys/devices/virtual/devcoredump/devcd7/failing_device",
+		   "../../../q/remoteproc/remoteproc1");
+	tu_symlink(dir, "sys/class/devcoredump/devcd7", "../../devices/virtual/devcoredump/devcd7");
+	tu_write(dir, "sys/devices/virtual/devcoredump/devcd8/data", "x", 1);
+	tu_symlink(dir, "sys/devices/virtual/devcoredump/devcd8/failing_device",
+		   "../../../pci0000:00/0000:00:14.3");
+	tu_symlink(dir, "sys/class/devcoredump/devcd8", "../../devices/virtual/devcoredump/devcd8");
+	tu_write(dir, "sys/devices/virtual/devcoredump/devcd9/data", "x", 1);
+	tu_symlink(dir, "sys/class/devcoredump/devcd9", "../../devices/virtual/devcoredump/devcd9");
+	tu_symlink(dir, "sys/class/devcoredump/devcdx", "../../devices/virtual/devcoredump/devcd7");
+	tu_write(dir, "sys/class/devcoredump/disabled", "0\n", -1);
+	ck_assert_int_eq(sb_rproc_list(r, &rp, &n, &e), 0);
+	ck_assert_str_eq(rp[0].devcd, "");
+	ck_assert_str_eq(rp[1].devcd, "devcd7");
+	free(rp);
+	ck_assert_int_eq(sb_devcd_failing_device(r, "devcd8", dev, sizeof(dev)), 0);
+	ck_assert_str_eq(dev, "0000:00:14.3");
+	ck_assert_int_lt(sb_devcd_failing_device(r, "devcd9", dev, sizeof(dev)), 0);
+	ck_assert_int_eq(sb_devcd_failing_device(r, "devcd7", dev, 4), -ENAMETOOLONG);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
+/* A crash the driver printed and never reported to the core (TI K3: "K3 rproc %s
+ * crashed"): the state attribute says running, every view says crashed, until the core
+ * says the processor is up again. */
+START_TEST(rproc_unreported_crash)
+{
+	static const char crash[] =
+		"3,10,1003702,-;k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed\n";
+	static const char up[] =
+		"6,11,2000000,-;remoteproc remoteproc0: remote processor 5000000.m4fss is now up\n";
+	char *dir = tu_tree_new(), log[512], note[512];
+	struct sb_rproc one;
+	struct sb_root *r;
+	struct sb_err e;
+
+	tu_write(dir, "sys/devices/p/5000000.m4fss/remoteproc/remoteproc0/name", "5000000.m4fss\n",
+		 -1);
+	tu_write(dir, "sys/devices/p/5000000.m4fss/remoteproc/remoteproc0/state", "running\n", -1);
+	tu_symlink(dir, "sys/class/remoteproc/remoteproc0",
+		   "../../devices/p/5000000.m4fss/remoteproc/remoteproc0");
+	/* another processor's name that ends the same is not this one */
+	tu_write(dir, "dev/kmsg",
+		 "3,9,1000000,-;k3-m4-rproc 6000000.m4fss: K3 rproc x5000000.m4fss crashed\n", -1);
+	r = open_root(dir);
+	sb_err_clear(&e);
+	ck_assert_int_eq(sb_rproc_find(r, "remoteproc0", &one, &e), 0);
+	ck_assert(!one.crash_unreported);
+	ck_assert_str_eq(sb_rproc_state_shown(&one), "running");
+	sb_rproc_state_note(&one, note, sizeof(note));
+	ck_assert_str_eq(note, "");
+	sb_root_close(r);
+
+	tu_write(dir, "dev/kmsg", crash, -1);
+	r = open_root(dir);
+	ck_assert_int_eq(sb_rproc_find(r, "remoteproc0", &one, &e), 0);
+	ck_assert(one.crash_unreported);
+	ck_assert_uint_eq(one.crashes, 1);
+	ck_assert_str_eq(one.state, "running");
+	ck_assert_str_eq(sb_rproc_state_shown(&one), "crashed");
+	ck_assert_str_eq(one.crash_line,
+			 "k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed");
+	sb_rproc_state_note(&one, note, sizeof(note));
+	ck_assert_ptr_nonnull(strstr(note, "state file says running"));
+	ck_assert_ptr_nonnull(strstr(note, one.crash_line));
+	sb_root_close(r);
+
+	/* started again by hand: the core's "is now up" answers the crash */
+	snprintf(log, sizeof(log), "%s%s", crash, up);
+	tu_write(dir, "dev/kmsg", log, -1);
+	r = open_root(dir);
+	ck_assert_int_eq(sb_rproc_find(r, "remoteproc0", &one, &e), 0);
+	ck_assert(!one.crash_unreported);
+	ck_assert_str_eq(sb_rproc_state_shown(&one), "running");
+	ck_assert_uint_eq(one.crashes, 1); /* it still crashed once since boot */
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 START_TEST(send_over_mtu)
 {
 	char buf[SB_RPMSG_VIRTIO_MTU + 1];
@@ -459,6 +571,8 @@ static Suite *suite(void)
 	tcase_add_test(t, rproc_trace_missing);
 	tcase_add_test(t, rproc_garbage);
 	tcase_add_test(t, rproc_crash_count);
+	tcase_add_test(t, rproc_devcoredump);
+	tcase_add_test(t, rproc_unreported_crash);
 	tcase_add_test(t, send_over_mtu);
 	tcase_add_test(t, methods_and_sysroot);
 	suite_add_tcase(s, t);

@@ -45,6 +45,12 @@
  * most this many symlinks are followed from a listed path. */
 #define SB_SNAPSHOT_FILE_MAX (1u << 20)
 #define SB_SNAPSHOT_LINK_HOPS 2
+/* socbox snapshot: a devcoredump's core is copied up to this many bytes (a remote
+ * processor's memories: its TCMs and DDR carveouts, a few MiB on the boards socbox knows;
+ * Wi-Fi and GPU firmware cores are devcoredumps too), and all cores together up to
+ * SB_SNAPSHOT_CORES_MAX. A core cut or left out is said in the manifest and on stderr. */
+#define SB_SNAPSHOT_CORE_MAX (32u << 20)
+#define SB_SNAPSHOT_CORES_MAX (96u << 20)
 
 /* Bytes of one error line: a longer one (a 100 kB argument quoted in it) is cut in the
  * middle, keeping what failed and why. */

@@ -24,7 +24,31 @@ struct sb_rproc {
 	unsigned ntraces; /* debugfs trace0..N readable */
 	unsigned crashes; /* crashes handled since boot (kernel log), when have_crashes */
 	bool have_crashes;
+	/* A crash its driver printed but never reported to the remoteproc core (TI K3:
+	 * "K3 rproc %s crashed"), not followed by "remote processor %s is now up": the state
+	 * attribute still says running. crash_line is that kernel log line. */
+	bool crash_unreported;
+	char crash_line[256];
+	char devcd[32]; /* "devcd3": the devcoredump that holds its core, "" when none */
 };
+
+/* The processor's state as doctor and every view show it: "crashed" for a crash its
+ * driver did not report (crash_unreported), else the state attribute. */
+const char *sb_rproc_state_shown(const struct sb_rproc *p);
+/* Why the shown state is not the state attribute: "" when it is. */
+void sb_rproc_state_note(const struct sb_rproc *p, char *buf, size_t len);
+
+/* devcoredump (drivers/base/devcoredump.c): the core a crash left, /sys/class/devcoredump/
+ * devcdN/data, tied to its processor by the devcdN/failing_device link. The kernel frees
+ * it SB_DEVCD_TIMEOUT_S after it was made (DEVCD_TIMEOUT) or at once when data is written:
+ * socbox only ever reads it. */
+#define SB_DEVCD_CLASS "/sys/class/devcoredump"
+#define SB_DEVCD_TIMEOUT_S 300
+/* Set p[i].devcd for each processor whose core a devcoredump holds; best effort. */
+void sb_rproc_devcd_scan(const struct sb_root *r, struct sb_rproc *p, size_t n);
+/* The device a devcdN failed for: the last component of its failing_device link, into
+ * dev; -errno when it has none. */
+int sb_devcd_failing_device(const struct sb_root *r, const char *devcd, char *dev, size_t len);
 
 /* Every value of the state attribute (drivers/remoteproc/remoteproc_sysfs.c), NULL-terminated. */
 extern const char *const sb_rproc_states[];

@@ -38,6 +38,16 @@ int sb_snap_tree(struct sb_snap *s, const char *path, int depth, unsigned flags)
 /* For hooks: store generated content (for example the kernel log, which is no regular
  * file) as the file path of the snapshot. */
 int sb_snap_write(struct sb_snap *s, const char *path, const void *buf, size_t len);
+/* For hooks: copy one live file's first max bytes (a blob such as a devcoredump core,
+ * read a block at a time, never written to). *copied says how many, *cut whether more
+ * followed. 0, or -errno when the source could not be read (nothing copied). */
+int sb_snap_file_bounded(struct sb_snap *s, const char *path, size_t max, size_t *copied, bool *cut);
+/* For hooks: a line for the manifest (socbox-snapshot.txt): what was cut or left out. */
+void sb_snap_note(struct sb_snap *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For hooks: count a devcoredump core copied, cut or left out (struct sb_snap_stats). */
+enum sb_snap_core { SB_SNAP_CORE_WHOLE, SB_SNAP_CORE_CUT, SB_SNAP_CORE_LEFT_OUT };
+void sb_snap_core(struct sb_snap *s, enum sb_snap_core what, size_t bytes);
+size_t sb_snap_core_bytes(const struct sb_snap *s);
 typedef int (*sb_snap_hook)(struct sb_snap *s);
 /* For hooks: the system being copied as a root (the live one, unless a test copies a fixture
  * tree instead: SOCBOX_TEST_SNAPSHOT_FROM), and a path of it with its links resolved inside
@@ -52,6 +62,10 @@ extern const sb_snap_hook sb_snap_hooks[];	  /* terminated by NULL */
 struct sb_snap_stats {
 	size_t files, links, dirs, skipped;
 	unsigned long long bytes;
+	/* devcoredump cores: copied whole, cut at SB_SNAPSHOT_CORE_MAX, left out (unreadable,
+	 * or past SB_SNAPSHOT_CORES_MAX); core_bytes of them copied */
+	size_t cores, cores_cut, cores_left_out;
+	unsigned long long core_bytes;
 };
 
 /* Write a snapshot of the live system to out: a directory (created; must not exist or be
