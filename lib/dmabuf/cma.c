@@ -108,6 +108,20 @@ bool sb_cma_bytes(const struct sb_cma_areas *a, uint64_t pages, uint64_t *bytes)
 	return true;
 }
 
+const char *sb_cma_area_heap(const struct sb_cma_areas *a, size_t i, const char *const *heaps,
+			     size_t nheaps)
+{
+	const char *dflt = NULL;
+
+	for (size_t h = 0; h < nheaps; h++) {
+		if (!strcmp(heaps[h], a->v[i].name))
+			return heaps[h];
+		if (!strcmp(heaps[h], "default_cma_region"))
+			dflt = heaps[h];
+	}
+	return a->n == 1 ? dflt : NULL;
+}
+
 static struct sb_cma_area *area_get(struct sb_cma_areas *a, const char *name)
 {
 	struct sb_cma_area *v;

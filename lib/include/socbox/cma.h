@@ -50,6 +50,13 @@ void sb_cma_areas_free(struct sb_cma_areas *a);
 /* pages in bytes, false when the page size is unknown or it overflows */
 bool sb_cma_bytes(const struct sb_cma_areas *a, uint64_t pages, uint64_t *bytes);
 
+/* The dma-heap allocating from area i among the heap names given, NULL when none does.
+ * drivers/dma-buf/heaps/cma_heap.c names a heap after its area (6.1: the default area
+ * only); 7.2 also names the default area's "default_cma_region", which sysfs does not tie
+ * to an area: it is taken for the only area there is. */
+const char *sb_cma_area_heap(const struct sb_cma_areas *a, size_t i, const char *const *heaps,
+			     size_t nheaps);
+
 /* Parsers, exposed for the unit tests. */
 /* debugfs_create_u32_array()'s text ("%u" joined by ' ', '\n' at the end: fs/debugfs/file.c
  * u32_format_array()). *words is malloc'ed. -EINVAL on anything else (a word over
