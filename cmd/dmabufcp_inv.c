@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dmabufcp.h"
+#include "socbox/cma.h"
 #include "socbox/dmabufinfo.h"
 #include "socbox/kmod.h"
 
@@ -47,6 +48,76 @@ static const struct sb_col heap_cols[H_NCOLS] = {
 			   SB_COL_RIGHT | SB_COL_METRIC | SB_COL_HIDDEN | SB_COL_JSON,
 			   "most memfd ranges per buffer (udmabuf list_limit)", 0 },
 };
+
+enum { C_AREA, C_HEAP, C_TOTAL_BYTES, C_USED_BYTES, C_LARGEST_FREE_BYTES, C_NCOLS };
+
+static const struct sb_col cma_cols[C_NCOLS] = {
+	[C_AREA] = { "AREA", SB_T_STR, 12, SB_COL_LABEL, "CMA area", 0 },
+	[C_HEAP] = { "HEAP", SB_T_STR, 12, 0, "the dma-heap allocating from it, if any", 0 },
+	[C_TOTAL_BYTES] = { "TOTAL_BYTES", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
+			    "size of the area", 0 },
+	[C_USED_BYTES] = { "USED_BYTES", SB_T_U64, 6, SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
+			   "allocated from it", 0 },
+	[C_LARGEST_FREE_BYTES] = { "LARGEST_FREE_BYTES", SB_T_U64, 12,
+				   SB_COL_RIGHT | SB_COL_BYTES | SB_COL_METRIC,
+				   "largest free contiguous run: the biggest buffer it can give "
+				   "(debugfs)",
+				   0 },
+};
+
+static void cma_cell(struct sb_row *r, int col, const struct sb_cma_areas *ca, bool have,
+		     uint64_t pages)
+{
+	uint64_t b;
+
+	if (have && sb_cma_bytes(ca, pages, &b))
+		sb_row_u64(r, col, b);
+}
+
+/* The CMA areas under the heaps: what a contiguous buffer can still get. */
+static void cma_table(struct sb_out *o, const struct sb_root *root,
+		      const struct sb_dmabuf_allocators *a)
+{
+	const char **heaps = calloc(a->nheaps + 1, sizeof(*heaps));
+	struct sb_cma_areas ca;
+	struct sb_table *t = NULL;
+	bool largest = true;
+
+	if (!heaps || sb_cma_areas_read(root, &ca, NULL)) {
+		free(heaps);
+		sb_out_problem(o, "CMA areas: out of memory");
+		return;
+	}
+	for (size_t i = 0; i < a->nheaps; i++)
+		heaps[i] = a->v[i].name;
+	if (ca.n)
+		t = sb_out_table(o, "cma_areas", "CMA areas", cma_cols, C_NCOLS, false);
+	for (size_t i = 0; i < ca.n; i++) {
+		const struct sb_cma_area *ar = &ca.v[i];
+		struct sb_row *r = sb_table_row(t);
+
+		sb_row_str(r, C_AREA, ar->name);
+		sb_row_str(r, C_HEAP, sb_cma_area_heap(&ca, i, heaps, a->nheaps));
+		cma_cell(r, C_TOTAL_BYTES, &ca, ar->have_total, ar->total_pages);
+		cma_cell(r, C_USED_BYTES, &ca, ar->have_used, ar->used_pages);
+		cma_cell(r, C_LARGEST_FREE_BYTES, &ca, ar->have_largest, ar->largest_free_pages);
+		largest = largest && ar->have_largest;
+	}
+	if (!ca.n && ca.have_meminfo && ca.meminfo_total_bytes)
+		sb_out_note(o,
+			    "CMA: %llu MiB, %llu MiB free (/proc/meminfo); per area with debugfs "
+			    "(cma/) or CONFIG_CMA_SYSFS",
+			    (unsigned long long)(ca.meminfo_total_bytes >> 20),
+			    (unsigned long long)(ca.meminfo_free_bytes >> 20));
+	if (!largest)
+		sb_out_note(o,
+			    "LARGEST_FREE needs debugfs: mount -t debugfs none /sys/kernel/debug");
+	if (ca.n && !ca.page_size)
+		sb_out_note(o, "CMA sizes need the page size: /proc/meminfo's CmaTotal or the live "
+			       "system");
+	sb_cma_areas_free(&ca);
+	free(heaps);
+}
 
 static struct poptOption heaps_table[] = { SB_POPT_OUTPUT, SB_POPT_COMMON, POPT_TABLEEND };
 
@@ -115,6 +186,7 @@ int dmabufcp_heaps(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_problem(o, "udmabuf is built as a module but not loaded: modprobe udmabuf");
 	if (!sb_root_is_live(c->root))
 		sb_out_note(o, "MODE, OWNER and CAN_ALLOC need the live system's device nodes");
+	cma_table(o, c->root, &a);
 	sb_out_print(o);
 	sb_out_free(o);
 	sb_dmabuf_allocators_free(&a);

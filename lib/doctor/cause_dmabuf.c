@@ -44,7 +44,8 @@ static void cma_area(struct doctor_board *b, const char *area, uint64_t fail,
 	struct sb_cause *c;
 	int lastret = e ? e->lastret : 0;
 
-	if (!fail && !lines)
+	/* a failure that fragmentation explains (cause_cma.c) is not a lack of memory */
+	if ((!fail && !lines) || doctor_has_cause(b, area))
 		return;
 	c = doctor_cause(b, "dmabuf.cma-exhausted", SB_DOCTOR_DMABUF, area);
 	if (!c)
@@ -243,8 +244,9 @@ void doctor_causes_dmabuf(struct doctor_board *b)
 	struct sb_dmabuf_allocators a;
 	struct sb_cause *c;
 
-	cma(b);
 	sb_dmabuf_allocators(b->root, false, &a);
+	doctor_causes_cma(b, &a);
+	cma(b);
 	access_denied(b, &a);
 	if (!a.nheaps && (c = doctor_cause(b, "dmabuf.no-heap", SB_DOCTOR_DMABUF, "dma_heap"))) {
 		cause_diag(c, "no dma-heap: /dev/dma_heap has nothing to allocate from");

@@ -134,6 +134,28 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  0 },
 
 	/* dma-buf */
+	/* CMA areas as a board engineer needs them (cause_cma.c): fragmented, or no heap */
+	{ "dmabuf.cma-fragmented", "dmabuf", SB_HEALTH_DEGRADED,
+	  "a CMA area has the memory free but not in one piece",
+	  "debugfs cma/AREA count, used and maxchunk (\"%llu\\n\", mm/cma_debug.c), or the "
+	  "longest clear run of its bitmap (debugfs_create_u32_array(); 7.2: ranges/N/bitmap) "
+	  "at order_per_bit, against doctor --buffer-size; " KLOG "after \"cma: %s: %s: alloc "
+	  "failed, req-size: %lu pages, ret: %d\" the free runs \"number of available pages: "
+	  "\" \"%s%lu@%lu\"... \"=> %lu free of %lu total pages\" (mm/cma.c, "
+	  "cma_debug_show_areas(), pr_info and pr_cont; 7.2 a \"range %d: \" record per range "
+	  "and the total a record of its own): a request the free total covers and no run does",
+	  "allocate the large contiguous buffers first (at boot or when the application "
+	  "starts) and keep them; free or pool the small ones that split the area (dmabufcp "
+	  "ls); or enlarge the area (cma=SIZE, or its reserved-memory node's size)",
+	  0 },
+	{ "dmabuf.cma-no-heap", "dmabuf", SB_HEALTH_DEGRADED,
+	  "CMA memory is reserved but no dma-heap allocates from it",
+	  "debugfs cma/AREA (mm/cma_debug.c), /sys/kernel/mm/cma/AREA (mm/cma_sysfs.c) or "
+	  "/proc/meminfo CmaTotal (fs/proc/meminfo.c) against /sys/class/dma_heap: no heap "
+	  "named after an area (drivers/dma-buf/heaps/cma_heap.c __add_cma_heap(); 6.1: the "
+	  "default area only; 7.2 also \"default_cma_region\"); the kernel logs nothing when "
+	  "CONFIG_DMABUF_HEAPS_CMA is off",
+	  "enable CONFIG_DMABUF_HEAPS_CMA (7.2: or load cma_heap)", 0 },
 	{ "dmabuf.cma-exhausted", "dmabuf", SB_HEALTH_DEGRADED,
 	  "allocations from a CMA area failed",
 	  "/sys/kernel/mm/cma/AREA/alloc_pages_fail (mm/cma_sysfs.c); " KLOG "\"cma: %s: %s: "

@@ -12,6 +12,37 @@
 #include "socbox/iommu.h"
 #include "socbox/sys.h"
 
+static bool kstrtobool_like(const char *s, bool *v)
+{
+	switch (s[0]) {
+	case 'e':
+	case 'E':
+	case 'y':
+	case 'Y':
+	case 't':
+	case 'T':
+	case '1':
+		*v = true;
+		return true;
+	case 'd':
+	case 'D':
+	case 'n':
+	case 'N':
+	case 'f':
+	case 'F':
+	case '0':
+		*v = false;
+		return true;
+	case 'o':
+	case 'O':
+		if (s[1] == 'n' || s[1] == 'N' || s[1] == 'f' || s[1] == 'F') {
+			*v = s[1] == 'n' || s[1] == 'N';
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The command-line parameters that set the IOMMU's behaviour, as facts "cmdline_<name>". */
 static void boot_params(const char *cmdline, struct sb_doctor_sub *s)
 {
@@ -28,6 +59,20 @@ static void boot_params(const char *cmdline, struct sb_doctor_sub *s)
 			if (*k == '.')
 				*k = '_';
 		doctor_str(s, key, val, false);
+	}
+	/* the string above ("0") stays for old scripts; the boolean is what the kernel made
+	 * of it (kstrtobool(): 1/y/t/e/on true, 0/n/f/d/off false; anything else leaves the
+	 * default, and no key) */
+	for (size_t i = 0; cmdline && i < 2; i++) {
+		static const char *const bools[] = { "iommu.strict", "iommu.passthrough" };
+		static const char *const keys[] = {
+			"cmdline_iommu_strict_enabled", "cmdline_iommu_passthrough_enabled"
+		};
+		bool v;
+
+		if (sb_cmdline_param(cmdline, bools[i], val, sizeof(val)) &&
+		    kstrtobool_like(val, &v))
+			doctor_bool(s, keys[i], v, false);
 	}
 }
 
@@ -74,7 +119,11 @@ void doctor_probe_iommu(struct doctor_board *b, struct sb_doctor_sub *s)
 	b->iommu_groups = ng;
 	b->iommu_identity = count[SB_IOMMU_DOMAIN_IDENTITY];
 	doctor_num(s, "instances", (int64_t)ninst, false);
+	/* instance_names stays for old scripts; instance_list is the array to read */
 	doctor_str(s, "instance_names", names, false);
+	doctor_list_add(s, "instance_list", NULL, false);
+	for (size_t i = 0; i < ninst; i++)
+		doctor_list_add(s, "instance_list", inst.names[i], false);
 	doctor_num(s, "groups", (int64_t)ng, false);
 	for (size_t t = 0; t < SB_IOMMU_NDOMAIN_TYPES; t++) {
 		if (!count[t])

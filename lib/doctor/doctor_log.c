@@ -60,10 +60,13 @@ struct keeper {
 static bool wanted_info(const char *text)
 {
 	static const char *const words[] = {
-		"powering up ",		    /* remoteproc_core.c rproc_boot(), dev_info */
-		" is now up",		    /* remoteproc_core.c rproc_start(), dev_info */
-		"Default domain type: ",    /* iommu.c iommu_subsys_init(), pr_info */
-		"TLB invalidation policy: " /* iommu.c iommu_subsys_init(), pr_info */
+		"powering up ",		     /* remoteproc_core.c rproc_boot(), dev_info */
+		" is now up",		     /* remoteproc_core.c rproc_start(), dev_info */
+		"Default domain type: ",     /* iommu.c iommu_subsys_init(), pr_info */
+		"TLB invalidation policy: ", /* iommu.c iommu_subsys_init(), pr_info */
+		/* mm/cma.c cma_debug_show_areas(), pr_info, after a failed allocation: the
+		 * free runs (cause_cma.c) */
+		"cma: number of available pages: ", "cma: range "
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)

@@ -123,6 +123,9 @@ void cause_fix(struct sb_cause *c, const char *fmt, ...) __attribute__((format(p
 void doctor_causes_probe(struct doctor_board *b);
 void doctor_causes_rpmsg(struct doctor_board *b);
 void doctor_causes_dmabuf(struct doctor_board *b);
+struct sb_dmabuf_allocators;
+/* CMA fragmentation and areas without a heap (cause_cma.c), before dmabuf.cma-exhausted */
+void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators *a);
 void doctor_causes_iommu(struct doctor_board *b);
 void doctor_causes_netdev(struct doctor_board *b);
 /* Last: kernel errors of the subsystems' objects that no other cause explains. */

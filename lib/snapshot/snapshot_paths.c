@@ -61,6 +61,9 @@ const struct sb_snap_path sb_snap_paths[] = {
 	 * initstate inside /sys/module/udmabuf) and (processes' fdinfo and maps:
 	 * snap_dmabuf_holders) */
 	{ "/sys/kernel/debug/dma_buf/bufinfo", 0, 0 },
+	/* dmabufcp heaps and doctor: CMA areas (socbox/cma.h; 7.2's ranges/N/bitmap) */
+	{ "/sys/kernel/debug/cma", 3, 0 },
+	{ "/proc/meminfo", 0, 0 },
 	/* doctor: IOMMU */
 	{ "/sys/class/iommu", 2, SB_SNAP_FOLLOW },
 	{ "/sys/kernel/iommu_groups", 2, SB_SNAP_FOLLOW },

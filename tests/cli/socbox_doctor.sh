@@ -116,7 +116,7 @@ t_grep "text calls the sysroot field what JSON calls it" "^sysroot: .*x86-vtd\$"
 t_nogrep "no 'source' field" '^source:' "$T_TMP/out"
 t_run "doctor -P -o subsystem,facts" 0 "$SOCBOX" doctor -P -o subsystem,facts --sysroot "$X86"
 t_grep "facts as key=value in the text modes" \
-	'^SUBSYSTEM="iommu" FACTS="instances=2,instance_names=dmar0,dmar1,groups=8,groups_DMA_FQ=7,groups_dma_fq=7,' "$T_TMP/out"
+	'^SUBSYSTEM="iommu" FACTS="instances=2,instance_names=dmar0,dmar1,instance_list=dmar0,dmar1,groups=8,groups_DMA_FQ=7,groups_dma_fq=7,' "$T_TMP/out"
 t_run "doctor -H" 0 "$SOCBOX" doctor -H -r -n
 t_eq "doctor -H: every column with its JSON type and whether tables show it" \
 	"$(cut -d' ' -f1-3 "$T_TMP/out" | tr '\n' ' ')" \

@@ -70,6 +70,11 @@ if stat and soft:
 for p in (files("*/proc/*/fdinfo/*") + files("*/proc/*/maps") +
           files("*/sys/kernel/debug/dma_buf/bufinfo")):
     seed("dmabufinfo", read(p))
+for p in (files("*/sys/kernel/debug/cma/*/bitmap") + files("*/sys/kernel/debug/cma/*/ranges/*/bitmap")
+          + files("*/proc/meminfo")):
+    seed("cma", read(p))
+seed("cma", b"4294967295 0 15\n")
+seed("cma", b"1 2")
 for p in files("*/sys/kernel/iommu_groups/*/reserved_regions"):
     seed("resv", read(p))
 for p in files("*/proc/cmdline"):
