@@ -496,6 +496,9 @@ int dm_top(struct sb_ctx *c, int argc, const char **argv)
 	if (rc)
 		goto out;
 	live = sb_root_is_live(c->root);
+	/* a snapshot has one moment: sampling it every -i would show zero rates */
+	if (!live && sb_opt.interval > 0 && (rc = sb_need_live(c, "-i")))
+		goto out;
 	if (live && (rc = top_open(c, &t)))
 		goto out;
 	sb_catch_stop_signals();
