@@ -11,6 +11,7 @@
 #include "devmemstat.h"
 #include "socbox/macro.h"
 #include "socbox/stats.h"
+#include "socbox/utc.h"
 
 static double mon_timeout;
 enum {
@@ -31,7 +32,7 @@ enum {
 	E_LOST
 };
 static const struct sb_col event_cols[] = {
-	[E_TIME] = { "TIME", SB_T_STR, 19, 0, "local time of the event (ISO 8601)", 0 },
+	[E_TIME] = { "TIME", SB_T_STR, 20, 0, "time of the event, UTC (ISO 8601)", 0 },
 	[E_EVENT] = { "EVENT", SB_T_STR, 18, 0,
 		      "dev-add, dev-delete, dev-change, page-pool-add, ...; lost (the socket overflowed)",
 		      0 },
@@ -105,20 +106,15 @@ struct mon {
 	bool drops_unknown; /* the kernel does not count them (no SO_MEMINFO) */
 };
 
-/* A row of its own for each event, printed as it comes, with the local time. */
+/* A row of its own for each event, printed as it comes, with the time (UTC). */
 static struct sb_row *start_row(struct mon *m, const char *kind, struct sb_out **o)
 {
 	struct sb_out_opts opts = m->c->out;
-	char ts[72]; /* room for six ints, as -Wformat-truncation counts */
-	time_t now = time(NULL);
+	char ts[SB_UTC_LEN];
 	struct sb_table *t;
 	struct sb_row *r;
-	struct tm tm;
 
-	localtime_r(&now, &tm);
-	/* strftime's "%Y-%m-%dT%H:%M:%S", without its 12 KiB in the static binary */
-	snprintf(ts, sizeof(ts), "%d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	sb_utc_iso8601(time(NULL), ts, sizeof(ts));
 	opts.noheadings = opts.noheadings || m->headings_done;
 	*o = sb_out_new(&opts, stdout);
 	t = sb_out_table(*o, "events", NULL, event_cols, ARRAY_SIZE(event_cols), true);

@@ -23,6 +23,7 @@
 #include "socbox/macro.h"
 #include "socbox/snapshot.h"
 #include "socbox/sys.h"
+#include "socbox/utc.h"
 
 extern char **environ;
 
@@ -437,8 +438,7 @@ static int write_manifest(struct sb_snap *s)
 {
 	char path[PATH_MAX + 32];
 	struct utsname u;
-	time_t now = time(NULL);
-	struct tm tm;
+	char date[SB_UTC_LEN];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/socbox-snapshot.txt", s->out);
@@ -446,16 +446,14 @@ static int write_manifest(struct sb_snap *s)
 	if (!f)
 		return -errno;
 	uname(&u);
-	gmtime_r(&now, &tm);
-	/* the date as strftime's "%Y-%m-%dT%H:%M:%SZ", without its 12 KiB in the static binary */
+	sb_utc_iso8601(time(NULL), date, sizeof(date));
 	fprintf(f,
-		"socbox_version=%s\ndate=%d-%02d-%02dT%02d:%02d:%02dZ\nhostname=%s\nrelease=%s\n"
+		"socbox_version=%s\ndate=%s\nhostname=%s\nrelease=%s\n"
 		"machine=%s\nfiles=%zu\nlinks=%zu\ndirs=%zu\nskipped=%zu\nbytes=%llu\n"
 		"cores=%zu\ncores_cut=%zu\ncores_left_out=%zu\ncore_bytes=%llu\n%s",
-		SOCBOX_VERSION, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-		tm.tm_sec, u.nodename, u.release, u.machine, s->st.files, s->st.links, s->st.dirs,
-		s->st.skipped, s->st.bytes, s->st.cores, s->st.cores_cut, s->st.cores_left_out,
-		s->st.core_bytes, s->notes ? s->notes : "");
+		SOCBOX_VERSION, date, u.nodename, u.release, u.machine, s->st.files, s->st.links,
+		s->st.dirs, s->st.skipped, s->st.bytes, s->st.cores, s->st.cores_cut,
+		s->st.cores_left_out, s->st.core_bytes, s->notes ? s->notes : "");
 	return fclose(f) ? -errno : 0;
 }
 
