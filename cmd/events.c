@@ -76,6 +76,8 @@ static void print_json(const struct sb_event *ev)
 	sb_json_str(&j, "source", ev->source);
 	if (ev->instance[0])
 		sb_json_str(&j, "instance", ev->instance);
+	if (ev->iommu_class)
+		sb_json_str(&j, "class", ev->iommu_class);
 	sb_json_obj_end(&j);
 }
 

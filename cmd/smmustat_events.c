@@ -14,7 +14,19 @@
 #include "socbox/macro.h"
 #include "smmustat.h"
 
-enum { E_DEVICE, E_INSTANCE, E_SOURCE, E_KIND, E_COUNT, E_FIRST, E_LAST, E_ADDR, E_REASON, E_SID };
+enum {
+	E_DEVICE,
+	E_INSTANCE,
+	E_SOURCE,
+	E_CLASS,
+	E_KIND,
+	E_COUNT,
+	E_FIRST,
+	E_LAST,
+	E_ADDR,
+	E_REASON,
+	E_SID
+};
 static const struct sb_col summary_cols[] = {
 	[E_DEVICE] = { "DEVICE", SB_T_STR, 0, SB_COL_LABEL,
 		       "faulting client: as logged, else the device the firmware gives the stream id, else 'sid 0x..'",
@@ -23,6 +35,10 @@ static const struct sb_col summary_cols[] = {
 			 "IOMMU instance that reported it, as smmustat names it (NAME)", 0 },
 	[E_SOURCE] = { "SOURCE", SB_T_STR, 0, SB_COL_LABEL | SB_COL_HIDDEN | SB_COL_JSON,
 		       "IOMMU that reported it as the log names it (its device, DMAR, AMD-Vi)", 0 },
+	[E_CLASS] = { "CLASS", SB_T_STR, 0, 0,
+		      "whose problem: dma-fault (the master's mapping), stream-config (the "
+		      "firmware's stream IDs), smmu-error (the SMMU itself), intr-remap-fault",
+		      0 },
 	[E_KIND] = { "KIND", SB_T_STR, 0, SB_COL_LABEL,
 		     "event or fault kind (F_TRANSLATION, DMA Read, IO_PAGE_FAULT, ...)", 0 },
 	[E_COUNT] = { "COUNT", SB_T_U64, 0, SB_COL_RIGHT | SB_COL_COUNTER, "records in the log", 0 },
@@ -38,7 +54,18 @@ static const struct sb_col summary_cols[] = {
 	[E_SID] = { "SID", SB_T_STR, 0, SB_COL_HIDDEN, "stream id of the last record (SMMU)", 0 },
 };
 
-enum { L_TIME, L_INSTANCE, L_SOURCE, L_DEVICE, L_SID, L_KIND, L_ADDR, L_REASON, L_NAMED_BY };
+enum {
+	L_TIME,
+	L_INSTANCE,
+	L_SOURCE,
+	L_DEVICE,
+	L_SID,
+	L_CLASS,
+	L_KIND,
+	L_ADDR,
+	L_REASON,
+	L_NAMED_BY
+};
 static const struct sb_col list_cols[] = {
 	[L_TIME] = { "TIME_S", SB_T_DBL, 0, SB_COL_RIGHT, "seconds since boot", 3 },
 	[L_INSTANCE] = { "INSTANCE", SB_T_STR, 0, 0,
@@ -47,6 +74,9 @@ static const struct sb_col list_cols[] = {
 		       "IOMMU that reported it as the log names it", 0 },
 	[L_DEVICE] = { "DEVICE", SB_T_STR, 0, 0, "faulting client (see NAMED_BY)", 0 },
 	[L_SID] = { "SID", SB_T_STR, 0, 0, "stream id (SMMU)", 0 },
+	/* CLASS hidden from the list (JSON keeps it): the identifiers fill 80 columns */
+	[L_CLASS] = { "CLASS", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON,
+		      "dma-fault, stream-config, smmu-error or intr-remap-fault", 0 },
 	[L_KIND] = { "KIND", SB_T_STR, 0, 0, "event or fault kind", 0 },
 	[L_ADDR] = { "ADDR", SB_T_STR, 0, 0, "faulting address", 0 },
 	[L_REASON] = { "REASON", SB_T_STR, 0.3, SB_COL_WRAP,
@@ -84,6 +114,7 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 		   ev->client_known	   ? "log"
 		   : ev->named_by_firmware ? "firmware"
 					   : "-");
+	sb_row_str(row, L_CLASS, sb_iommu_class_name(sb_iommu_event_class(ev)));
 	sb_row_str(row, L_KIND, ev->kind);
 	if (ev->has_addr)
 		sb_row_fmt(row, L_ADDR, "0x%llx", (unsigned long long)ev->addr);
@@ -214,6 +245,7 @@ static void summary_rows(struct sb_table *t, const struct collected *c)
 		if (first->instance[0])
 			sb_row_str(row, E_INSTANCE, first->instance);
 		sb_row_str(row, E_SOURCE, first->source[0] ? first->source : "-");
+		sb_row_str(row, E_CLASS, sb_iommu_class_name(sb_iommu_event_class(first)));
 		sb_row_str(row, E_KIND, first->kind);
 		sb_row_u64(row, E_COUNT, c->g[i].count);
 		if (first->has_ts)

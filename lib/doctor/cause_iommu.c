@@ -79,16 +79,24 @@ static void unmapped_masters(struct doctor_board *b)
 
 static void overflow(struct doctor_board *b)
 {
+	struct sb_sid_namer *names = NULL;
+
 	for (size_t i = 0; i < b->log.n; i++) {
 		const char *text = b->log.lines[i].text;
-		char dev[96];
+		struct sb_iommu_event inst = { 0 };
+		const char *dev;
 		struct sb_cause *c;
 
 		if (!strstr(text, "EVTQ overflow detected") &&
 		    !strstr(text, "PRIQ overflow detected"))
 			continue;
-		if (!doctor_log_dev(text, dev, sizeof(dev)))
-			snprintf(dev, sizeof(dev), "smmu");
+		/* the SMMU by its one name (smmustat's, socbox events'); the evidence keeps the
+		 * log's device name */
+		if (!doctor_log_dev(text, inst.source, sizeof(inst.source)))
+			snprintf(inst.source, sizeof(inst.source), "smmu");
+		if (names || sb_sid_namer_open(b->root, &names) == 0)
+			sb_sid_namer_name(names, &inst);
+		dev = inst.instance[0] ? inst.instance : inst.source;
 		c = doctor_cause(b, "iommu.evtq-overflow", SB_DOCTOR_IOMMU, dev);
 		if (!c)
 			continue;
@@ -96,34 +104,7 @@ static void overflow(struct doctor_board *b)
 			   strstr(text, "PRIQ") ? "PRI" : "event");
 		cause_evidence(c, "kernel log: %s", text);
 	}
-}
-
-/* What an IOMMU event says, by its kind: the story and the fix follow the class. */
-enum ev_class {
-	EV_TRANSLATION, /* the master used an address it has no mapping or permission for */
-	EV_STREAM,	/* the SMMU has no valid stream table or context entry for it */
-	EV_SMMU,	/* the SMMU itself: its command queue or a global error */
-	EV_INTR_REMAP,	/* x86: an interrupt request the remapping table blocked */
-};
-
-static enum ev_class class_of(const struct sb_iommu_event *ev)
-{
-	/* arm-smmu-v3.c event_str[]: configuration errors and fetch faults of the stream
-	 * table and context descriptors */
-	static const char *const stream[] = {
-		"C_BAD_STREAMID", "C_BAD_STE",	"C_BAD_SUBSTREAMID", "C_BAD_CD",
-		"F_STE_FETCH",	  "F_CD_FETCH", "F_STREAM_DISABLED", "C_STE_S1CDMAX"
-	};
-
-	if (!strcmp(ev->kind, "cmd-sync-timeout") || !strcmp(ev->kind, "gerror") ||
-	    !strcmp(ev->kind, "global-fault"))
-		return EV_SMMU;
-	if (!strcmp(ev->kind, "INTR-REMAP"))
-		return EV_INTR_REMAP;
-	for (size_t i = 0; i < sizeof(stream) / sizeof(stream[0]); i++)
-		if (!strcmp(ev->kind, stream[i]))
-			return EV_STREAM;
-	return EV_TRANSLATION;
+	sb_sid_namer_close(names);
 }
 
 static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_iommu_event *ev,
@@ -135,8 +116,8 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 
 	if (ev->has_addr)
 		snprintf(at, sizeof(at), " at 0x%llx", (unsigned long long)ev->addr);
-	switch (class_of(ev)) {
-	case EV_SMMU:
+	switch (sb_iommu_event_class(ev)) {
+	case SB_IOMMU_SMMU_ERROR:
 		cause_diag(c,
 			   "%s: the SMMU itself failed: %zu %s event%s since boot, not a "
 			   "master's DMA",
@@ -150,7 +131,7 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 			  "until it works",
 			  b->plat.acpi_iort ? "the IORT SMMUv3 node" : "its device-tree node");
 		return;
-	case EV_STREAM:
+	case SB_IOMMU_STREAM_CONFIG:
 		cause_diag(c,
 			   "%s: %zu %s event%s in %s: the SMMU has no valid stream table "
 			   "entry for it%s",
@@ -172,7 +153,7 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 				  b->plat.acpi_iort ? "IORT ID mappings"
 						    : "iommus or iommu-map property");
 		return;
-	case EV_INTR_REMAP:
+	case SB_IOMMU_INTR_REMAP:
 		cause_diag(c,
 			   "%s: %zu interrupt-remapping fault%s in %s: the IOMMU blocked its "
 			   "interrupt requests",
@@ -186,7 +167,8 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 			  "only to confirm",
 			  ev->device);
 		return;
-	case EV_TRANSLATION:
+	case SB_IOMMU_DMA_FAULT:
+	case SB_IOMMU_RECORDS_LOST: /* not framed: faults() leaves them to overflow() */
 		break;
 	}
 	/* the diagnosis names the instance by its one name (as smmustat and socbox events
@@ -203,7 +185,7 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 /* An event's group: its device and class; first and count once grouped. */
 struct ev_key {
 	const char *device;
-	enum ev_class cls;
+	enum sb_iommu_class cls;
 	size_t first, count;
 };
 
@@ -247,8 +229,9 @@ static void faults(struct doctor_board *b)
 			sb_sid_namer_name(names, &ev[i]);
 	/* the SMMU's own errors are the instance's; a client nobody named is its stream ID */
 	for (size_t i = 0; i < n; i++)
-		if (class_of(&ev[i]) == EV_SMMU)
-			snprintf(ev[i].device, sizeof(ev[i].device), "%s", ev[i].source);
+		if (sb_iommu_event_class(&ev[i]) == SB_IOMMU_SMMU_ERROR)
+			snprintf(ev[i].device, sizeof(ev[i].device), "%s",
+				 ev[i].instance[0] ? ev[i].instance : ev[i].source);
 		else if ((!ev[i].device[0] || !strcmp(ev[i].device, "-")) && ev[i].has_sid)
 			snprintf(ev[i].device, sizeof(ev[i].device), "sid 0x%x", ev[i].sid);
 		else if (!ev[i].device[0] || !strcmp(ev[i].device, "-"))
@@ -260,7 +243,8 @@ static void faults(struct doctor_board *b)
 	if (!keys)
 		abort();
 	for (size_t i = 0; i < n; i++)
-		keys[i] = (struct ev_key){ ev[i].device, class_of(&ev[i]), i, b->evgroups[i].count };
+		keys[i] = (struct ev_key){ ev[i].device, sb_iommu_event_class(&ev[i]), i,
+					   b->evgroups[i].count };
 	qsort(keys, n, sizeof(*keys), ev_key_cmp);
 	for (size_t i = 0, run = 0; i < n; i = run) {
 		size_t count = 0;
@@ -277,7 +261,9 @@ static void faults(struct doctor_board *b)
 		struct sb_cause *c;
 		size_t i = keys[g].first;
 
-		if (!(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
+		/* lost records are iommu.evtq-overflow's (overflow()), not a client's fault */
+		if (sb_iommu_event_class(&ev[i]) == SB_IOMMU_RECORDS_LOST ||
+		    !(c = doctor_cause(b, "iommu.faults", SB_DOCTOR_IOMMU, ev[i].device)))
 			continue;
 		frame(b, c, &ev[i], keys[g].count);
 	}

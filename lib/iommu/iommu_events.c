@@ -15,6 +15,45 @@
 #include "socbox/sys.h"
 
 /* SMMUv3 architecture event numbers. */
+enum sb_iommu_class sb_iommu_event_class(const struct sb_iommu_event *ev)
+{
+	/* arm-smmu-v3.c event_str[]: configuration errors and fetch faults of the stream
+	 * table and context descriptors */
+	static const char *const stream[] = {
+		"C_BAD_STREAMID", "C_BAD_STE",	"C_BAD_SUBSTREAMID", "C_BAD_CD",
+		"F_STE_FETCH",	  "F_CD_FETCH", "F_STREAM_DISABLED", "C_STE_S1CDMAX"
+	};
+
+	if (!strcmp(ev->kind, "cmd-sync-timeout") || !strcmp(ev->kind, "gerror") ||
+	    !strcmp(ev->kind, "global-fault"))
+		return SB_IOMMU_SMMU_ERROR;
+	if (!strcmp(ev->kind, "INTR-REMAP"))
+		return SB_IOMMU_INTR_REMAP;
+	if (!strcmp(ev->kind, "evtq-overflow"))
+		return SB_IOMMU_RECORDS_LOST;
+	for (size_t i = 0; i < sizeof(stream) / sizeof(stream[0]); i++)
+		if (!strcmp(ev->kind, stream[i]))
+			return SB_IOMMU_STREAM_CONFIG;
+	return SB_IOMMU_DMA_FAULT;
+}
+
+const char *sb_iommu_class_name(enum sb_iommu_class c)
+{
+	switch (c) {
+	case SB_IOMMU_STREAM_CONFIG:
+		return "stream-config";
+	case SB_IOMMU_SMMU_ERROR:
+		return "smmu-error";
+	case SB_IOMMU_INTR_REMAP:
+		return "intr-remap-fault";
+	case SB_IOMMU_RECORDS_LOST:
+		return "records-lost";
+	case SB_IOMMU_DMA_FAULT:
+	default:
+		return "dma-fault";
+	}
+}
+
 const char *sb_smmu_event_name(unsigned id)
 {
 	static const struct {

@@ -41,8 +41,8 @@ for b in arm64-server-smmuv3 x86-vtd-server arm64-soc qemu-virt-arm64; do
 done
 
 t_run "arm64-server: the SMMUv3 fault at arm-smmu-v3.1.auto" 0 "$SOCBOX" smmustat events --sysroot "$F/arm64-server-smmuv3"
-t_grep "instance by its name (the log's device under -o +SOURCE and in JSON)" '^0002:01:00\.1 +smmu3\.0x0000200000000000 +F_TRANSLATION' "$T_TMP/out"
-t_grep "a bare stream ID named through the IORT" '^ARMH0330:00 +smmu3\.0x0000100000000000 +F_TRANSLATION' "$T_TMP/out"
+t_grep "instance by its name (the log's device under -o +SOURCE and in JSON)" '^0002:01:00\.1 +smmu3\.0x0000200000000000 +dma-fault +F_TRANSLATION' "$T_TMP/out"
+t_grep "a bare stream ID named through the IORT" '^ARMH0330:00 +smmu3\.0x0000100000000000 +dma-fault +F_TRANSLATION' "$T_TMP/out"
 t_run "arm64-soc: socbox events" 0 "$SOCBOX" events --sysroot "$F/arm64-soc"
 t_grep "the stream ID named as smmustat events names it" '^\[   37\.100400\] iommu +fault +4a200000\.dma  F_TRANSLATION addr 0x87650000: .* \(smmu3\.0x0000000049000000, 49000000\.iommu\)$' "$T_TMP/out"
 t_run "x86: VT-d faults" 0 "$SOCBOX" events --sysroot "$F/x86-vtd-server"

@@ -65,7 +65,7 @@ t_jq "server: one record per fault, not one per form" '.records == 3 and (.event
 t_jq "server: REASON is the qualifier line" '.event_groups[0].reason == "unpriv data write s1 \"CD fetch\" stag: 0x0"' "$T_TMP/e.json"
 # /dev/kmsg escapes the tab before each dword (\x09): the 6.6 raw dump must still parse.
 t_run "soc: events --list of an escaped raw dump" 0 "$SOCBOX" smmustat events --sysroot "$SOC" --list -J
-t_jq "soc: stream id, IOVA and the qualifier made from dword 1" '.events == [{"time_s": 37.1004, "instance": "smmu3.0x0000000049000000", "source": "49000000.iommu", "device": "4a200000.dma", "sid": "0x3", "kind": "F_TRANSLATION", "addr": "0x87650000", "reason": "unpriv data read s1 \"CD fetch\" stag: 0x0"}]' "$T_TMP/out"
+t_jq "soc: stream id, IOVA and the qualifier made from dword 1" '.events == [{"time_s": 37.1004, "instance": "smmu3.0x0000000049000000", "source": "49000000.iommu", "device": "4a200000.dma", "sid": "0x3", "class": "dma-fault", "kind": "F_TRANSLATION", "addr": "0x87650000", "reason": "unpriv data read s1 \"CD fetch\" stag: 0x0"}]' "$T_TMP/out"
 # On an 80-column console the identifiers fill the line and REASON would be a word a line:
 # it goes below each event, whole, and no line is wider than 80.
 COLUMNS=80 "$SOCBOX" smmustat events --sysroot "$SRV" --list >"$T_TMP/w.txt"

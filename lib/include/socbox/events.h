@@ -38,9 +38,10 @@ struct sb_event {
 	char object[96];   /* what it is about: a device, "remoteproc0", a channel, "pool 12" */
 	char detail[256];  /* the rest, as text */
 	char instance[80]; /* IOMMU faults: the reporting instance (class name), empty if unknown */
-	const char *source; /* "kmsg", "netdev", "uevent" */
-	size_t seq;	    /* order of arrival, for equal times */
-	uint64_t key_us;    /* where it goes in the timeline (sb_ev_add) */
+	const char *iommu_class; /* IOMMU faults: sb_iommu_class_name() (JSON "class"), or NULL */
+	const char *source;	 /* "kmsg", "netdev", "uevent" */
+	size_t seq;		 /* order of arrival, for equal times */
+	uint64_t key_us;	 /* where it goes in the timeline (sb_ev_add) */
 };
 
 const char *sb_ev_subsys_name(enum sb_ev_subsys s);

@@ -44,6 +44,20 @@ struct sb_iommu_event {
 	bool has_ts;
 };
 
+/* What an IOMMU event says, by its kind: whose problem it is and so what to do. The names
+ * are the same in every view (smmustat events' CLASS, socbox events' kind, doctor). */
+enum sb_iommu_class {
+	SB_IOMMU_DMA_FAULT,	/* a master used an address it has no mapping or permission for */
+	SB_IOMMU_STREAM_CONFIG, /* no valid stream table or context entry for a stream ID: the
+				 * firmware's description of the master */
+	SB_IOMMU_SMMU_ERROR,	/* the SMMU itself: its command queue or a global error */
+	SB_IOMMU_INTR_REMAP,	/* x86: an interrupt request the remapping table blocked */
+	SB_IOMMU_RECORDS_LOST,	/* the event queue overflowed: records the kernel never saw */
+};
+enum sb_iommu_class sb_iommu_event_class(const struct sb_iommu_event *ev);
+/* "dma-fault", "stream-config", "smmu-error", "intr-remap-fault", "records-lost" */
+const char *sb_iommu_class_name(enum sb_iommu_class c);
+
 /* Recognise one log line on its own: 1 and ev filled for a line that starts a record
  * (an SMMUv3 raw header or decoded line is only its start), 0 otherwise. */
 int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev);
