@@ -468,14 +468,18 @@ static int natural_cmp(const void *a, const void *b)
 }
 
 /* Read the entries with getdents64 on the fd itself: fdopendir costs an fstat and two
- * fcntl calls per directory, which is most of the cost of listing one IOMMU group. */
+ * fcntl calls per directory, which is most of the cost of listing one IOMMU group. The
+ * entries buffer is the heap's: on the stack, below a PATH_MAX path, it made this the
+ * deepest frame of a view's start (each new stack page a page fault). */
+enum { DIR_LIST_BUF = 8192 };
+
+static int dir_list_fd(int fd, struct sb_dirlist *out, char *dbuf);
+
 int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt, ...)
 {
-	char dbuf[8192] __attribute__((aligned(8)));
 	char path[PATH_MAX];
-	size_t cap = 0;
-	ssize_t got;
-	int fd, err = 0;
+	char *dbuf;
+	int fd, rc;
 
 	out->names = NULL;
 	out->n = 0;
@@ -485,7 +489,24 @@ int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt
 	fd = sys_openat(r, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return -errno;
-	while ((got = getdents64(fd, dbuf, sizeof(dbuf))) > 0) {
+	dbuf = malloc(DIR_LIST_BUF);
+	if (!dbuf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	rc = dir_list_fd(fd, out, dbuf);
+	free(dbuf);
+	return rc;
+}
+
+/* The entries of the directory fd, sorted; closes fd. */
+static int dir_list_fd(int fd, struct sb_dirlist *out, char *dbuf)
+{
+	size_t cap = 0;
+	ssize_t got;
+	int err = 0;
+
+	while ((got = getdents64(fd, dbuf, DIR_LIST_BUF)) > 0) {
 		for (ssize_t off = 0; off < got;) {
 			struct dirent64 *de = (struct dirent64 *)(void *)(dbuf + off);
 

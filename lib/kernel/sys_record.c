@@ -12,14 +12,11 @@
  * looked at or read as a link is appended to that file as the host names it (a sysroot's
  * path first), so tests/cli/snapshot_covers.sh can hold what the views read to what a
  * snapshot copies. Only what was found: a snapshot cannot hold what the board lacks. */
-static void record(const char *dir, const char *path)
+static void __attribute__((noinline)) record(const char *file, const char *dir, const char *path)
 {
-	const char *file = getenv("SOCBOX_TEST_RECORD_READS");
 	char line[2 * PATH_MAX + 2];
 	int fd, n;
 
-	if (!file || !*file)
-		return;
 	n = snprintf(line, sizeof(line), "%s%s%s\n", dir, *dir && *path != '/' ? "/" : "", path);
 	if (n <= 0 || (size_t)n >= sizeof(line))
 		return;
@@ -33,22 +30,42 @@ static void record(const char *dir, const char *path)
 	close(fd);
 }
 
-void sys_record_read_at(int dfd, const char *name)
+/* The file named by SOCBOX_TEST_RECORD_READS, or NULL. Checked before record() or a
+ * buffer of PATH_MAX is entered: with stack-clash protection each page of such a frame is
+ * probed, so a frame entered on every open deepens the stack by its size, and each new
+ * stack page is a page fault at start. */
+static const char *record_file(void)
+{
+	const char *file = getenv("SOCBOX_TEST_RECORD_READS");
+
+	return file && *file ? file : NULL;
+}
+
+static void __attribute__((noinline)) record_at(const char *file, int dfd, const char *name)
 {
 	char proc[64], dir[PATH_MAX];
 	ssize_t n;
 
-	if (!getenv("SOCBOX_TEST_RECORD_READS"))
-		return;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dfd);
 	n = readlink(proc, dir, sizeof(dir) - 1);
 	if (n <= 0)
 		return;
 	dir[n] = '\0';
-	record(dir, name);
+	record(file, dir, name);
+}
+
+void sys_record_read_at(int dfd, const char *name)
+{
+	const char *file = record_file();
+
+	if (file)
+		record_at(file, dfd, name);
 }
 
 void sys_record_read(const struct sb_root *r, const char *path)
 {
-	record(r->live ? "" : r->path, path);
+	const char *file = record_file();
+
+	if (file)
+		record(file, r->live ? "" : r->path, path);
 }
