@@ -136,6 +136,49 @@ static bool parse_rproc(const struct sb_kmsg_line *l, struct sb_event *ev)
 	return false;
 }
 
+/* drivers/remoteproc/ti_k3_common.c k3_rproc_mbox_callback(): dev_err(dev, "K3 rproc %s
+ * crashed\n", rproc->name) on the platform device ("k3-m4-rproc 5000000.m4fss: K3 rproc
+ * 5000000.m4fss crashed"). The driver reports no crash to the core, so no crash line of the
+ * core follows and nothing recovers it: this line is the crash. The object is the
+ * processor's name until sb_ev_name_rproc() finds its remoteprocN. */
+static bool parse_k3_crash(const struct sb_kmsg_line *l, struct sb_event *ev)
+{
+	static const char mid[] = ": K3 rproc ", tail[] = " crashed";
+	const char *p = strstr(l->text, mid), *name;
+	size_t len;
+
+	if (!p)
+		return false;
+	name = p + strlen(mid);
+	len = strlen(name);
+	if (len <= strlen(tail) || strcmp(name + len - strlen(tail), tail))
+		return false;
+	len -= strlen(tail);
+	set(ev, l, SB_EV_REMOTEPROC, "crash", "");
+	snprintf(ev->object, sizeof(ev->object), "%.*s", (int)len, name);
+	snprintf(ev->detail, sizeof(ev->detail),
+		 "%.*s: not reported to the remoteproc core (no recovery)", (int)len, name);
+	return true;
+}
+
+void sb_ev_name_rproc(const struct sb_root *r, struct sb_event *ev)
+{
+	struct sb_dirlist d;
+	char name[sizeof(ev->object)];
+
+	if (ev->subsys != SB_EV_REMOTEPROC || !strncmp(ev->object, "remoteproc", 10) ||
+	    sb_dir_list(r, &d, "/sys/class/remoteproc"))
+		return;
+	for (size_t i = 0; i < d.n; i++)
+		if (sb_attr_str(r, name, sizeof(name), "/sys/class/remoteproc/%s/name",
+				d.names[i]) >= 0 &&
+		    !strcmp(name, ev->object)) {
+			snprintf(ev->object, sizeof(ev->object), "%s", d.names[i]);
+			break;
+		}
+	sb_dirlist_free(&d);
+}
+
 /* drivers/rpmsg/rpmsg_ns.c and mtk_rpmsg.c: "%sing channel %s addr 0x%x" (creat/destroy);
  * virtio_rpmsg_bus.c: "rpmsg host is online". */
 static bool parse_rpmsg(const struct sb_kmsg_line *l, struct sb_event *ev)
@@ -221,7 +264,8 @@ bool sb_ev_parse_kmsg(const struct sb_kmsg_line *l, struct sb_event *ev)
 {
 	if (!l->text || !*l->text)
 		return false;
-	return parse_rproc(l, ev) || parse_pool(l, ev) || parse_cma(l, ev) || parse_rpmsg(l, ev);
+	return parse_rproc(l, ev) || parse_k3_crash(l, ev) || parse_pool(l, ev) ||
+	       parse_cma(l, ev) || parse_rpmsg(l, ev);
 }
 
 void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev)

@@ -23,6 +23,7 @@
 #define EACH_HOLD_MAX 1024
 
 struct each {
+	const struct sb_root *r;
 	unsigned mask;
 	bool iommu;
 	struct sb_iommu_evasm a;
@@ -173,8 +174,10 @@ static int each_line(void *arg, const struct sb_kmsg_line *line)
 		x->newest_us = line->ts_us;
 	for (size_t k = 0; k < n; k++)
 		add_iommu(x, &done[k]);
-	if (sb_ev_parse_kmsg(line, &ev) && (x->mask & (1u << ev.subsys)))
+	if (sb_ev_parse_kmsg(line, &ev) && (x->mask & (1u << ev.subsys))) {
+		sb_ev_name_rproc(x->r, &ev);
 		add(x, &ev);
+	}
 	release(x, settled(x), false);
 	while (!x->rc && x->n > EACH_HOLD_MAX && sb_iommu_evasm_flush(&x->a, &ie)) {
 		add_iommu(x, &ie);
@@ -231,7 +234,7 @@ int sb_ev_each(const struct sb_root *r, unsigned mask, sb_ev_emit_fn emit, void 
 	       struct sb_ev_each_info *info, struct sb_err *e)
 {
 	struct each x = {
-		.mask = mask, .iommu = mask & (1u << SB_EV_IOMMU), .emit = emit, .arg = arg
+		.r = r, .mask = mask, .iommu = mask & (1u << SB_EV_IOMMU), .emit = emit, .arg = arg
 	};
 	struct sb_kmsg_info ki;
 	struct sb_iommu_event ie;

@@ -28,6 +28,7 @@
 #define FOLLOW_REORDER_MS 250
 
 struct sb_ev_follow {
+	const struct sb_root *r; /* the caller's, open while it follows */
 	unsigned mask;
 	struct sb_kmsg_follow kf;
 	struct sb_devmon *mon;
@@ -155,8 +156,10 @@ static void kmsg_line(struct sb_ev_follow *f, const struct sb_kmsg_line *l)
 	n = sb_iommu_evasm_feed(&f->asm_, l, done);
 	for (size_t i = 0; i < n; i++)
 		emit_iommu(f, &done[i]);
-	if (sb_ev_parse_kmsg(l, &ev))
+	if (sb_ev_parse_kmsg(l, &ev)) {
+		sb_ev_name_rproc(f->r, &ev);
 		hold(f, &ev);
+	}
 }
 
 /* A detached pool that still held pages, then gone: its pages came back. */
@@ -215,6 +218,7 @@ int sb_ev_follow_open(const struct sb_root *r, unsigned mask, struct sb_ev_follo
 	*out = NULL;
 	if (!f)
 		return sb_err_set(e, ENOMEM, "events", "follow", NULL);
+	f->r = r;
 	f->mask = mask;
 	if ((rc = sb_kmsg_follow_open(&f->kf, e))) {
 		free(f);

@@ -70,6 +70,39 @@ START_TEST(remoteproc_lifecycle)
 }
 END_TEST
 
+/* TI K3 reports no crash to the core: its driver's own line is the crash
+ * (ti_k3_common.c k3_rproc_mbox_callback(), "K3 rproc %s crashed\n"), named by the
+ * processor's name until the root says which remoteprocN that is. */
+START_TEST(k3_unreported_crash)
+{
+	struct sb_event ev;
+	struct sb_root *r;
+	char *dir = tu_tree_new();
+
+	EXPECT("3,3,1003702,-;k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed",
+	       "remoteproc", "crash", "5000000.m4fss",
+	       "5000000.m4fss: not reported to the remoteproc core (no recovery)");
+	ck_assert(!parse("3,4,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc  crashed", &ev));
+	ck_assert(!parse("3,5,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed!",
+			 &ev));
+	ck_assert(!parse("3,6,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc crashed", &ev));
+
+	tu_write(dir, "sys/class/remoteproc/remoteproc1/name", "78000000.r5f\n", -1);
+	tu_write(dir, "sys/class/remoteproc/remoteproc0/name", "5000000.m4fss\n", -1);
+	ck_assert_int_eq(sb_root_open(&r, dir, NULL), 0);
+	ck_assert(parse("3,3,1003702,-;k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed",
+			&ev));
+	sb_ev_name_rproc(r, &ev);
+	ck_assert_str_eq(ev.object, "remoteproc0");
+	/* a name the root does not have stays as the log wrote it */
+	ck_assert(parse("3,7,1,-;k3-r5-rproc 79000000.r5f: K3 rproc 79000000.r5f crashed", &ev));
+	sb_ev_name_rproc(r, &ev);
+	ck_assert_str_eq(ev.object, "79000000.r5f");
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 START_TEST(rpmsg_channels)
 {
 	struct sb_event ev;
@@ -288,6 +321,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, remoteproc_lifecycle);
+	tcase_add_test(tc, k3_unreported_crash);
 	tcase_add_test(tc, rpmsg_channels);
 	tcase_add_test(tc, page_pools_and_cma);
 	tcase_add_test(tc, hostile_lines_stay_bounded);

@@ -51,6 +51,9 @@ int sb_ev_subsys_mask(const char *list, unsigned *mask, char *bad, size_t len);
 /* Recognise one kernel log line of remoteproc, rpmsg, page pool or CMA. Returns true and
  * fills ev. IOMMU lines are not recognised here (sb_iommu_event_parse). */
 bool sb_ev_parse_kmsg(const struct sb_kmsg_line *l, struct sb_event *ev);
+/* A remote processor's event named by the processor's name (a driver's own line, such as
+ * TI K3's unreported crash) gets the remoteprocN every view uses, when r has it. */
+void sb_ev_name_rproc(const struct sb_root *r, struct sb_event *ev);
 /* An IOMMU record as an event (name it first: sb_sid_namer_name()). */
 void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev);
 /* A detached page pool that still holds pages, as an event at its detach time. */
