@@ -13,9 +13,12 @@ static size_t count_running(const struct sb_rproc *p, size_t n)
 {
 	size_t running = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(p[i].state, "running") || !strcmp(p[i].state, "attached"))
+	for (size_t i = 0; i < n; i++) {
+		const char *state = sb_rproc_state_shown(&p[i]); /* one state in every view */
+
+		if (!strcmp(state, "running") || !strcmp(state, "attached"))
 			running++;
+	}
 	return running;
 }
 
