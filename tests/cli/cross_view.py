@@ -5,12 +5,13 @@ is read by each view that names its objects (-J), and each object's name and sta
 the same in all of them: a remote processor's state and crash count in `rpmsgctl rproc
 status`, `rpmsgctl list`, doctor's facts and causes and `socbox events`; an IOMMU
 instance's name in `smmustat`, `smmustat events`, `socbox events` and doctor; the heaps in
-`dmabufcp heaps` and doctor.
+`dmabufcp heaps` and doctor; and the same names and states as `socbox metrics` labels.
 
 Usage: cross_view.py SOCBOX FIXTURES WORKDIR   (TAP on stdout; exit 1 on a disagreement)
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -124,6 +125,39 @@ def check_heaps(board, doctor):
          any(h.get("kind") == "udmabuf" for h in rows))
 
 
+LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
+
+
+def metrics(board):
+    """socbox metrics' samples as (name, {label: value}, value)."""
+    p = subprocess.run([SOCBOX, "metrics", "--sysroot", board], capture_output=True, text=True,
+                       check=False)
+    out = []
+    for line in p.stdout.splitlines():
+        if line.startswith("#") or " " not in line:
+            continue
+        series, value = line.rsplit(" ", 1)
+        name, _, labels = series.partition("{")
+        out.append((name, dict(LABEL.findall(labels)), value))
+    return out
+
+
+def check_metrics(board):
+    samples = metrics(board)
+    status = view(board, "rpmsgctl", "rproc", "status")
+    procs = status.get("remoteprocs", []) if isinstance(status, dict) else []
+    for p in procs:
+        states = [lb["state"] for name, lb, v in samples
+                  if name == "socbox_rpmsgctl_remoteprocs_state" and lb.get("id") == p["id"] and v == "1"]
+        same(board, f"{p['id']}: metrics' state vs rproc status", states, [p["state"]])
+    overview = view(board, "smmustat", "overview")
+    names = {i["name"] for i in overview.get("instances", [])} if isinstance(overview, dict) else set()
+    for name, lb, _ in samples:
+        inst = lb.get("instance")
+        if inst not in (None, "", "-") and not name.startswith("socbox_doctor"):
+            same(board, f"metric {name}'s instance {inst} is smmustat's", True, inst in names)
+
+
 def boards():
     for name in sorted(os.listdir(FIXTURES)):
         d = os.path.join(FIXTURES, name)
@@ -151,6 +185,7 @@ def main():
         check_rproc(board, doctor, events)
         check_iommu(board, doctor, events)
         check_heaps(board, doctor)
+        check_metrics(board)
     for f in failures:
         print(f"not ok - {f}")
     print(f"# {n} boards, {checks} comparisons, {len(failures)} disagreements")
