@@ -83,8 +83,8 @@ START_TEST(k3_unreported_crash)
 	       "remoteproc", "crash", "5000000.m4fss",
 	       "5000000.m4fss: not reported to the remoteproc core (no recovery)");
 	ck_assert(!parse("3,4,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc  crashed", &ev));
-	ck_assert(!parse("3,5,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed!",
-			 &ev));
+	ck_assert(
+		!parse("3,5,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc 5000000.m4fss crashed!", &ev));
 	ck_assert(!parse("3,6,1,-;k3-m4-rproc 5000000.m4fss: K3 rproc crashed", &ev));
 
 	tu_write(dir, "sys/class/remoteproc/remoteproc1/name", "78000000.r5f\n", -1);
