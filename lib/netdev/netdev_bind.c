@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "socbox/dmabuf.h"
+#include "socbox/kmsg_said.h"
 #include "socbox/macro.h"
 #include "socbox/netdev.h"
 
@@ -158,19 +159,19 @@ static int bind_talk(struct sb_genl *g, const struct sb_nl_msg *req, struct bind
 
 /* A refusal with neither an extended ack nor a rejected attribute: the kernel's log about the
  * device (or its parent) during the request is the reason, when it printed one. */
-static void bare_refusal(struct sb_err *e, int err, struct sb_nd_said *said, const char *ifname)
+static void bare_refusal(struct sb_err *e, int err, struct sb_kmsg_said *said, const char *ifname)
 {
 	char path[PATH_MAX], link[PATH_MAX], quote[sizeof(e->reason) - 64];
-	const char *parent = NULL;
+	const char *names[] = { ifname, NULL }; /* the interface, then its parent device */
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n > 0) {
 		link[n] = '\0';
-		parent = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+		names[1] = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 	}
-	if (sb_nd_said_take(said, ifname, parent, quote, sizeof(quote)))
+	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
 		sb_err_reason(e, "kernel: %s; its log: %s", strerror(err), quote);
 	else if (bind_hint(err))
 		sb_err_reason(e, "kernel: %s", strerror(err));
@@ -189,7 +190,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 	struct sb_nl_msg m;
 	struct bind_reply r = { 0 };
 	struct bind_ack ack = { 0 };
-	struct sb_nd_said said;
+	struct sb_kmsg_said said;
 	const char *hint;
 	bool unmet;
 	int rc;
@@ -203,10 +204,10 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 		sb_nl_put_u32(&m, SB_NETDEV_A_QUEUE_TYPE, SB_NETDEV_QUEUE_TYPE_RX);
 		sb_nl_nest_end(&m, q);
 	}
-	sb_nd_said_mark(&said);
+	sb_kmsg_said_mark(&said);
 	rc = bind_talk(g, &m, &r, &ack, e);
 	if (m.overflow) { /* too many queues for one request: e says so */
-		sb_nd_said_drop(&said);
+		sb_kmsg_said_drop(&said);
 		return rc;
 	}
 	if (rc > 0)
@@ -214,7 +215,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 	if (rc == 0 && !ack.error && !r.have_id) {
 		sb_err_set(e, EPROTO, "bind-rx", "read binding id", NULL);
 		sb_err_reason(e, "the kernel's reply carries no binding id");
-		sb_nd_said_drop(&said);
+		sb_kmsg_said_drop(&said);
 		return -EPROTO;
 	}
 	if (rc) {
@@ -234,7 +235,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 				      strerror(-rc));
 		else
 			bare_refusal(e, -rc, &said, name);
-		sb_nd_said_drop(&said);
+		sb_kmsg_said_drop(&said);
 		hint = bind_refusal_hint(ack.msg, -rc, &unmet);
 		if (hint)
 			sb_err_hint(e, "%s", hint);
@@ -245,7 +246,7 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 							     : SB_EXIT_FAIL);
 		return rc;
 	}
-	sb_nd_said_drop(&said);
+	sb_kmsg_said_drop(&said);
 	*binding_id = r.id;
 	return 0;
 }

@@ -277,22 +277,6 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 /* A udmabuf of size bytes (page multiple) backed by a sealed memfd; returns the dma-buf fd. */
 int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e);
 
-/* What the kernel logged about a device while an operation ran (netdev_said.c): mark the
- * log's end before, take after. take gives the records at warning or worse (at most
- * SB_ND_SAID_MOST, quoted and joined by "; " into buf) that name ifname or its parent device
- * (NULL when none), counts all of them and ends the mark; drop ends it unread. Without
- * access to /dev/kmsg both give nothing. */
-#define SB_ND_SAID_PRIO 4 /* KERN_WARNING */
-#define SB_ND_SAID_MOST 3
-struct sb_nd_said {
-	struct sb_kmsg_follow f;
-	bool open;
-};
-void sb_nd_said_mark(struct sb_nd_said *s);
-unsigned sb_nd_said_take(struct sb_nd_said *s, const char *ifname, const char *parent, char *buf,
-			 size_t len);
-void sb_nd_said_drop(struct sb_nd_said *s);
-bool sb_nd_said_names(const char *text, const char *ifname, const char *parent);
 
 /* Interface counters of /proc/net/dev (the fallback when a driver has no qstats). */
 struct sb_if_counters {
