@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "socbox/kmsg.h"
+#include "socbox/kmsg_said.h"
 #include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/rproc.h"
@@ -230,11 +231,29 @@ static void current_state(const struct sb_root *r, const struct sb_rproc *p, cha
 		snprintf(buf, len, "unknown");
 }
 
+/* A state write the kernel refused: what it logged about the processor (or its platform
+ * device) meanwhile is the reason, or the error says it gave none; nothing when the log
+ * could not be read (not root, a sysroot). */
+static void quote_log(struct sb_kmsg_said *said, const struct sb_rproc *p, int rc, struct sb_err *e)
+{
+	const char *names[] = { p->id, p->device[0] ? p->device : NULL };
+	char quote[sizeof(e->reason) - 64];
+
+	if (!said->open)
+		return;
+	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
+		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(-rc), quote);
+	else
+		sb_err_reason(e, "kernel: %s, with no reason (nothing in its log about %s)",
+			      sb_strerror(-rc), p->id);
+}
+
 int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_action a,
 			 struct sb_err *e)
 {
 	static const char *const words[] = { "start", "stop", "detach" };
 	char object[sizeof(p->id) + sizeof(p->name) + 4], state[24];
+	struct sb_kmsg_said said = { .open = false };
 	int rc;
 
 	snprintf(object, sizeof(object), "%s (%s)", p->id, p->name);
@@ -246,7 +265,12 @@ int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p, enum
 		sb_err_exit(e, SB_EXIT_FAIL);
 		return -EBUSY;
 	}
+	if (sb_root_is_live(r))
+		sb_kmsg_said_mark(&said);
 	rc = write_attr(r, p, "state", words[a], words[a], e);
+	if (rc < 0)
+		quote_log(&said, p, rc, e);
+	sb_kmsg_said_drop(&said);
 	if (rc == 0 && a == SB_RPROC_STOP) {
 		current_state(r, p, state, sizeof(state));
 		if (!strcmp(state, "running")) {
@@ -269,9 +293,6 @@ int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p, enum
 		sb_err_hint(e,
 			    "firmware '%s' not found under /lib/firmware; 'rpmsgctl rproc firmware %s FILE' picks another",
 			    p->firmware, p->id);
-	else if (rc == -EINVAL && a == SB_RPROC_START)
-		sb_err_hint(e,
-			    "the firmware image was rejected (bad ELF or resource table): see dmesg");
 	return rc;
 }
 
