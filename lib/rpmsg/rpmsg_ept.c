@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "socbox/kmsg_said.h"
 #include "socbox/macro.h"
 #include "socbox/rpmsg.h"
 #include "socbox/stats.h"
@@ -233,6 +234,31 @@ static bool fd_lacking(const struct sb_rpmsg_ctl *ctl)
 	return ctl->fd_probe.instead_of == SB_RPMSG_FD;
 }
 
+/* The endpoint the kernel could not make: what it logged meanwhile about the control
+ * device, its rpmsg channel or the virtio device under it is the reason ("virtio_rpmsg_bus
+ * virtio0: idr_alloc failed: -28"), else the error says it gave none. */
+static void refused_quote(struct sb_rpmsg_ctl *ctl, struct sb_kmsg_said *said, struct sb_err *e)
+{
+	char ctrl[32], channel[128] = "", virtio[64] = "", quote[sizeof(e->reason) - 64];
+	const char *names[] = { ctrl, channel, virtio };
+	char *dot;
+
+	snprintf(ctrl, sizeof(ctrl), "rpmsg_ctrl%u", ctl->index);
+	if (ctl->root && sb_link_name(ctl->root, channel, sizeof(channel),
+				      "/sys/class/rpmsg/%s/device", ctrl) >= 0) {
+		snprintf(virtio, sizeof(virtio), "%s", channel);
+		if ((dot = strchr(virtio, '.')))
+			*dot = '\0';
+	}
+	if (!said->open)
+		return;
+	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
+		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(EINVAL), quote);
+	else
+		sb_err_reason(e, "kernel: %s, with no reason (nothing in its log about %s)",
+			      sb_strerror(EINVAL), ctrl);
+}
+
 static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,
 		     int flags, struct sb_rpmsg_ept *ept, struct sb_err *e)
 {
@@ -248,7 +274,11 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 	 * endpoint (rpmsg_create_ept() gave nothing: memory, an address in use). Unless this
 	 * control device made an fd endpoint before, ask once more: a kernel without the ioctl
 	 * says EINVAL again, a failure that passed (memory) does not. */
-	int rc = rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info);
+	struct sb_kmsg_said said;
+	int rc;
+
+	sb_kmsg_said_mark(&said);
+	rc = rpmsg_ioctl(ctl->fd, SB_RPMSG_CREATE_EPT_FD_IOCTL, &info);
 
 	if (rc < 0 && errno == EINVAL && !fd_worked(ctl)) {
 		info.fd = -1;
@@ -257,10 +287,15 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 	if (rc < 0) {
 		int err = errno;
 
-		if (err == EINVAL && fd_worked(ctl))
-			return sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
-					  "the kernel could not make the endpoint: is its address "
-					  "in use (rpmsgctl list)? see dmesg");
+		if (err == EINVAL && fd_worked(ctl)) {
+			sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL",
+				   "the kernel could not make the endpoint; 'rpmsgctl list' shows "
+				   "the addresses in use");
+			refused_quote(ctl, &said, e);
+			sb_kmsg_said_drop(&said);
+			return -err;
+		}
+		sb_kmsg_said_drop(&said);
 		if (sb_kernel_lacks(err)) {
 			sb_probe_fell_back(&ctl->fd_probe, SB_RPMSG_FD, SB_RPMSG_LEGACY, err,
 					   "rpmsg_ctrl answered %s", strerrorname_np(err));
