@@ -15,6 +15,8 @@
 
 #include "socbox/dmabuf.h"
 #include "socbox/dmabufinfo.h"
+#include "socbox/kmsg_said.h"
+#include "socbox/macro.h"
 #include "socbox/uapi/dma-buf.h"
 #include "socbox/uapi/dma-heap.h"
 #include "socbox/uapi/udmabuf.h"
@@ -87,10 +89,23 @@ int sb_dmabuf_spec_parse(const char *s, struct sb_dmabuf_spec *spec)
 	return 0;
 }
 
+/* A heap allocation the kernel refused: what it logged meanwhile is why (CMA: "cma:
+ * cma_alloc: linux,cma: alloc failed, req-size: 8192 pages, ret: -12" and the areas'
+ * free runs; the page allocator: "socbox: page allocation failure: order:10, ..."). */
+static void alloc_refused(struct sb_kmsg_said *said, const char *heap, int err, struct sb_err *e)
+{
+	const char *names[] = { "cma", heap, program_invocation_short_name };
+	char quote[sizeof(e->reason) - 64];
+
+	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
+		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(err), quote);
+}
+
 int sb_dmabuf_alloc_heap(const char *heap, uint64_t size, struct sb_dmabuf *b, struct sb_err *e)
 {
 	struct sb_dma_heap_allocation_data data = { 0 };
 	char path[128], object[160];
+	struct sb_kmsg_said said;
 	int hfd, err;
 
 	sb_dmabuf_init(b);
@@ -113,16 +128,19 @@ int sb_dmabuf_alloc_heap(const char *heap, uint64_t size, struct sb_dmabuf *b, s
 	}
 	data.len = page_round(size);
 	data.fd_flags = O_RDWR | O_CLOEXEC;
+	sb_kmsg_said_mark(&said);
 	if (ioctl(hfd, SB_DMA_HEAP_IOCTL_ALLOC, &data) < 0) {
 		err = errno;
 		close(hfd);
 		sb_err_set(e, err, object, "allocate",
-			   err == ENOMEM ? "not enough memory in the heap for %llu bytes" : NULL,
+			   err == ENOMEM ? "the heap had no %llu bytes for it" : NULL,
 			   (unsigned long long)data.len);
+		alloc_refused(&said, heap, err, e);
 		if (err == ENOMEM)
 			sb_err_exit(e, SB_EXIT_FAIL);
 		return -err;
 	}
+	sb_kmsg_said_drop(&said);
 	close(hfd);
 	b->kind = SB_DMABUF_HEAP;
 	b->fd = (int)data.fd;
@@ -130,6 +148,29 @@ int sb_dmabuf_alloc_heap(const char *heap, uint64_t size, struct sb_dmabuf *b, s
 	b->writable = true;
 	snprintf(b->exporter, sizeof(b->exporter), "%s", heap);
 	return 0;
+}
+
+/* UDMABUF_CREATE's EINVAL has several causes (a size over size_limit_mb, a memfd without
+ * F_SEAL_SHRINK, an unaligned range) and the driver logs none: name the limit only when
+ * the size is over it, else say the kernel gave no reason. */
+static void udmabuf_refused(struct sb_err *e, uint64_t size)
+{
+	struct sb_udmabuf_limits l = { .known = false };
+	struct sb_root *live;
+
+	if (sb_root_open(&live, "/", NULL) == 0) {
+		sb_udmabuf_limits(live, &l);
+		sb_root_close(live);
+	}
+	if (l.known && size > l.size_limit_bytes)
+		sb_err_hint(e,
+			    "the buffer (%llu MiB) is over /sys/module/udmabuf/parameters/size_limit_mb (%llu): use a smaller --chunk-size or raise the limit",
+			    (unsigned long long)(size >> 20),
+			    (unsigned long long)(l.size_limit_bytes >> 20));
+	else if (l.known)
+		sb_err_reason(e,
+			      "kernel: %s, with no reason (the buffer is within size_limit_mb, %llu)",
+			      sb_strerror(EINVAL), (unsigned long long)(l.size_limit_bytes >> 20));
 }
 
 int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e)
@@ -176,12 +217,11 @@ int sb_dmabuf_alloc_udmabuf(uint64_t size, struct sb_dmabuf *b, struct sb_err *e
 	close(dev);
 	if (b->fd < 0) {
 		sb_dmabuf_free(b);
-		sb_err_set(e, err, "/dev/udmabuf", "create buffer",
-			   err == EINVAL
-				   ? "a buffer may not exceed /sys/module/udmabuf/parameters/size_limit_mb: use a smaller --chunk-size or raise the limit"
-				   : NULL);
-		if (err == EINVAL)
+		sb_err_set(e, err, "/dev/udmabuf", "create buffer", NULL);
+		if (err == EINVAL) {
+			udmabuf_refused(e, size);
 			sb_err_exit(e, SB_EXIT_FAIL);
+		}
 		return -err;
 	}
 	b->kind = SB_DMABUF_UDMABUF;
