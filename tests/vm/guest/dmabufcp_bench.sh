@@ -113,6 +113,11 @@ diag "ratio: $ROUNDS alternated rounds, guest load $(cut -d' ' -f1-3 /proc/loada
 for b in heap udmabuf; do
 	diag "ratio: per round, $b: $(paste -d' ' /tmp/r_dd "/tmp/r_$b" | awk '$2 > 0 { printf "%.2f ", $1 / $2 }')"
 done
+# each round's own times: a round slow for dd as well as for dmabufcp is the guest's (host
+# load reaches a TCG guest as time), one slow only for dmabufcp would be dmabufcp's
+for b in dd heap udmabuf; do
+	diag "ratio: per round ms, $b: $(awk '{ printf "%.0f ", $1 }' "/tmp/r_$b")"
+done
 for b in heap udmabuf; do
 	r=$(spread $b)
 	diag "ratio: dmabufcp $b read / dd bs=1M buffered, throughput: $r (goal >= 1.0)"
