@@ -284,8 +284,9 @@ static int ept_destroy(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_ept(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "create", ept_create, "NAME", "create an endpoint on a control device", 0 },
-		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices", 0 },
+		{ "create", ept_create, "NAME", "create an endpoint on a control device",
+		  SB_CMD_LIVE },
+		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices", SB_CMD_LIVE },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " ept", "Create or destroy rpmsg endpoints.", sub, NULL,
@@ -335,9 +336,9 @@ int rpmsgctl_dev(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
 		{ "create", dev_create, "NAME", "RPMSG_CREATE_DEV_IOCTL: create a channel device",
-		  0 },
+		  SB_CMD_LIVE },
 		{ "release", dev_release, "NAME",
-		  "RPMSG_RELEASE_DEV_IOCTL: release a channel device", 0 },
+		  "RPMSG_RELEASE_DEV_IOCTL: release a channel device", SB_CMD_LIVE },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " dev", "Create or release rpmsg channel devices.", sub,
@@ -404,9 +405,9 @@ int rpmsgctl_flow(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
 		{ "get", flow_get, "rpmsgN",
-		  "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", 0 },
+		  "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", SB_CMD_LIVE },
 		{ "set", flow_set, "rpmsgN pause|resume",
-		  "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", 0 },
+		  "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", SB_CMD_LIVE },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " flow", "rpmsg endpoint flow control.", sub, NULL, argc,

@@ -8,7 +8,7 @@
 #include "socbox/limits.h"
 #include "socbox/snapshot.h"
 
-static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
+int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = { SB_POPT_LIVE_ROOT, POPT_TABLEEND };
 	struct sb_snap_stats st;
@@ -36,13 +36,4 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 			   "out; socbox-snapshot.txt says which",
 			   c->args[0], st.cores_cut, SB_SNAPSHOT_CORE_MAX >> 20, st.cores_left_out);
 	return 0;
-}
-
-int snapshot_main(int argc, const char **argv)
-{
-	struct sb_ctx c = { .applet = "socbox", .cmd = "snapshot" };
-	int rc = sb_cli_exit(&c, snapshot_run(&c, argc, argv));
-
-	sb_ctx_done(&c);
-	return rc;
 }

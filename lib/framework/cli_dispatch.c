@@ -49,12 +49,74 @@ static int unknown_command(const char *applet, const char *word, const char *mea
 	return SB_EXIT_USAGE;
 }
 
+int sb_cli_run(const char *applet, const struct sb_cmd *cmds, const struct sb_cmd *cmd, int argc,
+	       const char **argv)
+{
+	struct sb_ctx c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.applet = applet;
+	c.cmd = cmd->name;
+	c.desc = cmd;
+	c.streams = cmd->flags & SB_CMD_STREAMS;
+	c.tests = cmd->flags & SB_CMD_TESTS;
+	c.cmds = cmds;
+	if (cmd->flags & SB_CMD_OWN_METRICS)
+		c.out.metrics_ns = cmd->name;
+	rc = sb_cli_exit(&c, cmd->run(&c, argc, argv));
+	sb_ctx_done(&c);
+	return rc;
+}
+
+void sb_cli_list_command(const char *prefix, const struct sb_cmd *k, bool is_default)
+{
+	static const struct {
+		unsigned flag;
+		const char *word;
+	} words[] = {
+		{ SB_CMD_VIEW, "view" },       { SB_CMD_LIVE, "live" },
+		{ SB_CMD_ROOT, "root" },       { SB_CMD_TESTS, "checks" },
+		{ SB_CMD_STREAMS, "streams" }, { SB_CMD_COLLECTOR, "collector" },
+	};
+	const char *sep = "";
+
+	printf("%s%s%s\t", prefix, *prefix ? " " : "", k->name);
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (k->flags & words[i].flag) {
+			printf("%s%s", sep, words[i].word);
+			sep = ",";
+		}
+	if (is_default)
+		printf("%sdefault", sep);
+	else if (!*sep)
+		putchar('-');
+	if (!(k->flags & SB_CMD_COLLECTOR))
+		printf("\t-\n");
+	else if (k->flags & SB_CMD_APPLET_LABEL)
+		printf("\t%.*s\n", (int)strcspn(prefix, " "), prefix);
+	else
+		printf("\t%s%s%s\n", prefix, *prefix ? " " : "", k->name);
+}
+
+void sb_cli_list_commands(const char *prefix, const struct sb_cmd *cmds, const char *default_cmd)
+{
+	for (const struct sb_cmd *k = cmds; k->name; k++) {
+		if (k->flags & SB_CMD_GROUP) { /* its own dispatcher lists its commands */
+			struct sb_ctx c = { .applet = prefix, .cmd = k->name, .desc = k };
+
+			fflush(stdout);
+			k->run(&c, 2, (const char *[]){ k->name, "--list-commands", NULL });
+			continue;
+		}
+		sb_cli_list_command(prefix, k, default_cmd && !strcmp(k->name, default_cmd));
+	}
+}
+
 static int dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
 		    const char *default_cmd, int argc, const char **argv)
 {
 	const struct sb_cmd *cmd = NULL, *def = NULL;
-	struct sb_ctx c;
-	int rc;
 
 	for (const struct sb_cmd *k = cmds; k->name; k++)
 		if (default_cmd && !strcmp(k->name, default_cmd))
@@ -78,6 +140,9 @@ static int dispatch(const char *applet, const char *summary, const struct sb_cmd
 	} else if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		sb_cli_version(applet);
 		return 0;
+	} else if (argc == 2 && !strcmp(argv[1], "--list-commands")) {
+		sb_cli_list_commands(applet, cmds, default_cmd);
+		return 0;
 	}
 	if (!cmd)
 		cmd = def;
@@ -85,15 +150,7 @@ static int dispatch(const char *applet, const char *summary, const struct sb_cmd
 		sb_eprintf("%s: no command given (see '%s --help')", applet, applet);
 		return SB_EXIT_USAGE;
 	}
-	memset(&c, 0, sizeof(c));
-	c.applet = applet;
-	c.cmd = cmd->name;
-	c.streams = cmd->flags & SB_CMD_STREAMS;
-	c.tests = cmd->flags & SB_CMD_TESTS;
-	c.cmds = cmds;
-	rc = sb_cli_exit(&c, cmd->run(&c, argc, argv));
-	sb_ctx_done(&c);
-	return rc;
+	return sb_cli_run(applet, cmds, cmd, argc, argv);
 }
 
 static bool is_command(const char *word, const void *arg)
