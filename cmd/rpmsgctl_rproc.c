@@ -171,6 +171,8 @@ static int parse_target(struct sb_ctx *c, int argc, const char **argv, const cha
 		return rc;
 	if (c->nargs < nargs_min || c->nargs > nargs_max)
 		return sb_usage_error(c, "expected %s", args_help);
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	sb_err_clear(&e);
 	if (sb_rproc_find(c->root, c->args[0], p, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
@@ -272,6 +274,8 @@ static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "expected NAME");
 	if (type && sb_rproc_crash_type_parse(type, &t))
 		return sb_usage_error(c, "--type must be mmufault, watchdog or fatal");
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	sb_err_clear(&e);
 	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 ||
 	    sb_rproc_crash(c->root, &p, t, &e) < 0)

@@ -19,7 +19,7 @@ int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs != 1 || !*c->args[0])
 		return sb_usage_error(c, "needs exactly one output directory or .tar file");
-	if ((rc = sb_need_live(c, "a snapshot")))
+	if ((rc = sb_cli_live(c)))
 		return rc;
 	sb_err_clear(&e);
 	if (sb_snapshot_write(c->args[0], &st, &e))

@@ -149,9 +149,17 @@ int sb_need_live(const struct sb_ctx *c, const char *what)
 {
 	if (sb_root_is_live(c->root))
 		return 0;
-	sb_eprintf("%s%s%s: %s needs the live kernel, not a sysroot (run it on the board)",
-		   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "", what);
+	sb_eprintf("%s%s%s: %s%sneeds the live kernel, not a sysroot (run it on the board)",
+		   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "", what ? what : "",
+		   what ? " " : "");
 	return SB_EXIT_UNSUPPORTED;
+}
+
+int sb_cli_live(const struct sb_ctx *c)
+{
+	if (!c->desc || !(c->desc->flags & SB_CMD_LIVE))
+		return 0;
+	return sb_need_live(c, NULL);
 }
 
 int sb_report(const char *applet, const struct sb_err *e)

@@ -3,7 +3,8 @@
 # Each command's descriptor (struct sb_cmd: cmd/applets.def for socbox's own commands, the
 # applets' <applet>_cmds[]) is the one source of what the command is: `socbox
 # --list-commands` prints them, --help lists the same commands, socbox metrics runs the ones
-# marked collector.
+# marked collector, and every command marked live answers a sysroot the one way, from the
+# framework: one line, exit 3.
 . "$SOCBOX_TESTLIB"
 AM=$SOCBOX_FIXTURES/am62x
 TAB=$(printf '\t')
@@ -52,4 +53,50 @@ sed -n 's/^socbox_metrics_collectors_success{collector="\([^"]*\)"}.*/\1/p' "$T_
 t_eq "socbox metrics runs the descriptors marked collector, in order" \
 	"$(tr '\n' ',' <"$T_TMP/labels.got")" "$(tr '\n' ',' <"$T_TMP/labels.want")"
 
+# The live answer. ARGS: a valid command line of each live command (a usage error is still 2
+# on a sysroot, so the arguments must be good ones); a live command without a line here fails.
+cat >"$T_TMP/args" <<EOF
+snapshot $T_TMP/snap.tar
+rpmsgctl ept create foo
+rpmsgctl ept destroy rpmsg1 rpmsg2
+rpmsgctl dev create rpmsg-raw --dst 14
+rpmsgctl dev release rpmsg-raw --dst 14
+rpmsgctl flow get rpmsg1
+rpmsgctl flow set rpmsg1 pause
+rpmsgctl send hello
+rpmsgctl recv
+rpmsgctl ping
+rpmsgctl rproc start remoteproc0
+rpmsgctl rproc stop remoteproc0
+rpmsgctl rproc detach remoteproc0
+rpmsgctl rproc crash remoteproc0
+rpmsgctl rproc cycle remoteproc0
+rpmsgctl bench --loops 1
+rpmsgctl throughput --echo 0x400
+dmabufcp copy $T_TMP/src udmabuf $T_TMP/dst
+dmabufcp bench $T_TMP/src
+smmustat stress
+devmemstat monitor
+devmemstat bind --dev eth0 --queues 0
+devmemstat rx --dev eth0 --queues 0
+EOF
+echo data >"$T_TMP/src"
+awk -F"$TAB" '$2 ~ /(^|,)live(,|$)/ { print $1 }' "$T_TMP/desc" >"$T_TMP/live"
+while read -r cmd; do
+	line=$(awk -v c="$cmd" 'index($0 " ", c " ") == 1' "$T_TMP/args" | head -1)
+	if [ -z "$line" ]; then
+		t_fail "$cmd is live: give it a valid command line in tests/cli/descriptors.sh"
+		continue
+	fi
+	# socbox snapshot has no --sysroot (it reads the live system): SOCBOX_SYSROOT says it
+	# shellcheck disable=SC2086 # the words of the command line
+	t_run "$cmd on a sysroot: exit 3" 3 env SOCBOX_SYSROOT="$AM" "$SOCBOX" $line
+	case $cmd in *" "*) applet=$cmd ;; *) applet="socbox $cmd" ;; esac
+	t_eq "$cmd on a sysroot: the framework's one line" "$(cat "$T_TMP/err")" \
+		"$applet: needs the live kernel, not a sysroot (run it on the board)"
+done <"$T_TMP/live"
+t_eq "at least 20 live commands" "$([ "$(wc -l <"$T_TMP/live")" -ge 20 ] && echo yes)" yes
+t_eq "nothing left behind" "$(ls "$T_TMP/snap.tar" "$T_TMP/dst" 2>/dev/null)" ""
+# the views among them stay views on a sysroot
+t_run "rpmsgctl rproc firmware (a view) on a sysroot" 0 "$SOCBOX" rpmsgctl rproc firmware remoteproc0 --sysroot "$AM"
 t_done
