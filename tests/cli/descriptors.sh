@@ -53,6 +53,26 @@ sed -n 's/^socbox_metrics_collectors_success{collector="\([^"]*\)"}.*/\1/p' "$T_
 t_eq "socbox metrics runs the descriptors marked collector, in order" \
 	"$(tr '\n' ',' <"$T_TMP/labels.got")" "$(tr '\n' ',' <"$T_TMP/labels.want")"
 
+# The manual pages' SYNOPSIS names every command: a line of its page starts with the applet
+# (socbox for socbox's own) and has each word of the command ("rpmsgctl rproc
+# [status [NAME]] | start|stop|detach NAME" names rproc status, start, stop and detach).
+top=$(cd "$SOCBOX_FIXTURES/../.." && pwd)
+if t_need man man-db && t_need col bsdextrautils; then
+	for page in socbox $("$SOCBOX" --list); do
+		MANWIDTH=1000 man -l "$top/man/$page.1" 2>/dev/null | col -bx |
+			awk '/^SYNOPSIS/ { f = 1; next } /^[A-Z]/ { f = 0 } f' | tr '[]|' '   ' >"$T_TMP/syn.$page"
+	done
+	cut -f1 "$T_TMP/desc" >"$T_TMP/cmds"
+	while read -r cmd; do
+		case $cmd in *" "*) page=${cmd%% *} words=${cmd#* } ;; *) page=socbox words=$cmd ;; esac
+		# shellcheck disable=SC2086 # the command's words
+		found=$(awk -v p="$page" -v w="$words" 'BEGIN { n = split(w, want, " ") }
+			$1 == p { k = 0; for (i = 1; i <= n; i++) for (j = 2; j <= NF; j++) if ($j == want[i]) { k++; break }
+				  if (k == n) { print "yes"; exit } }' "$T_TMP/syn.$page")
+		t_eq "man/$page.1 SYNOPSIS names '$cmd'" "$found" yes
+	done <"$T_TMP/cmds"
+fi
+
 # The live answer. ARGS: a valid command line of each live command (a usage error is still 2
 # on a sysroot, so the arguments must be good ones); a live command without a line here fails.
 cat >"$T_TMP/args" <<EOF
