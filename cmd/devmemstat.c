@@ -184,26 +184,32 @@ static int overview_run(struct sb_ctx *c, int argc, const char **argv)
 	return rc;
 }
 
-static const struct sb_cmd cmds[] = {
-	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, pools", 0 },
-	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats", 0 },
-	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning", 0 },
-	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate", 0 },
-	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)", 0 },
+const struct sb_cmd devmemstat_cmds[] = {
+	{ "show", overview_run, NULL, "per-device overview: queues, NAPIs, bindings, pools",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR | SB_CMD_APPLET_LABEL },
+	{ "queues", dm_queues, NULL, "RX/TX queues with NAPI, binding and qstats", SB_CMD_VIEW },
+	{ "napi", dm_napi, NULL, "NAPI instances with IRQ, thread and tuning", SB_CMD_VIEW },
+	{ "pools", dm_pools, NULL, "page pools with inflight memory, stats and recycle rate",
+	  SB_CMD_VIEW },
+	{ "qstats", dm_qstats, NULL, "queue and device statistics (qstats)", SB_CMD_VIEW },
 	{ "bindings", dm_bindings, NULL,
-	  "devmem bindings: device, queues, pools, memory; leaked pools", 0 },
+	  "devmem bindings: device, queues, pools, memory; leaked pools",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
 	{ "top", dm_top, NULL, "live Gbps, packets/s, CPU usage, NET_RX softirqs (kperf layout)",
-	  SB_CMD_STREAMS },
+	  SB_CMD_VIEW | SB_CMD_STREAMS },
 	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen",
-	  SB_CMD_STREAMS },
-	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it", 0 },
-	{ "rx", dm_rx, NULL, "devmem TCP receive test: bind, accept, receive, verify, rate", 0 },
+	  SB_CMD_LIVE | SB_CMD_STREAMS },
+	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it",
+	  SB_CMD_LIVE | SB_CMD_ROOT },
+	{ "rx", dm_rx, NULL, "devmem TCP receive test: bind, accept, receive, verify, rate",
+	  SB_CMD_LIVE | SB_CMD_ROOT },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int devmemstat_main(int argc, const char **argv)
 {
-	int rc = sb_cli_dispatch(DM_APPLET, applet_summary(DM_APPLET), cmds, "show", argc, argv);
+	int rc = sb_cli_dispatch(DM_APPLET, applet_summary(DM_APPLET), devmemstat_cmds, "show",
+				 argc, argv);
 
 	dm_source_done();
 	return rc;

@@ -274,6 +274,8 @@ int dm_rx(struct sb_ctx *c, int argc, const char **argv)
 					       : "--timeout and --hold must not be negative");
 		goto out;
 	}
+	if ((rc = sb_cli_live(c)))
+		goto out;
 	rx.keep = rx_hold > 0;
 	if (rx_save) {
 		rx.save_fd = open(rx_save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

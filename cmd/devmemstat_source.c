@@ -58,9 +58,9 @@ static void say_family(const struct sb_ctx *c, const struct sb_genl *g)
 int dm_open(struct sb_ctx *c, struct sb_genl *g, uint32_t *ifindex)
 {
 	struct sb_err e;
-	int rc = dm_enter(c, ifindex);
+	int rc = sb_cli_live(c);
 
-	if (rc)
+	if (rc || (rc = dm_enter(c, ifindex)))
 		return rc;
 	sb_err_clear(&e);
 	if (sb_nd_open(g, &e))

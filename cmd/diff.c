@@ -219,7 +219,7 @@ static int collect(struct sb_ctx *c, const char *path, struct sb_diff_operand *o
 	return 0;
 }
 
-static int diff_run(struct sb_ctx *c, int argc, const char **argv)
+int diff_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct sb_diff_operand a = { 0 }, b = { 0 };
 	struct sb_diff_set sa = { 0 }, sb = { 0 };
@@ -268,14 +268,5 @@ static int diff_run(struct sb_ctx *c, int argc, const char **argv)
 	for (size_t i = 0; opt_ignore && opt_ignore[i]; i++)
 		free((void *)opt_ignore[i]);
 	free(opt_ignore);
-	return rc;
-}
-
-int diff_main(int argc, const char **argv)
-{
-	struct sb_ctx c = { .applet = "socbox", .cmd = "diff" };
-	int rc = sb_cli_exit(&c, diff_run(&c, argc, argv));
-
-	sb_ctx_done(&c);
 	return rc;
 }

@@ -99,17 +99,20 @@ void dmabufcp_set_free(struct dmabufcp_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-static const struct sb_cmd cmds[] = {
+const struct sb_cmd dmabufcp_cmds[] = {
 	{ "copy", dmabufcp_copy, "SRC [BUF] DST",
-	  "a file into dma-bufs, out of one, or both (round trip)", SB_CMD_TESTS },
+	  "a file into dma-bufs, out of one, or both (round trip)", SB_CMD_LIVE | SB_CMD_TESTS },
 	{ "bench", dmabufcp_bench, "FILE",
-	  "read FILE into dma-bufs by every method and buffer kind, timed", 0 },
-	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits", 0 },
-	{ "ls", dmabufcp_ls, NULL, "every dma-buf in the system and the processes holding it", 0 },
+	  "read FILE into dma-bufs by every method and buffer kind, timed", SB_CMD_LIVE },
+	{ "heaps", dmabufcp_heaps, NULL, "dma-heaps and udmabuf: device, permissions, limits",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
+	{ "ls", dmabufcp_ls, NULL, "every dma-buf in the system and the processes holding it",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int dmabufcp_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(DMABUFCP, applet_summary(DMABUFCP), cmds, "copy", argc, argv);
+	return sb_cli_dispatch(DMABUFCP, applet_summary(DMABUFCP), dmabufcp_cmds, "copy", argc,
+			       argv);
 }

@@ -397,12 +397,9 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 			return sb_usage_error(c, "bad --reference '%s' (BUFFER/METHOD, e.g. %s)",
 					      opt_reference, DEFAULT_REFERENCE);
 	}
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	sb_err_clear(&e);
-	if (!sb_root_is_live(c->root)) {
-		sb_err_set(&e, EOPNOTSUPP, "bench", "measure",
-			   "needs the live kernel, not --sysroot");
-		return sb_report(DMABUFCP, &e);
-	}
 	fd = open(c->args[0], O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		sb_err_set(&e, fd < 0 ? errno : EINVAL, c->args[0], "open",

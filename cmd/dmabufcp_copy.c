@@ -520,11 +520,8 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	rc = parse_options(&j);
 	if (rc)
 		return rc;
-	if (!sb_root_is_live(c->root)) {
-		sb_err_set(&j.e, EOPNOTSUPP, j.bufarg, "copy",
-			   "needs the live kernel, not --sysroot");
-		return fail(&j);
-	}
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	sb_catch_stop_signals();
 	j.out = sb_out_new(&c->out, stdout);
 	if (!j.out)

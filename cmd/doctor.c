@@ -444,7 +444,7 @@ static int list_causes(const struct sb_ctx *c)
 	return rc ? SB_EXIT_FAIL : 0;
 }
 
-static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
+int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *require, *explain_code, *buffer_size, *devmem;
 	static int list;
@@ -504,16 +504,5 @@ static int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 	if (!rc && require)
 		rc = check_required(c, require, &rep);
 	sb_doctor_report_free(&rep);
-	return rc;
-}
-
-int doctor_main(int argc, const char **argv)
-{
-	struct sb_ctx c = {
-		.applet = "socbox", .cmd = "doctor", .out.metrics_ns = "doctor", .tests = true
-	};
-	int rc = sb_cli_exit(&c, doctor_run(&c, argc, argv));
-
-	sb_ctx_done(&c);
 	return rc;
 }

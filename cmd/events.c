@@ -380,7 +380,7 @@ static int events_follow(struct sb_ctx *c, const struct events_cmd *cmd, struct 
 	return sb_ev_follow_run(f, cmd->timeout, emit_event, v) ? SB_EXIT_FAIL : 0;
 }
 
-static int events_run(struct sb_ctx *c, int argc, const char **argv)
+int events_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct events_cmd cmd = { .mask = SB_EV_ALL };
 	struct view v = { .c = c, .since_s = -1 };
@@ -408,16 +408,5 @@ out:
 	sb_ev_follow_close(f);
 	sb_ev_counts_free(&v.counts);
 	free(cmd.since);
-	return rc;
-}
-
-int events_main(int argc, const char **argv)
-{
-	struct sb_ctx c = {
-		.applet = "socbox", .cmd = "events", .out.metrics_ns = "events", .streams = true
-	};
-	int rc = sb_cli_exit(&c, events_run(&c, argc, argv));
-
-	sb_ctx_done(&c);
 	return rc;
 }

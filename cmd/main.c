@@ -18,29 +18,36 @@
 #include "socbox/suggest.h"
 #include "builtins.h"
 
-static const struct sb_applet applets[] = {
-#define SB_APPLET(name, summary) { #name, name##_main, summary },
+const struct sb_applet socbox_applets[] = {
+#define SB_COMMAND(name, flags, summary)
+#define SB_APPLET(name, summary) { #name, name##_main, summary, name##_cmds },
 #include "applets.def"
 #undef SB_APPLET
-	{ NULL, NULL, NULL },
+#undef SB_COMMAND
+	{ NULL, NULL, NULL, NULL },
 };
 
-static const struct {
-	const char *name;
-	int (*main)(int argc, const char **argv);
-	const char *summary;
-} builtins[] = {
-	{ "doctor", doctor_main, "one-screen bring-up overview of every subsystem (default)" },
-	{ "snapshot", snapshot_main, "copy the files socbox reads into a directory or .tar" },
-	{ "events", events_main,
-	  "one timeline of faults, crashes, channels, page pools (--follow)" },
-	{ "metrics", metrics_main, "every subsystem's metrics, or node_exporter's textfile" },
-	{ "diff", diff_main, "what differs between two snapshots, or a snapshot and this system" },
+const struct sb_cmd socbox_cmds[] = {
+#define SB_COMMAND(name, flags, summary) { #name, name##_run, NULL, summary, flags },
+#define SB_APPLET(name, summary)
+#include "applets.def"
+#undef SB_APPLET
+#undef SB_COMMAND
+	{ NULL, NULL, NULL, NULL, 0 },
 };
+
+/* socbox's own command NAME, run as "socbox NAME" with argv[0] its name */
+static int run_own(const char *name, int argc, const char **argv)
+{
+	for (const struct sb_cmd *k = socbox_cmds; k->name; k++)
+		if (!strcmp(k->name, name))
+			return sb_cli_run("socbox", NULL, k, argc, argv);
+	return SB_EXIT_FAIL;
+}
 
 static const struct sb_applet *find_applet(const char *name)
 {
-	for (const struct sb_applet *a = applets; a->name; a++)
+	for (const struct sb_applet *a = socbox_applets; a->name; a++)
 		if (!strcmp(a->name, name))
 			return a;
 	return NULL;
@@ -59,10 +66,10 @@ static void usage(FILE *fp)
 		    "       APPLET [ARGS...]   (through a symlink named like the applet)\n\n"
 		    "Bring-up toolbox for SoC data paths: rpmsg, dma-buf, IOMMU, devmem TCP.\n\n"
 		    "Commands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
-		fprintf(fp, "  %-12s %s\n", builtins[i].name, builtins[i].summary);
+	for (const struct sb_cmd *k = socbox_cmds; k->name; k++)
+		fprintf(fp, "  %-12s %s\n", k->name, k->summary);
 	fprintf(fp, "\nApplets:\n");
-	for (const struct sb_applet *a = applets; a->name; a++)
+	for (const struct sb_applet *a = socbox_applets; a->name; a++)
 		fprintf(fp, "  %-12s %s\n", a->name, a->summary);
 	fprintf(fp, "\nRun 'socbox help COMMAND' or 'socbox COMMAND --help' for its options.\n"
 		    "\nOptions:\n"
@@ -112,7 +119,7 @@ static int install_links(const char *dir)
 	*strrchr(selfdir, '/') = '\0';
 	/* Beside the binary a relative link survives DESTDIR staging and relocation. */
 	target = strcmp(selfdir, realdir) == 0 ? strrchr(self, '/') + 1 : self;
-	for (const struct sb_applet *a = applets; a->name; a++) {
+	for (const struct sb_applet *a = socbox_applets; a->name; a++) {
 		struct stat st;
 
 		if ((size_t)snprintf(link, sizeof(link), "%s/%s", realdir, a->name) >=
@@ -145,12 +152,12 @@ static int install_links(const char *dir)
 /* socbox's own words: its commands and applets, for the mistakes made with them */
 static const char *const *first_words(void)
 {
-	static const char *words[ARRAY_SIZE(builtins) + ARRAY_SIZE(applets)];
+	static const char *words[ARRAY_SIZE(socbox_cmds) + ARRAY_SIZE(socbox_applets)];
 	size_t n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
-		words[n++] = builtins[i].name;
-	for (const struct sb_applet *a = applets; a->name; a++)
+	for (const struct sb_cmd *k = socbox_cmds; k->name; k++)
+		words[n++] = k->name;
+	for (const struct sb_applet *a = socbox_applets; a->name; a++)
 		words[n++] = a->name;
 	words[n] = NULL;
 	return words;
@@ -172,6 +179,29 @@ static int unknown_word(const char *word)
 }
 
 static int socbox_words(int argc, const char **argv);
+
+/* socbox --list-commands: every descriptor, in the order of applets.def */
+static void list_own(const char *name)
+{
+	for (const struct sb_cmd *k = socbox_cmds; k->name; k++)
+		if (!strcmp(k->name, name))
+			sb_cli_list_command("", k, !strcmp(name, "doctor"));
+}
+
+static void list_applet(int (*applet_main)(int, const char **), const char *name)
+{
+	fflush(stdout);
+	applet_main(2, (const char *[]){ name, "--list-commands", NULL });
+}
+
+static void list_commands(void)
+{
+#define SB_COMMAND(name, flags, summary) list_own(#name);
+#define SB_APPLET(name, summary) list_applet(name##_main, #name);
+#include "applets.def"
+#undef SB_APPLET
+#undef SB_COMMAND
+}
 
 /* "socbox help [WORD...]": socbox's help, or that of "socbox WORD... --help" */
 static int help_word(int argc, const char **argv)
@@ -219,10 +249,14 @@ static int socbox_words(int argc, const char **argv)
 	sb_cli_first_words("socbox", first_words());
 
 	if (argc < 2)
-		return doctor_main(1, (const char *[]){ "doctor", NULL });
+		return run_own("doctor", 1, (const char *[]){ "doctor", NULL });
 	if (!strcmp(argv[1], "--list")) {
-		for (a = applets; a->name; a++)
+		for (a = socbox_applets; a->name; a++)
 			puts(a->name);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--list-commands")) { /* hidden: the descriptors, for the suites */
+		list_commands();
 		return 0;
 	}
 	if (!strcmp(argv[1], "--install")) {
@@ -243,9 +277,9 @@ static int socbox_words(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "help"))
 		return help_word(argc, argv);
-	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
-		if (!strcmp(argv[1], builtins[i].name))
-			return builtins[i].main(argc - 1, argv + 1);
+	for (const struct sb_cmd *k = socbox_cmds; k->name; k++)
+		if (!strcmp(argv[1], k->name))
+			return sb_cli_run("socbox", NULL, k, argc - 1, argv + 1);
 	a = find_applet(argv[1]);
 	if (a)
 		return a->main(argc - 1, argv + 1);
@@ -253,7 +287,7 @@ static int socbox_words(int argc, const char **argv)
 		if ((rc = own_option_meant(argv[1])))
 			return rc;
 	if (argv[1][0] == '-')
-		return doctor_main(argc, argv);
+		return run_own("doctor", argc, argv);
 	return unknown_word(argv[1]);
 }
 

@@ -27,28 +27,59 @@
 #define COLLECTOR_TIMEOUT_S 30
 #define TEXTFILE_NAME "socbox.prom"
 
+/* A view socbox metrics runs: a descriptor marked SB_CMD_COLLECTOR (cmd/applets.def for
+ * socbox's own commands, <applet>_cmds[] for the applets'), labelled with its command line
+ * or, under SB_CMD_APPLET_LABEL, the applet's name (tests/cli/views.sh holds the labels to
+ * tests/views and the samples to the views' own). */
 struct collector {
-	const char *name; /* the command line it stands for, and its label */
-	int (*main)(int argc, const char **argv);
-	const char *argv[3];
+	char name[48];			/* its label */
+	const struct sb_applet *applet; /* NULL: one of socbox's own commands */
+	const struct sb_cmd *cmd;
 };
+#define COLLECTORS_MAX 32
+static struct collector collectors[COLLECTORS_MAX];
+static size_t ncollectors;
 
-/* Each is the line of tests/views that names it in its COLLECTOR column (tests/cli/views.sh
- * compares labels and samples): a new view with bounded labels goes there and here. */
-static const struct collector collectors[] = {
-	{ "doctor", doctor_main, { "doctor" } },
-	{ "rpmsgctl list", rpmsgctl_main, { "rpmsgctl", "list" } },
-	{ "dmabufcp heaps", dmabufcp_main, { "dmabufcp", "heaps" } },
-	{ "dmabufcp ls", dmabufcp_main, { "dmabufcp", "ls" } },
-	{ "smmustat", smmustat_main, { "smmustat" } },
-	{ "smmustat groups", smmustat_main, { "smmustat", "groups" } },
-	{ "smmustat irq", smmustat_main, { "smmustat", "irq" } },
-	{ "smmustat events", smmustat_main, { "smmustat", "events" } },
-	{ "devmemstat", devmemstat_main, { "devmemstat", "show" } },
-	{ "devmemstat bindings", devmemstat_main, { "devmemstat", "bindings" } },
-	{ "events", events_main, { "events" } },
-};
-#define NCOLLECTORS ARRAY_SIZE(collectors)
+static void add_collector(const struct sb_applet *a, const struct sb_cmd *k)
+{
+	struct collector *x = &collectors[ncollectors];
+
+	if (ncollectors == COLLECTORS_MAX)
+		abort(); /* a registry this large is a mistake of the build, not of the board */
+	x->applet = a;
+	x->cmd = k;
+	if (!a)
+		snprintf(x->name, sizeof(x->name), "%s", k->name);
+	else if (k->flags & SB_CMD_APPLET_LABEL)
+		snprintf(x->name, sizeof(x->name), "%s", a->name);
+	else
+		snprintf(x->name, sizeof(x->name), "%s %s", a->name, k->name);
+	ncollectors++;
+}
+
+/* The collectors, in the order of applets.def */
+static void find_collectors(void)
+{
+	static const char *const order[] = {
+#define SB_COMMAND(name, flags, summary) #name,
+#define SB_APPLET(name, summary) #name,
+#include "applets.def"
+#undef SB_APPLET
+#undef SB_COMMAND
+	};
+
+	ncollectors = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		for (const struct sb_cmd *k = socbox_cmds; k->name; k++)
+			if (!strcmp(k->name, order[i]) && (k->flags & SB_CMD_COLLECTOR))
+				add_collector(NULL, k);
+		for (const struct sb_applet *a = socbox_applets; a->name; a++)
+			if (!strcmp(a->name, order[i]))
+				for (const struct sb_cmd *k = a->cmds; k->name; k++)
+					if (k->flags & SB_CMD_COLLECTOR)
+						add_collector(a, k);
+	}
+}
 
 enum { K_COLLECTOR, K_SUCCESS, K_EXIT, K_DURATION };
 static const struct sb_col collector_cols[] = {
@@ -90,8 +121,9 @@ static void child(const struct collector *k, int fd, const char *format, const c
 			dup2(nul, STDERR_FILENO);
 	}
 	signal(SIGPIPE, SIG_DFL);
-	for (int i = 0; i < 3 && k->argv[i]; i++)
-		argv[argc++] = k->argv[i];
+	if (k->applet)
+		argv[argc++] = k->applet->name;
+	argv[argc++] = k->cmd->name;
 	argv[argc++] = "--format";
 	argv[argc++] = format;
 	if (sysroot) {
@@ -99,7 +131,8 @@ static void child(const struct collector *k, int fd, const char *format, const c
 		argv[argc++] = sysroot;
 	}
 	argv[argc] = NULL;
-	int rc = k->main(argc, argv);
+	int rc = k->applet ? k->applet->main(argc, argv)
+			   : sb_cli_run("socbox", NULL, k->cmd, argc, argv);
 	fflush(stdout);
 	_exit(rc);
 }
@@ -196,7 +229,7 @@ static int render_collectors(const struct sb_ctx *c, const struct result *res, c
 	oo.metrics_ns = "metrics";
 	o = sb_out_new(&oo, fp);
 	t = sb_out_table(o, "collectors", NULL, collector_cols, 4, true);
-	for (size_t i = 0; i < NCOLLECTORS; i++) {
+	for (size_t i = 0; i < ncollectors; i++) {
 		struct sb_row *r = sb_table_row(t);
 
 		sb_row_str(r, K_COLLECTOR, collectors[i].name);
@@ -213,7 +246,7 @@ static int render_collectors(const struct sb_ctx *c, const struct result *res, c
 	return rc;
 }
 
-static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
+int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *textfile, *textfile_t, *format;
 	struct poptOption opts[] = {
@@ -229,8 +262,8 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		SB_POPT_COMMON,
 		POPT_TABLEEND,
 	};
-	struct result res[NCOLLECTORS];
-	bool taken[NCOLLECTORS], answered[NCOLLECTORS];
+	struct result res[COLLECTORS_MAX];
+	bool taken[COLLECTORS_MAX], answered[COLLECTORS_MAX];
 	const char *sysroot, *text;
 	struct sb_expo x;
 	struct sb_err e;
@@ -272,10 +305,11 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		goto out;
 	}
 	memset(res, 0, sizeof(res));
+	find_collectors();
 	sb_catch_stop_signals();
 	sysroot = sb_root_is_live(c->root) ? NULL : sb_root_path(c->root);
 	sb_expo_init(&x, c->out.mode == SB_OUT_OPENMETRICS);
-	for (size_t i = 0; i < NCOLLECTORS && !sb_stop_signal; i++) {
+	for (size_t i = 0; i < ncollectors && !sb_stop_signal; i++) {
 		run(&collectors[i], format ? format : "prometheus", sysroot, &res[i]);
 		/* exit 1 is a failed check (a leaked pool) when there is output, else an error */
 		ran = res[i].exit_code == 0 || (res[i].exit_code == 1 && res[i].len);
@@ -306,21 +340,12 @@ static int metrics_run(struct sb_ctx *c, int argc, const char **argv)
 		rc = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : SB_EXIT_FAIL;
 	}
 free_all:
-	for (size_t i = 0; i < NCOLLECTORS; i++)
+	for (size_t i = 0; i < ncollectors; i++)
 		free(res[i].out);
 	sb_expo_free(&x);
 out:
 	free(textfile);
 	free(textfile_t);
 	free(format);
-	return rc;
-}
-
-int metrics_main(int argc, const char **argv)
-{
-	struct sb_ctx c = { .applet = "socbox", .cmd = "metrics" };
-	int rc = sb_cli_exit(&c, metrics_run(&c, argc, argv));
-
-	sb_ctx_done(&c);
 	return rc;
 }

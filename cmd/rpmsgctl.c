@@ -253,27 +253,31 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 	return 0;
 }
 
-static const struct sb_cmd cmds[] = {
-	{ "list", rpmsgctl_list, NULL, "remoteprocs, channels, control and endpoint devices", 0 },
+const struct sb_cmd rpmsgctl_cmds[] = {
+	{ "list", rpmsgctl_list, NULL, "remoteprocs, channels, control and endpoint devices",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
 	{ "ept", rpmsgctl_ept, "create|destroy ...",
-	  "create or destroy an endpoint (/dev/rpmsgN or fd)", 0 },
+	  "create or destroy an endpoint (/dev/rpmsgN or fd)", SB_CMD_GROUP },
 	{ "dev", rpmsgctl_dev, "create|release ...",
-	  "create or release a channel device on the remote", 0 },
-	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint", 0 },
-	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)", 0 },
-	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", 0 },
-	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics", SB_CMD_TESTS },
+	  "create or release a channel device on the remote", SB_CMD_GROUP },
+	{ "flow", rpmsgctl_flow, "get|set ...", "flow control of an endpoint", SB_CMD_GROUP },
+	{ "send", rpmsgctl_send, "[TEXT]", "send a message (argument, --file or stdin)",
+	  SB_CMD_LIVE },
+	{ "recv", rpmsgctl_recv, NULL, "receive messages to stdout", SB_CMD_LIVE },
+	{ "ping", rpmsgctl_ping, NULL, "echo round trips with latency statistics",
+	  SB_CMD_LIVE | SB_CMD_TESTS },
 	{ "rproc", rpmsgctl_rproc,
 	  "status|start|stop|detach|firmware|recovery|trace|crash|cycle ...",
-	  "remote processor control", 0 },
+	  "remote processor control", SB_CMD_GROUP },
 	{ "bench", rpmsgctl_bench, NULL, "endpoint create/open/destroy/close: legacy vs fd path",
-	  0 },
+	  SB_CMD_LIVE },
 	{ "throughput", rpmsgctl_throughput, NULL,
-	  "messages/s and MB/s over sizes and endpoints, one way and echoed", 0 },
+	  "messages/s and MB/s over sizes and endpoints, one way and echoed", SB_CMD_LIVE },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
 int rpmsgctl_main(int argc, const char **argv)
 {
-	return sb_cli_dispatch(RPMSGCTL, applet_summary(RPMSGCTL), cmds, "list", argc, argv);
+	return sb_cli_dispatch(RPMSGCTL, applet_summary(RPMSGCTL), rpmsgctl_cmds, "list", argc,
+			       argv);
 }

@@ -227,6 +227,8 @@ static int bench_parse(struct sb_ctx *c, int argc, const char **argv, struct ben
 			c, "--loops, --runs and --wait must be positive, --ctrl not negative");
 	if (method && strcmp(method, "legacy") && strcmp(method, "fd") && strcmp(method, "both"))
 		return sb_usage_error(c, "--method must be legacy, fd or both");
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	opt->loops = (unsigned)loops;
 	opt->runs = (unsigned)runs;
 	opt->ctrl = (unsigned)ctrl;

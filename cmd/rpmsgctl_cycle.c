@@ -87,6 +87,8 @@ static int cycle_parse(struct sb_ctx *c, int argc, const char **argv, struct cyc
 	if (crash_type && (!crash || sb_rproc_crash_type_parse(crash_type, &o->crash_type)))
 		return sb_usage_error(
 			c, "--crash-type goes with --crash and is mmufault, watchdog or fatal");
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	o->ping_channel = ping;
 	o->ping_count = (unsigned)ping_count;
 	o->ping_size = (size_t)ping_size;

@@ -84,19 +84,6 @@ static int ept_args(struct sb_ctx *c, uint32_t *src, uint32_t *dst, enum sb_rpms
 	return 0;
 }
 
-static int need_live(struct sb_ctx *c)
-{
-	struct sb_err e;
-
-	if (sb_root_is_live(c->root))
-		return 0;
-	sb_err_clear(&e);
-	sb_err_set(&e, EOPNOTSUPP, c->cmd, "talk to rpmsg devices", NULL);
-	sb_err_reason(&e, "needs the live kernel (not possible with --sysroot)");
-	sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
-	return sb_report(RPMSGCTL, &e);
-}
-
 /* An endpoint device named on the command line ("rpmsg3", "3", "/dev/rpmsg3"): check the
  * root is live, open it (node gets its path). 0, or the exit code after reporting. */
 static int open_named_ept(struct sb_ctx *c, const char *arg, struct sb_rpmsg_ept *ept, char *node,
@@ -105,7 +92,7 @@ static int open_named_ept(struct sb_ctx *c, const char *arg, struct sb_rpmsg_ept
 	struct sb_err e;
 	int rc;
 
-	if ((rc = need_live(c)))
+	if ((rc = sb_cli_live(c)))
 		return rc;
 	devnode_of(arg, node, len);
 	sb_err_clear(&e);
@@ -124,7 +111,7 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 	memset(s, 0, sizeof(*s));
 	s->ctl.fd = -1;
 	s->ept.fd = -1;
-	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = need_live(c)))
+	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = sb_cli_live(c)))
 		return rc;
 	sb_err_clear(&e);
 	/* Caught before the endpoint exists: a stop signal now ends the command's loop, which
@@ -284,8 +271,9 @@ static int ept_destroy(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_ept(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "create", ept_create, "NAME", "create an endpoint on a control device", 0 },
-		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices", 0 },
+		{ "create", ept_create, "NAME", "create an endpoint on a control device",
+		  SB_CMD_LIVE },
+		{ "destroy", ept_destroy, "rpmsgN...", "destroy endpoint devices", SB_CMD_LIVE },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " ept", "Create or destroy rpmsg endpoints.", sub, NULL,
@@ -307,7 +295,7 @@ static int dev_common(struct sb_ctx *c, int argc, const char **argv, bool create
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "give exactly one channel NAME");
-	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = need_live(c)))
+	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = sb_cli_live(c)))
 		return rc;
 	sb_err_clear(&e);
 	if (sb_rpmsg_ctl_open(c->root, (unsigned)ept_opt.ctrl, &ctl, &e) < 0)
@@ -335,9 +323,9 @@ int rpmsgctl_dev(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
 		{ "create", dev_create, "NAME", "RPMSG_CREATE_DEV_IOCTL: create a channel device",
-		  0 },
+		  SB_CMD_LIVE },
 		{ "release", dev_release, "NAME",
-		  "RPMSG_RELEASE_DEV_IOCTL: release a channel device", 0 },
+		  "RPMSG_RELEASE_DEV_IOCTL: release a channel device", SB_CMD_LIVE },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " dev", "Create or release rpmsg channel devices.", sub,
@@ -404,9 +392,9 @@ int rpmsgctl_flow(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
 		{ "get", flow_get, "rpmsgN",
-		  "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", 0 },
+		  "RPMSG_GET_OUTGOING_FLOWCONTROL: has the remote paused us?", SB_CMD_LIVE },
 		{ "set", flow_set, "rpmsgN pause|resume",
-		  "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", 0 },
+		  "RPMSG_SET_INCOMING_FLOWCONTROL: pause or resume the remote", SB_CMD_LIVE },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " flow", "rpmsg endpoint flow control.", sub, NULL, argc,

@@ -171,6 +171,8 @@ static int parse_target(struct sb_ctx *c, int argc, const char **argv, const cha
 		return rc;
 	if (c->nargs < nargs_min || c->nargs > nargs_max)
 		return sb_usage_error(c, "expected %s", args_help);
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	sb_err_clear(&e);
 	if (sb_rproc_find(c->root, c->args[0], p, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
@@ -272,6 +274,8 @@ static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "expected NAME");
 	if (type && sb_rproc_crash_type_parse(type, &t))
 		return sb_usage_error(c, "--type must be mmufault, watchdog or fatal");
+	if ((rc = sb_cli_live(c)))
+		return rc;
 	sb_err_clear(&e);
 	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 ||
 	    sb_rproc_crash(c->root, &p, t, &e) < 0)
@@ -313,18 +317,23 @@ static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
 int rpmsgctl_rproc(struct sb_ctx *c, int argc, const char **argv)
 {
 	static const struct sb_cmd sub[] = {
-		{ "status", rproc_status, "[NAME]", "state, firmware, recovery and channels", 0 },
-		{ "start", rproc_start, "NAME", "boot the firmware", 0 },
-		{ "stop", rproc_stop, "NAME", "stop a running processor", 0 },
+		{ "status", rproc_status, "[NAME]", "state, firmware, recovery and channels",
+		  SB_CMD_VIEW },
+		{ "start", rproc_start, "NAME", "boot the firmware", SB_CMD_LIVE | SB_CMD_ROOT },
+		{ "stop", rproc_stop, "NAME", "stop a running processor",
+		  SB_CMD_LIVE | SB_CMD_ROOT },
 		{ "detach", rproc_detach, "NAME", "detach from a processor the kernel attached to",
-		  0 },
-		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file", 0 },
-		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery", 0 },
-		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer", 0 },
+		  SB_CMD_LIVE | SB_CMD_ROOT },
+		{ "firmware", rproc_firmware, "NAME [FILE]", "show or set the firmware file",
+		  SB_CMD_VIEW },
+		{ "recovery", rproc_recovery, "NAME [on|off]", "show or set crash recovery",
+		  SB_CMD_VIEW },
+		{ "trace", rproc_trace, "NAME", "print a debugfs trace buffer", SB_CMD_VIEW },
 		{ "crash", rproc_crash, "NAME", "report a crash (debugfs), as its watchdog would",
-		  0 },
+		  SB_CMD_LIVE | SB_CMD_ROOT },
 		{ "cycle", rpmsgctl_rproc_cycle, "NAME",
-		  "stop/start or crash/recover N times, checking each", SB_CMD_TESTS },
+		  "stop/start or crash/recover N times, checking each",
+		  SB_CMD_LIVE | SB_CMD_ROOT | SB_CMD_TESTS },
 		{ NULL, NULL, NULL, NULL, 0 },
 	};
 	return sb_cli_dispatch(RPMSGCTL " rproc", "Remote processor control.", sub, "status", argc,

@@ -312,7 +312,7 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "--method must be auto, legacy or fd");
 	if (name && strlen(name) >= SB_RPMSG_NAME_SIZE)
 		return sb_usage_error(c, "--name is longer than %d bytes", SB_RPMSG_NAME_SIZE - 1);
-	if ((rc = sb_need_live(c, "sending messages")))
+	if ((rc = sb_cli_live(c)))
 		return rc;
 	s.pl = &pl;
 	s.name = name ? name : "socbox-tput";

@@ -226,17 +226,20 @@ void smmustat_note_cut(struct sb_out *o, double secs, double interval, const cha
 				 interval, covers));
 }
 
-static const struct sb_cmd smmustat_cmds[] = {
+const struct sb_cmd smmustat_cmds[] = {
 	{ "overview", smmustat_overview, NULL, "a row per IOMMU: kind, groups, domains, features",
-	  0 },
-	{ "groups", smmustat_groups, NULL, "IOMMU groups: type, devices, reserved regions", 0 },
-	{ "irq", smmustat_irq, NULL, "IOMMU interrupt lines per CPU, -i for rates", 0 },
-	{ "events", smmustat_events, NULL, "IOMMU faults and events from the kernel log", 0 },
-	{ "pmu", smmustat_pmu, NULL, "SMMUv3 PMCG counters through perf_event_open", 0 },
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR | SB_CMD_APPLET_LABEL },
+	{ "groups", smmustat_groups, NULL, "IOMMU groups: type, devices, reserved regions",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
+	{ "irq", smmustat_irq, NULL, "IOMMU interrupt lines per CPU, -i for rates",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
+	{ "events", smmustat_events, NULL, "IOMMU faults and events from the kernel log",
+	  SB_CMD_VIEW | SB_CMD_COLLECTOR },
+	{ "pmu", smmustat_pmu, NULL, "SMMUv3 PMCG counters through perf_event_open", SB_CMD_VIEW },
 	{ "stress", smmustat_stress, NULL,
-	  "per-CPU map/unmap stress (iommufd or dma_map_benchmark)", 0 },
+	  "per-CPU map/unmap stress (iommufd or dma_map_benchmark)", SB_CMD_LIVE | SB_CMD_ROOT },
 	{ "check", smmustat_check, NULL, "predicates for scripts; exit 1 naming the failed one",
-	  SB_CMD_TESTS },
+	  SB_CMD_VIEW | SB_CMD_TESTS },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

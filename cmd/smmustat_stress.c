@@ -254,12 +254,10 @@ static int stress_parse(struct sb_ctx *c, int argc, const char **argv, struct st
 /* What the run needs from the system: the live kernel and the device's VFIO node. */
 static int stress_setup(struct sb_ctx *c, struct stress_cmd *s, struct sb_err *e)
 {
-	if (!sb_root_is_live(c->root)) {
-		sb_err_set(e, EOPNOTSUPP, "stress", "map and unmap",
-			   "run it on the target, without --sysroot");
-		sb_err_reason(e, "needs the live kernel");
-		return sb_report(c->applet, e);
-	}
+	int rc = sb_cli_live(c);
+
+	if (rc)
+		return rc;
 	if (opt_device && s->o.method == SB_STRESS_IOMMUFD) {
 		if (opt_device[0] == '/')
 			snprintf(s->devnode, sizeof(s->devnode), "%.90s", opt_device);

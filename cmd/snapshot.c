@@ -8,7 +8,7 @@
 #include "socbox/limits.h"
 #include "socbox/snapshot.h"
 
-static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
+int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 {
 	struct poptOption opts[] = { SB_POPT_LIVE_ROOT, POPT_TABLEEND };
 	struct sb_snap_stats st;
@@ -19,7 +19,7 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (c->nargs != 1 || !*c->args[0])
 		return sb_usage_error(c, "needs exactly one output directory or .tar file");
-	if ((rc = sb_need_live(c, "a snapshot")))
+	if ((rc = sb_cli_live(c)))
 		return rc;
 	sb_err_clear(&e);
 	if (sb_snapshot_write(c->args[0], &st, &e))
@@ -36,13 +36,4 @@ static int snapshot_run(struct sb_ctx *c, int argc, const char **argv)
 			   "out; socbox-snapshot.txt says which",
 			   c->args[0], st.cores_cut, SB_SNAPSHOT_CORE_MAX >> 20, st.cores_left_out);
 	return 0;
-}
-
-int snapshot_main(int argc, const char **argv)
-{
-	struct sb_ctx c = { .applet = "socbox", .cmd = "snapshot" };
-	int rc = sb_cli_exit(&c, snapshot_run(&c, argc, argv));
-
-	sb_ctx_done(&c);
-	return rc;
 }

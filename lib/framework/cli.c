@@ -12,6 +12,7 @@
 
 #include "socbox/cli.h"
 #include "cli_times.h"
+#include "cli_private.h"
 #include "socbox/config.h"
 #include "socbox/escape.h"
 #include "socbox/macro.h"
@@ -70,7 +71,7 @@ struct poptOption sb_popt_common[] = {
 	POPT_TABLEEND
 };
 
-static void print_version(const char *applet)
+void sb_cli_version(const char *applet)
 {
 	printf("%s (socbox) %s\n", applet, SOCBOX_VERSION);
 }
@@ -148,9 +149,17 @@ int sb_need_live(const struct sb_ctx *c, const char *what)
 {
 	if (sb_root_is_live(c->root))
 		return 0;
-	sb_eprintf("%s%s%s: %s needs the live kernel, not a sysroot (run it on the board)",
-		   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "", what);
+	sb_eprintf("%s%s%s: %s%sneeds the live kernel, not a sysroot (run it on the board)",
+		   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "", what ? what : "",
+		   what ? " " : "");
 	return SB_EXIT_UNSUPPORTED;
+}
+
+int sb_cli_live(const struct sb_ctx *c)
+{
+	if (!c->desc || !(c->desc->flags & SB_CMD_LIVE))
+		return 0;
+	return sb_need_live(c, NULL);
 }
 
 int sb_report(const char *applet, const struct sb_err *e)
@@ -418,7 +427,7 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 	if (rc == OPT_HELP)
 		return SB_CLI_DONE;
 	if (rc == OPT_VERSION) {
-		print_version(c->applet);
+		sb_cli_version(c->applet);
 		return SB_CLI_DONE;
 	}
 	if (rc < -1)
@@ -517,113 +526,4 @@ void sb_ctx_done(struct sb_ctx *c)
 	c->unpacked = NULL;
 	c->out.columns = NULL;
 	free_common_strings();
-}
-
-static void applet_help(const char *applet, const char *summary, const struct sb_cmd *cmds,
-			const char *default_cmd)
-{
-	printf("Usage: %s [COMMAND] [OPTION...] [ARGS]\n%s\n\nCommands:\n", applet, summary);
-	for (const struct sb_cmd *k = cmds; k->name; k++)
-		printf("  %-12s %s%s\n", k->name, k->summary,
-		       default_cmd && !strcmp(k->name, default_cmd) ? " (default)" : "");
-	printf("\nRun '%s COMMAND --help' for the options of a command.\n%s", applet,
-	       sb_exit_codes_help);
-}
-
-/* The command a mistyped word was meant to be, or NULL. A word that could be a file, a
- * buffer (heap:NAME, PID:FD) or a value is never taken for a typo. */
-static const char *meant_command(const struct sb_cmd *cmds, const char *word)
-{
-	struct sb_suggest s;
-
-	if (word[strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")] ||
-	    !access(word, F_OK))
-		return NULL;
-	sb_suggest_init(&s, word, (size_t)-1);
-	for (const struct sb_cmd *k = cmds; k->name; k++)
-		sb_suggest_add(&s, k->name);
-	return sb_suggest_best(&s);
-}
-
-static int unknown_command(const char *applet, const char *word, const char *meant)
-{
-	if (meant)
-		sb_eprintf("%s: unknown command '%s'; did you mean '%s'? (see '%s --help')", applet,
-			   word, meant, applet);
-	else
-		sb_eprintf("%s: unknown command '%s' (see '%s --help')", applet, word, applet);
-	return SB_EXIT_USAGE;
-}
-
-static int dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
-		    const char *default_cmd, int argc, const char **argv)
-{
-	const struct sb_cmd *cmd = NULL, *def = NULL;
-	struct sb_ctx c;
-	int rc;
-
-	for (const struct sb_cmd *k = cmds; k->name; k++)
-		if (default_cmd && !strcmp(k->name, default_cmd))
-			def = k;
-	if (argc > 1 && argv[1][0] != '-') {
-		for (const struct sb_cmd *k = cmds; k->name; k++)
-			if (!strcmp(k->name, argv[1]))
-				cmd = k;
-		if (cmd) {
-			argc--;
-			argv++;
-		} else if (!def || !def->args) {
-			return unknown_command(applet, argv[1], meant_command(cmds, argv[1]));
-		} else if (meant_command(cmds, argv[1])) {
-			/* "dmabufcp heap": a typo, not the default command's argument */
-			return unknown_command(applet, argv[1], meant_command(cmds, argv[1]));
-		}
-	} else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		applet_help(applet, summary, cmds, default_cmd);
-		return 0;
-	} else if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-		print_version(applet);
-		return 0;
-	}
-	if (!cmd)
-		cmd = def;
-	if (!cmd) {
-		sb_eprintf("%s: no command given (see '%s --help')", applet, applet);
-		return SB_EXIT_USAGE;
-	}
-	memset(&c, 0, sizeof(c));
-	c.applet = applet;
-	c.cmd = cmd->name;
-	c.streams = cmd->flags & SB_CMD_STREAMS;
-	c.tests = cmd->flags & SB_CMD_TESTS;
-	c.cmds = cmds;
-	rc = sb_cli_exit(&c, cmd->run(&c, argc, argv));
-	sb_ctx_done(&c);
-	return rc;
-}
-
-static bool is_command(const char *word, const void *arg)
-{
-	for (const struct sb_cmd *k = arg; k->name; k++)
-		if (!strcmp(k->name, word))
-			return true;
-	return false;
-}
-
-int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
-		    const char *default_cmd, int argc, const char **argv)
-{
-	int at = sb_cli_command_after_options(argc, argv, is_command, cmds), rc;
-	const char **moved;
-
-	if (!at)
-		return dispatch(applet, summary, cmds, default_cmd, argc, argv);
-	moved = sb_cli_command_first(argc, argv, at);
-	if (!moved) {
-		sb_eprintf("%s: %s", applet, sb_strerror(ENOMEM));
-		return SB_EXIT_FAIL;
-	}
-	rc = dispatch(applet, summary, cmds, default_cmd, argc, moved);
-	free(moved);
-	return rc;
 }

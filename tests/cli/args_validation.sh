@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # Arguments that look like values but are not: a usage error (exit 2) with one line on
 # stderr, never a silent fallback (an empty --sysroot used to read the live system).
 . "$SOCBOX_TESTLIB"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # devmemstat without the live kernel: the views on a netlink capture of a NIC with a
 # devmem binding and a leaked pool (tests/fixtures/netlink/devmem-nic.nl), top on a
 # sysroot (since-boot averages), usage errors and exit codes.

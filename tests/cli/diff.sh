@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # socbox diff: fixture boards against themselves, against their broken cases
 # (tests/fixtures/causes), tarballs, --ignore, JSON and the exit codes.
 . "$SOCBOX_TESTLIB"

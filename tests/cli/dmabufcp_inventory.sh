@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # dmabufcp ls and heaps on a dump of an AM62x board (weston, a camera pipeline, a CMA heap).
 # shellcheck disable=SC2086 # $D is "$SOCBOX dmabufcp": split into words on purpose
 . "$SOCBOX_TESTLIB"

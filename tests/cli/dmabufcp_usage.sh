@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # dmabufcp's command line: what is a usage error (2), what needs the live kernel (3).
 # shellcheck disable=SC2086 # $D is "$SOCBOX dmabufcp": split into words on purpose
 . "$SOCBOX_TESTLIB"

@@ -155,9 +155,16 @@ def valid_json(text):
         return False
 
 
+APPLETS = None
+
+
 def applet(view):
-    """The name an error line starts with: the applet, or socbox for its own commands."""
-    return view[0] if view[0] in ("rpmsgctl", "dmabufcp", "smmustat", "devmemstat") else "socbox"
+    """The name an error line starts with: the applet (socbox --list), or socbox for its own
+    commands."""
+    global APPLETS
+    if APPLETS is None:
+        APPLETS = subprocess.run([SOCBOX, "--list"], capture_output=True, text=True, check=True).stdout.split()
+    return view[0] if view[0] in APPLETS else "socbox"
 
 
 def run(root, view, js, two):

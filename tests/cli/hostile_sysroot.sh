@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # A snapshot may come from anyone: a FIFO, socket or device node where a file should be
 # must neither block the command (every command used to hang in open()) nor be opened;
 # the command says "not a regular file" where it reports errors and goes on with the rest.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # rpmsgctl list and rproc status on board dumps: a TI AM62x-like board (M4F running with a
 # control device and two endpoint devices, an attached R5F, an offline PRU) and an
 # i.MX8MP-like board whose rpmsg_char/rpmsg_ctrl modules are not loaded.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # rpmsgctl commands that need the live kernel, run on a snapshot, and their usage errors:
 # everything is refused before any device is touched.
 . "$SOCBOX_TESTLIB"

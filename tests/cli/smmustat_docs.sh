@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # man/smmustat.1 and completions/bash/smmustat name every command-specific long option that
 # the binary's own --help lists (the first option block of each command), so a short
 # option documented without its long form (-e without --event) fails here.

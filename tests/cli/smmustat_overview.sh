@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # smmustat overview on board dumps: an arm64 server with two SMMUv3 (6.18, mainline bits),
 # an arm64 SoC on a 6.6 vendor kernel with the ECMDQ patch, an x86 server with two VT-d units.
 . "$SOCBOX_TESTLIB"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # smmustat groups, irq, events, pmu (discovery) and check on the board dumps.
 . "$SOCBOX_TESTLIB"
 F=$SOCBOX_FIXTURES

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# static-check: it runs with the static binary under qemu-user too (no applet link needed)
 # socbox doctor on board dumps: an Arm SoC with a running M4 and rpmsg, an x86 server with VT-d.
 . "$SOCBOX_TESTLIB"
 F=$SOCBOX_FIXTURES

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/views is the one list of the views: the golden outputs, hostile_mutations.py and
-# scripts/static-check read it. What can still drift from it is checked here: every command
-# of every applet's --help is a line of it (a view, or live) and every line a command that
-# exists; hostile_mutations.py runs its views of one or two roots; and the collectors of
-# `socbox metrics` (collectors[] of cmd/metrics.c, C in the binary) are its COLLECTOR
-# column, label for label and sample for sample.
+# tests/views is the one list of the views' test cases: the golden outputs,
+# hostile_mutations.py and scripts/static-check read it. It is held to the commands'
+# descriptors (`socbox --list-commands`, tests/cli/descriptors.sh): every view is a line of
+# it, no command the descriptor says is live, and its COLLECTOR column is the descriptor's
+# socbox metrics label; every line a command that exists; hostile_mutations.py
+# runs its views of one or two roots; and socbox metrics' collectors print what their
+# command lines print, sample for sample.
 . "$SOCBOX_TESTLIB"
 F=$SOCBOX_FIXTURES
 VIEWS=$(dirname "$SOCBOX_TESTLIB")/views
@@ -43,14 +44,21 @@ t_eq "the --help of socbox and its applets list at least 40 commands" \
 	"$SOCBOX" $c --help 2>&1 | awk -v c="${c:-socbox}" 'length > 80 { print c ": " length " columns: " $0; exit }'
 done >"$T_TMP/wide"
 t_eq "every --help fits 80 columns" "$(head -3 "$T_TMP/wide")" ""
-# a command is registered when a line of tests/views runs it (its words, then arguments)
-while read -r c; do
-	if grep -q "^$c\( \|\$\)" "$T_TMP/cmds"; then
-		t_ok "tests/views has '$c'"
-	else
-		t_fail "'$c' is a command of --help but no line of tests/views: add it, as a view or live"
-	fi
-done <"$T_TMP/help"
+# the descriptors: a line per view, none for a live command, and the same collector labels
+"$SOCBOX" --list-commands >"$T_TMP/desc"
+TAB=$(printf '\t')
+while IFS=$TAB read -r c flags label; do
+	n=$(awk -v c="$c" '{ $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); if (index($0 " ", c " ") == 1) print }' "$T_TMP/rows" | wc -l)
+	case ,$flags, in
+	*,live,*) t_eq "tests/views: no line for '$c' (live, as its descriptor says)" "$n" 0 ;;
+	*) t_eq "tests/views: '$c' (a view, as its descriptor says) has a line" "$([ "$n" -gt 0 ] && echo yes)" yes ;;
+	esac
+	[ "$label" = - ] && continue
+	line=$(awk -v l="$label" -v c="$c" '{ x = $5; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); if (x == "=" ? $0 == l : x == l) print $0 }' "$T_TMP/rows")
+	case "$line " in "$c "*) at=yes ;; *) at="no: '$line'" ;; esac
+	t_eq "tests/views: the line labelled '$label' runs $c, as its descriptor says" "$at" yes
+done <"$T_TMP/desc"
+cut -f3 "$T_TMP/desc" | grep -vx -- - | sort >"$T_TMP/desc.labels"
 # and each line runs a command that exists
 while read -r line; do
 	known=no
@@ -77,6 +85,8 @@ done <"$T_TMP/collect" | sort >"$T_TMP/labels.want"
 sed -n 's/^socbox_metrics_collectors_success{collector="\([^"]*\)"}.*/\1/p' "$T_TMP/m" | sort >"$T_TMP/labels.got"
 t_eq "socbox metrics runs the collectors of tests/views" \
 	"$(comm -3 "$T_TMP/labels.want" "$T_TMP/labels.got" | tr '\n\t' ' +')" ""
+t_eq "... which are the descriptors marked collector" \
+	"$(comm -3 "$T_TMP/labels.want" "$T_TMP/desc.labels" | tr '\n\t' ' +')" ""
 t_eq "socbox metrics has at least 10 collectors" "$([ "$(wc -l <"$T_TMP/labels.got")" -ge 10 ] && echo yes)" yes
 
 # ... and run their command lines: on every board, each sample of the exposition is one

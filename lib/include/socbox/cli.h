@@ -83,14 +83,28 @@ struct sb_ctx {
 	bool streams;		   /* the command's SB_CMD_STREAMS */
 	bool tests;		   /* the command's SB_CMD_TESTS: --format ktap is offered */
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
+	const struct sb_cmd *desc; /* the command's own descriptor (NULL: none) */
 	char *unpacked; /* a --sysroot tarball's private directory, removed by sb_ctx_done() */
 };
 
+/* What a command is and needs: the flags of its descriptor (struct sb_cmd). The dispatcher,
+ * socbox metrics, `socbox --list-commands` (and through it tests/views, completions and the
+ * manual pages' checks) read them from there and nowhere else. */
 enum sb_cmd_flags {
 	SB_CMD_STREAMS = 1 << 0, /* prints record after record until stopped (monitor, top) */
 	SB_CMD_TESTS = 1 << 1,	 /* runs checks and reports them with sb_out_test() (ktap) */
+	SB_CMD_VIEW = 1 << 2,	 /* reads the live system or a --sysroot and changes nothing */
+	SB_CMD_LIVE = 1 << 3,	 /* needs the live kernel: on a sysroot, sb_cli_live() answers */
+	SB_CMD_ROOT = 1 << 4,	 /* needs root (writes sysfs, binds, maps through VFIO) */
+	SB_CMD_COLLECTOR =
+		1 << 5, /* socbox metrics runs it (bounded labels), labelled "APPLET CMD" */
+	SB_CMD_APPLET_LABEL = 1 << 6, /* ... labelled with the applet's name alone (older label) */
+	SB_CMD_GROUP = 1 << 7,	      /* has commands of its own ("rpmsgctl rproc") */
+	SB_CMD_OWN_METRICS = 1 << 8,  /* its metric families are named after it, not the applet */
 };
 
+/* A command's descriptor: an applet's table of them is its registry (cmd/<applet>.c), socbox's
+ * own commands are the SB_COMMAND lines of cmd/applets.def. */
 struct sb_cmd {
 	const char *name;
 	int (*run)(struct sb_ctx *c, int argc, const char **argv);
@@ -103,6 +117,7 @@ struct sb_applet {
 	const char *name;
 	int (*main)(int argc, const char **argv);
 	const char *summary;
+	const struct sb_cmd *cmds; /* its commands' descriptors */
 };
 
 /* Common options before the command ("rpmsgctl --sysroot DIR rproc status"): the index in
@@ -125,6 +140,19 @@ extern const char sb_exit_codes_help[];
  * gets argv with argv[0] = the command name and must call sb_cli_parse(). */
 int sb_cli_dispatch(const char *applet, const char *summary, const struct sb_cmd *cmds,
 		    const char *default_cmd, int argc, const char **argv);
+
+/* Run one command of cmds as "APPLET CMD": a context made from its descriptor, its run(), the
+ * exit status (sb_cli_exit()) and the release of what it took. What the dispatcher does once
+ * it has found the command; socbox's own commands and socbox metrics' collectors run so. */
+int sb_cli_run(const char *applet, const struct sb_cmd *cmds, const struct sb_cmd *cmd, int argc,
+	       const char **argv);
+/* The hidden "--list-commands" of every dispatcher: a line per command of cmds on stdout,
+ * "PREFIX CMD<TAB>FLAGS<TAB>LABEL" (FLAGS: view, live, root, checks, streams, collector,
+ * default, comma-separated, or "-"; LABEL: its socbox metrics collector label, or "-"); a
+ * group's commands (SB_CMD_GROUP) come from its own dispatcher. */
+void sb_cli_list_commands(const char *prefix, const struct sb_cmd *cmds, const char *default_cmd);
+/* ... the line of one command k */
+void sb_cli_list_command(const char *prefix, const struct sb_cmd *k, bool is_default);
 
 /* Parse a command's options. table must end with POPT_TABLEEND and should include
  * SB_POPT_COMMON (and SB_POPT_OUTPUT for views). args_help is shown in usage
@@ -152,6 +180,12 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
  * sysroot: 0 on the live system, else "APPLET CMD: WHAT needs the live kernel, not a
  * sysroot" on stderr and SB_EXIT_UNSUPPORTED (not possible here, whatever the command line). */
 int sb_need_live(const struct sb_ctx *c, const char *what);
+/* Where a command starts to act, once its command line is known to be valid (a usage error
+ * is still 2 on a sysroot) and before anything is read or opened: the framework's one answer
+ * when the command's descriptor says SB_CMD_LIVE and the root is a sysroot, "APPLET CMD: needs
+ * the live kernel, not a sysroot (run it on the board)" and SB_EXIT_UNSUPPORTED; else 0. The
+ * descriptor decides, so a command that is a view in one form calls it all the same. */
+int sb_cli_live(const struct sb_ctx *c);
 /* An -o list the output layer refused (e from sb_out_check_columns()): the reason, the
  * column meant when one is close, and a pointer to -H, which lists them. SB_EXIT_USAGE. */
 int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struct sb_col *cols,

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The bash completions offer the commands the descriptors name (`APPLET --list-commands`,
+# `socbox --list-commands`) and --format ktap where a descriptor says the command runs
+# checks: each applet is completed through a wrapper whose descriptors name one command
+# more, "frob" (a checks command), which no list of the completion's own could know.
+# bash-completion's helpers are replaced by minimal stand-ins so the test needs bash only.
+. "$SOCBOX_TESTLIB"
+COMPDIR=$(dirname "$SOCBOX_TESTLIB")/../completions/bash
+t_need bash bash || t_done
+mkdir -p "$T_TMP/bin"
+TAB=$(printf '\t')
+for a in socbox $("$SOCBOX" --list); do
+	# the binary, with a command "frob" added to each --list-commands it prints
+	cat >"$T_TMP/bin/$a" <<EOF
+#!/bin/sh
+case " \$* " in
+*" --list-commands "*)
+	"$SOCBOX" $([ "$a" = socbox ] || echo "$a") "\$@" || exit
+	case \$1 in --list-commands) p="$([ "$a" = socbox ] || echo "$a ")" ;; *) p="$([ "$a" = socbox ] || echo "$a ")\$1 " ;; esac
+	printf '%sfrob${TAB}view,checks${TAB}-\n' "\$p" ;;
+*) exec "$SOCBOX" $([ "$a" = socbox ] || echo "$a") "\$@" ;;
+esac
+EOF
+	chmod +x "$T_TMP/bin/$a"
+done
+
+complete_words() { # PROGRAM WORDS...: the candidates for the last word
+	PATH="$T_TMP/bin:$PATH" bash -c '
+		_init_completion() { words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; cur=${words[cword]}; prev=${words[cword-1]}; }
+		_filedir() { :; }
+		_completion_loader() { return 1; }
+		__ltrim_colon_completions() { :; }
+		. "$0"
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		"_${0##*/}"
+		printf "%s\n" "${COMPREPLY[@]}"' "$COMPDIR/$1" "$@" 2>/dev/null
+}
+
+for a in $("$SOCBOX" --list); do
+	"$SOCBOX" "$a" --list-commands | cut -f1 | cut -d' ' -f2 | uniq | sort >"$T_TMP/want"
+	echo frob >>"$T_TMP/want"
+	complete_words "$a" '' | grep -v '^-' | grep -vx 'udmabuf' | sort >"$T_TMP/got"
+	t_eq "$a: the commands offered are its descriptors'" \
+		"$(tr '\n' ' ' <"$T_TMP/got")" "$(sort "$T_TMP/want" | tr '\n' ' ')"
+	t_eq "$a frob: --format offers ktap (its descriptor runs checks)" \
+		"$(complete_words "$a" frob --format '' | grep -cx ktap)" 1
+done
+# the groups of rpmsgctl: their commands, from the descriptors too
+for g in ept dev flow rproc; do
+	t_eq "rpmsgctl $g: its commands are its descriptors'" \
+		"$(complete_words rpmsgctl "$g" '' | tr '\n' ' ')" \
+		"$("$SOCBOX" rpmsgctl --list-commands | cut -f1 | awk -v g="$g" '$2 == g { printf "%s ", $3 }')"
+done
+t_eq "a view without checks: no ktap" "$(complete_words smmustat irq --format '' | grep -cx ktap)" 0
+# socbox's own commands
+"$SOCBOX" --list-commands | cut -f1 | grep -v ' ' >"$T_TMP/own"
+echo frob >>"$T_TMP/own"
+complete_words socbox '' >"$T_TMP/got"
+t_eq "socbox: its own commands offered are the descriptors'" \
+	"$(grep -vxF -f "$T_TMP/got" "$T_TMP/own" | tr '\n' ' ')" ""
+t_done
