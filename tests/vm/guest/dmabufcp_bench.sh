@@ -75,23 +75,37 @@ ratio udmabuf direct "$dd_dir" "dd iflag=direct"
 
 # Alternated rounds: dd bs=1M buffered against dmabufcp's buffered read (IO_MS: the reads
 # and the DMA_BUF_IOCTL_SYNC around them, not the allocation), the order rotating.
+# The guest's own memory work during a run (/proc/vmstat): direct reclaim and compaction
+# stall the reader inside the guest; a run slow with none of it waited outside the guest.
+vmstat_mark() { cp /proc/vmstat /tmp/vmstat.before; }
+vmstat_delta() { # NAME
+	awk -v name="$1" 'NR == FNR { b[$1] = $2; next }
+		$1 ~ /^(allocstall_|compact_stall|pgscan_direct$|pgsteal_direct$|pgmajfault$)/ && $2 - b[$1] > 0 {
+			printf " %s=%d", $1, $2 - b[$1] }
+		END { print "" }' /tmp/vmstat.before /proc/vmstat | sed "s/^/$1:/" >>/tmp/r_vmstat
+}
 # shellcheck disable=SC3028 # busybox ash has EPOCHREALTIME (microseconds)
 one_dd() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	vmstat_mark
 	t0=$EPOCHREALTIME
 	dd if="$F" of=/dev/null bs=1M 2>/dev/null
 	t1=$EPOCHREALTIME
+	vmstat_delta "round $round dd"
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>/tmp/r_dd
 }
 one_tool() { # NAME BUFFER
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	vmstat_mark
 	dmabufcp bench --runs 1 -m read -b "$2" -r -n -o STATUS,IO_MS "$F" >/tmp/one 2>&1
+	vmstat_delta "round $round $1"
 	like "$(cat /tmp/one)" '^ok [0-9.]+$' "round $round: dmabufcp read into $2: $(cat /tmp/one)"
 	cut -d' ' -f2 /tmp/one >>"/tmp/r_$1"
 }
 : >/tmp/r_dd
+: >/tmp/r_vmstat
 : >/tmp/r_heap
 : >/tmp/r_udmabuf
 round=0
@@ -118,6 +132,7 @@ done
 for b in dd heap udmabuf; do
 	diag "ratio: per round ms, $b: $(awk '{ printf "%.0f ", $1 }' "/tmp/r_$b")"
 done
+while IFS= read -r line; do diag "ratio: vmstat $line"; done </tmp/r_vmstat
 for b in heap udmabuf; do
 	r=$(spread $b)
 	diag "ratio: dmabufcp $b read / dd bs=1M buffered, throughput: $r (goal >= 1.0)"
