@@ -18,15 +18,16 @@ done
 "$C/compose" "$C/am62x-k3-crash" "$T_TMP/crash"
 "$C/compose" "$C/am62x-firmware-missing" "$T_TMP/fwmissing"
 
-# The M4F crashed and TI's driver left it "running": doctor's cause, the state every view
-# shows (crashed: lib/rpmsg reads the driver's crash line), the crash count and the
-# recovery attribute say it.
+# The M4F crashed and TI's driver left it "running": doctor's cause and running count, the
+# state every view shows (crashed: lib/rpmsg reads the driver's crash line), the crash count
+# and the recovery attribute say it.
 t_run "am62x: a crashed M4F differs" 1 "$SOCBOX" diff "$F/am62x" "$T_TMP/crash"
 cat >"$T_TMP/want" <<EOF
 --- $F/am62x
 +++ $T_TMP/crash
 doctor:
   ~ subsystem:rpmsg status: ok -> degraded
+  ~ subsystem:rpmsg remoteprocs_running: 2 -> 1
   + cause:rpmsg.crashed:remoteproc0  diagnosis=remoteproc0 (5000000.m4fss) crashed; its driver does not recover it (state still says running)
 rpmsg:
   ~ remoteproc:remoteproc0 state: running -> crashed
@@ -67,7 +68,7 @@ t_grep "reversed: state" '^  ~ remoteproc:remoteproc0 state: offline -> running$
 
 # --ignore: globs on SUBSYSTEM/OBJECT/ATTRIBUTE; '*' crosses '/'.
 t_run "ignore all of it" 0 "$SOCBOX" diff -I 'doctor/*' -I 'rpmsg/*' "$F/am62x" "$T_TMP/crash"
-t_eq "ignore: the count is said" "$(cat "$T_TMP/out")" "(5 differences ignored by --ignore)"
+t_eq "ignore: the count is said" "$(cat "$T_TMP/out")" "(6 differences ignored by --ignore)"
 t_run "ignore one attribute" 1 "$SOCBOX" diff --ignore '*/recovery' "$F/am62x" "$T_TMP/crash"
 t_nogrep "ignore: recovery left out" 'recovery' "$T_TMP/out"
 t_grep "ignore: the rest stays" '^  ~ subsystem:rpmsg status: ok -> degraded$' "$T_TMP/out"
