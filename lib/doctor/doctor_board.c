@@ -121,6 +121,7 @@ void doctor_board_load(struct doctor_board *b, const struct sb_root *r,
 	load_deferred(b);
 	load_pdevs(b);
 	load_rpmsg(b);
+	doctor_graph_init(b);
 }
 
 void doctor_board_free(struct doctor_board *b)
@@ -134,6 +135,7 @@ void doctor_board_free(struct doctor_board *b)
 	free(b->pdevs);
 	free(b->procs);
 	sb_rpmsg_state_free(&b->rpmsg);
+	doctor_graph_free(b);
 	memset(b, 0, sizeof(*b));
 }
 
