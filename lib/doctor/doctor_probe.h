@@ -148,6 +148,9 @@ void doctor_causes_dmabuf(struct doctor_board *b);
 struct sb_dmabuf_allocators;
 /* CMA fragmentation and areas without a heap (cause_cma.c), before dmabuf.cma-exhausted */
 void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators *a);
+/* After every detector: causes whose evidence is a contiguous allocation that failed follow
+ * a CMA reservation that failed at boot (cause_cma.c). */
+void doctor_causes_cma_follow(struct doctor_board *b);
 void doctor_causes_iommu(struct doctor_board *b);
 void doctor_causes_netdev(struct doctor_board *b);
 /* Last: kernel errors of the subsystems' objects that no other cause explains. */
