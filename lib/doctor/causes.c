@@ -28,7 +28,11 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "deferred_devs_show()), the reason \"DRIVER: msg\" that dev_err_probe() stored "
 	  "(drivers/base/core.c); fw_devlink's \"wait for supplier %pfwf\\n\" (6.1: %pfwP) "
 	  "and \"supplier %s not ready\\n\" (drivers/base/core.c, "
-	  "device_links_check_suppliers(), DRIVER is the bus: \"platform\")",
+	  "device_links_check_suppliers(), DRIVER is the bus: \"platform\"); without debugfs " KLOG
+	  "\"deferred probe pending\\n\" (6.1 dev_info) or \"deferred probe pending: %s\" "
+	  "with that reason (7.2 dev_warn) (drivers/base/dd.c, "
+	  "deferred_probe_timeout_work_func(), once the timeout ran), and with no reason the "
+	  "suppliers of its device links that have no driver",
 	  "bring up what it waits for: the supplier's driver or module, its device-tree node "
 	  "(status = \"okay\"), or what the driver's reason names",
 	  0 },

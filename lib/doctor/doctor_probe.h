@@ -36,6 +36,9 @@ struct doctor_pdev {
 struct doctor_deferred {
 	char dev[96];
 	char reason[256];
+	/* without debugfs: the kernel log's "deferred probe pending" record of the device
+	 * (b->log), NULL when devices_deferred said it */
+	const char *record;
 };
 
 /* IOMMU events of one IOMMU, client, stream ID and kind: the first and how many. */
