@@ -71,7 +71,7 @@ static void deferred(struct doctor_board *b, const struct doctor_deferred *d)
 	char driver[64] = "", what[160];
 	const char *why = colon ? colon + 2 : d->reason, *sup;
 	const struct doctor_role *role;
-	const struct doctor_pdev *p, *unbound;
+	const struct doctor_pdev *p, *driverless;
 	struct sb_cause *c;
 	char via[128];
 
@@ -91,19 +91,19 @@ static void deferred(struct doctor_board *b, const struct doctor_deferred *d)
 	else
 		cause_evidence(c, "/sys/kernel/debug/devices_deferred: %s\t%s", d->dev, d->reason);
 	/* no reason (6.1's log says none): a supplier of the object graph without a driver */
-	if (!why[0] && (unbound = unbound_supplier(b, d->dev, via, sizeof(via)))) {
-		doctor_cause_follows(c, NULL, unbound->name);
+	if (!why[0] && (driverless = unbound_supplier(b, d->dev, via, sizeof(via)))) {
+		doctor_cause_follows(c, NULL, driverless->name);
 		cause_diag(c, "%s (%s) waits in deferred probe: its %s has no driver", d->dev,
 			   role->what, via);
-		if (unbound->role && unbound->role->config)
-			cause_fix(c, "bring up its supplier %s (%s): %s, module %s", unbound->name,
-				  unbound->role->what, unbound->role->config,
-				  unbound->role->module);
+		if (driverless->role && driverless->role->config)
+			cause_fix(c, "bring up its supplier %s (%s): %s, module %s",
+				  driverless->name, driverless->role->what,
+				  driverless->role->config, driverless->role->module);
 		else
 			cause_fix(c,
 				  "bring up its supplier %s: its driver, or status = \"okay\" "
 				  "in its device-tree node",
-				  unbound->name);
+				  driverless->name);
 		return;
 	}
 	sup = strstr(why, sup_key);
