@@ -65,7 +65,9 @@ int doctor_served(const struct doctor_board *b, const char *dev, char *obj, size
 	size_t n, found = 0, at = 0;
 	int sub = -1;
 
-	if (!b->graph || !dev[0])
+	/* only the board's platform devices: a log of many other names (a flood of USB or
+	 * virtio records) costs no lookups */
+	if (!b->graph || !dev[0] || !doctor_pdev_find(b, dev))
 		return -1;
 	for (size_t i = 0; i < b->nprocs; i++)
 		if (!strcmp(b->procs[i].device, dev))

@@ -136,6 +136,7 @@ START_TEST(a_record_of_what_serves_an_object_is_the_objects)
 		" DEVICE=+platform:29000000.mailbox\n";
 	struct doctor_board b;
 	struct sb_doctor_report rep;
+	static struct doctor_pdev mbox = { .name = "29000000.mailbox", .bound = true };
 	char *dir, log[512];
 	struct sb_root *r = mailbox_and_m4(&dir);
 
@@ -148,6 +149,8 @@ START_TEST(a_record_of_what_serves_an_object_is_the_objects)
 
 	board(&b, &rep, mbox_err);
 	b.root = r;
+	b.pdevs = &mbox;
+	b.npdevs = 1;
 	doctor_graph_init(&b);
 	doctor_causes_log(&b);
 	ck_assert_uint_eq(rep.ncauses, 1);
@@ -166,6 +169,8 @@ START_TEST(a_record_of_what_serves_an_object_is_the_objects)
 		 " DEVICE=+remoteproc:remoteproc0\n");
 	board(&b, &rep, log);
 	b.root = r;
+	b.pdevs = &mbox;
+	b.npdevs = 1;
 	doctor_graph_init(&b);
 	doctor_causes_log(&b);
 	ck_assert_uint_eq(rep.ncauses, 0);
