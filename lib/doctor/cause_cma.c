@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* CMA areas that cannot give what is asked of them though memory is free: fragmentation
  * (debugfs with --buffer-size, or the free runs the kernel logs after a failed
- * allocation), and areas no dma-heap allocates from (CONFIG_DMABUF_HEAPS_CMA off). */
+ * allocation), and areas no dma-heap allocates from (CONFIG_DMABUF_HEAPS_CMA off). And the
+ * area that was never made: its reservation failed at boot, so there is no CMA heap and
+ * the contiguous allocations that needed it fail; one chain, the reservation its root. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,9 @@
 
 #include "doctor_probe.h"
 #include "socbox/cma.h"
+#include "socbox/cmdline.h"
 #include "socbox/dmabufinfo.h"
+#include "socbox/macro.h"
 #include "socbox/out.h"
 
 /* how many records after a failure line its free runs may take: 7.2 prints a header, a
@@ -185,6 +189,106 @@ static void fragmented_debugfs(struct doctor_board *b, const struct sb_cma_areas
 	}
 }
 
+/* mm/cma.c cma_declare_contiguous_nid() (7.2 also cma_declare_contiguous_multi()), pr_err
+ * "Failed to reserve %ld MiB" ("%lu" in 7.2's second) with pr_fmt "cma: ": the area of cma=
+ * or CONFIG_CMA_SIZE_*, which kernel/dma/contiguous.c names "reserved", was never made */
+static const char reserve_failed_text[] = "cma: Failed to reserve ";
+#define RESERVE_OBJECT "cma"
+#define DEFAULT_AREA "reserved"
+
+/* The record of a failed reservation in the log, NULL when none. */
+static const struct sb_kmsg_line *reserve_failed_line(const struct doctor_board *b)
+{
+	for (size_t i = 0; i < b->log.n; i++)
+		if (b->log.lines[i].prio <= 3 && strstr(b->log.lines[i].text, reserve_failed_text))
+			return &b->log.lines[i];
+	return NULL;
+}
+
+static void reserve_failed(struct doctor_board *b, const struct sb_kmsg_line *l)
+{
+	char cma[64] = "";
+	struct sb_cause *c = doctor_cause(b, "dmabuf.cma-reserve-failed", SB_DOCTOR_DMABUF,
+					  RESERVE_OBJECT);
+
+	if (!c)
+		return;
+	if (b->cmdline)
+		sb_cmdline_param(b->cmdline, "cma", cma, sizeof(cma));
+	cause_diag(c,
+		   "the CMA area%s%s%s could not be reserved at boot (\"%s\"): there is no CMA "
+		   "area, no CMA heap, and contiguous allocations get only what the page "
+		   "allocator finds",
+		   cma[0] ? " of cma=" : "", cma, cma[0] ? "" : " \"" DEFAULT_AREA "\"",
+		   l->text + strlen("cma: "));
+	cause_evidence(c, "kernel log: %s%s%s", l->text, cma[0] ? "; /proc/cmdline: cma=" : "", cma);
+	cause_fix(c, "lower cma=SIZE (or CONFIG_CMA_SIZE_MBYTES) or move it (cma=SIZE@START) "
+		     "where memory is free of other reserved-memory nodes; dmesg shows the "
+		     "reserved-memory nodes (\"OF: reserved mem:\") and memblock's layout");
+}
+
+/* No area at all because its reservation failed: no CMA heap could be made, whatever the
+ * kernel was built with. Said when the dma-heap framework is there (another heap). */
+static void no_area_no_heap(struct doctor_board *b, const struct sb_cma_areas *ca,
+			    const char *const *heaps, size_t nheaps)
+{
+	struct sb_cause *c;
+	char list[160] = "";
+	size_t len = 0;
+
+	if (!nheaps || ca->n || (ca->have_meminfo && ca->meminfo_total_bytes))
+		return;
+	for (size_t h = 0; h < nheaps; h++) {
+		if (strcmp(heaps[h], "system") && strcmp(heaps[h], "system-uncached"))
+			return; /* a heap of some other memory: not ours to judge */
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						h ? ", " : "", heaps[h]);
+	}
+	c = doctor_cause(b, "dmabuf.cma-no-heap", SB_DOCTOR_DMABUF, DEFAULT_AREA);
+	if (!c)
+		return;
+	cause_diag(c,
+		   "no CMA heap: its area (" DEFAULT_AREA ") was never reserved, so /dev/dma_heap "
+		   "offers only %s and no contiguous dma-buf can be allocated",
+		   list);
+	cause_evidence(c,
+		       "/sys/class/dma_heap: %s; no CMA area (" SB_CMA_SYSFS " and " SB_CMA_DEBUGFS
+		       " empty or absent%s)",
+		       list, ca->have_meminfo ? ", /proc/meminfo CmaTotal: 0 kB" : "");
+	cause_fix(c, "reserve the CMA area first (dmabuf.cma-reserve-failed): the CMA heap is "
+		     "made on it at boot");
+	doctor_cause_follows(c, "dmabuf.cma-reserve-failed", RESERVE_OBJECT);
+}
+
+/* Records that say a contiguous DMA allocation failed: with no CMA area, a buffer larger
+ * than the page allocator's largest order cannot be had. */
+static const char *const alloc_failed[] = {
+	/* drivers/remoteproc/remoteproc_core.c rproc_alloc_carveout(), dev_err
+	 * "failed to allocate dma memory: len 0x%zx\n" (dma_alloc_coherent() failed) */
+	"failed to allocate dma memory: len ",
+};
+
+void doctor_causes_cma_follow(struct doctor_board *b)
+{
+	const struct sb_cause *root = NULL;
+
+	for (size_t i = 0; i < b->rep->ncauses && !root; i++)
+		if (!strcmp(b->rep->causes[i].def->code, "dmabuf.cma-reserve-failed"))
+			root = &b->rep->causes[i];
+	if (!root)
+		return;
+	for (size_t i = 0; i < b->rep->ncauses; i++) {
+		struct sb_cause *c = &b->rep->causes[i];
+
+		if (c == root || c->follows[0])
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(alloc_failed); k++)
+			if (strstr(c->evidence, alloc_failed[k]))
+				doctor_cause_follows(c, "dmabuf.cma-reserve-failed", RESERVE_OBJECT);
+	}
+}
+
 /* Areas but no heap on any: the dma-heap framework is there (another heap registered),
  * its CMA heap is not. */
 static void no_heap(struct doctor_board *b, const struct sb_cma_areas *ca, const char *const *heaps,
@@ -231,6 +335,7 @@ static void no_heap(struct doctor_board *b, const struct sb_cma_areas *ca, const
 void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators *a)
 {
 	const char **heaps = calloc(a->nheaps + 1, sizeof(*heaps));
+	const struct sb_kmsg_line *failed = reserve_failed_line(b);
 	struct sb_cma_areas ca;
 
 	if (!heaps)
@@ -238,9 +343,13 @@ void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators
 	for (size_t i = 0; i < a->nheaps; i++)
 		heaps[i] = a->v[i].name;
 	fragmented_log(b);
+	if (failed)
+		reserve_failed(b, failed);
 	if (sb_cma_areas_read(b->root, &ca, NULL) == 0) {
 		fragmented_debugfs(b, &ca, heaps, a->nheaps);
 		no_heap(b, &ca, heaps, a->nheaps);
+		if (failed)
+			no_area_no_heap(b, &ca, heaps, a->nheaps);
 		sb_cma_areas_free(&ca);
 	}
 	free(heaps);

@@ -106,9 +106,11 @@ static const struct sb_rproc *rproc_of(const struct doctor_board *b, const char 
 	return NULL;
 }
 
-/* The object of a record and its subsystem: -1 when it is of none socbox covers. */
+/* The object of a record and its subsystem: -1 when it is of none socbox covers. A record
+ * of a device that serves one object (a mailbox, its remote processor) is that object's,
+ * and via says through what ("mailbox 30aa0000.mailbox"; "" for the object's own). */
 static int attribute(const struct doctor_board *b, const struct sb_kmsg_line *l, char *obj,
-		     size_t len)
+		     size_t len, char *via, size_t vlen)
 {
 	const char *name = sb_kmsg_device_name(l);
 	char dev[96] = "", driver[64] = "";
@@ -121,6 +123,9 @@ static int attribute(const struct doctor_board *b, const struct sb_kmsg_line *l,
 		snprintf(driver, sizeof(driver), "%.*s", (int)(sp - l->text), l->text);
 	if (name)
 		snprintf(dev, sizeof(dev), "%s", name);
+	via[0] = '\0';
+	if (dev[0] && (sub = doctor_served(b, dev, obj, len, via, vlen)) >= 0)
+		return sub;
 	if (dev[0]) {
 		snprintf(obj, len, "%s", dev);
 		p = doctor_pdev_find(b, dev);
@@ -215,6 +220,7 @@ struct unexplained {
 	size_t first, count; /* the first object's records */
 	size_t others;	     /* records of the subsystem's other objects */
 	char obj[96];
+	char via[128]; /* a device that serves obj printed some: "mailbox 30aa0000.mailbox" */
 };
 
 static int by_first(const void *x, const void *y, void *arg)
@@ -233,13 +239,13 @@ static void quote_records(const struct doctor_board *b, int sub, const char *obj
 {
 	size_t *v = NULL, *left = NULL, n = 0;
 	bool more = true, quoted = false;
-	char o[96];
+	char o[96], via[128];
 
 	for (size_t i = 0; i < b->log.n; i++) {
 		const struct sb_kmsg_line *l = &b->log.lines[i];
 
-		if (l->prio < 0 || l->prio > 3 || attribute(b, l, o, sizeof(o)) != sub ||
-		    strcmp(o, obj))
+		if (l->prio < 0 || l->prio > 3 ||
+		    attribute(b, l, o, sizeof(o), via, sizeof(via)) != sub || strcmp(o, obj))
 			continue;
 		if (!(n % 16)) {
 			size_t *nv = reallocarray(v, n + 16, sizeof(*v));
@@ -289,8 +295,9 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 			source = known[i].source;
 			fix = known[i].fix;
 		}
-	cause_diag(c, "%s%s%s%s: %zu kernel error%s no other cause explains%s, first \"%s\"",
-		   u->obj, rp ? " (rpmsg, of " : "", rp ? rp : "", rp ? ")" : "", u->count,
+	cause_diag(c, "%s%s%s%s%s%s%s: %zu kernel error%s no other cause explains%s, first \"%s\"",
+		   u->obj, rp ? " (rpmsg, of " : "", rp ? rp : "", rp ? ")" : "",
+		   u->via[0] ? " (via " : "", u->via, u->via[0] ? ")" : "", u->count,
 		   u->count == 1 ? "" : "s", u->others ? " (and more of other objects)" : "",
 		   msg ? msg : text);
 	len = (size_t)snprintf(c->evidence, sizeof(c->evidence), "kernel log:");
@@ -309,14 +316,14 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 /* The subsystem of a record no other cause explains (and its object into obj), -1 for a
  * record that raises nothing. */
 static int unexplained_of(const struct doctor_board *b, const size_t *up, size_t i, char *obj,
-			  size_t len)
+			  size_t len, char *via, size_t vlen)
 {
 	const struct sb_kmsg_line *l = &b->log.lines[i];
 	int sub;
 
 	if (l->prio < 0 || l->prio > 3 || harmless_of(l->text) >= 0)
 		return -1;
-	sub = attribute(b, l, obj, len);
+	sub = attribute(b, l, obj, len, via, vlen);
 	if (sub < 0 || explained(b, sub, obj, l->text) || answered(b, up, i, obj))
 		return -1;
 	return sub;
@@ -327,24 +334,26 @@ void doctor_causes_log(struct doctor_board *b)
 	struct unexplained u[SB_DOCTOR_NSUBS];
 	size_t *up = last_up(b);
 	bool seen[SB_DOCTOR_NSUBS] = { false };
-	char obj[96];
+	char obj[96], via[128];
 	int sub;
 
 	memset(u, 0, sizeof(u));
 	/* per subsystem the object of the record that came first (b->log is in the order
 	 * records came last, b->log_first says where each came first) */
 	for (size_t i = 0; i < b->log.n; i++)
-		if ((sub = unexplained_of(b, up, i, obj, sizeof(obj))) >= 0 &&
+		if ((sub = unexplained_of(b, up, i, obj, sizeof(obj), via, sizeof(via))) >= 0 &&
 		    (!seen[sub] || b->log_first[i] < b->log_first[u[sub].first])) {
 			seen[sub] = true;
 			u[sub].first = i;
 			snprintf(u[sub].obj, sizeof(u[sub].obj), "%s", obj);
 		}
 	for (size_t i = 0; i < b->log.n; i++)
-		if ((sub = unexplained_of(b, up, i, obj, sizeof(obj))) >= 0) {
-			if (!strcmp(u[sub].obj, obj))
+		if ((sub = unexplained_of(b, up, i, obj, sizeof(obj), via, sizeof(via))) >= 0) {
+			if (!strcmp(u[sub].obj, obj)) {
 				u[sub].count += b->log_count[i];
-			else
+				if (via[0] && !u[sub].via[0])
+					snprintf(u[sub].via, sizeof(u[sub].via), "%s", via);
+			} else
 				u[sub].others += b->log_count[i];
 		}
 	free(up);

@@ -45,6 +45,25 @@ static const struct doctor_pdev *supplier_pdev(const struct doctor_board *b, con
 	return doctor_pdev_find(b, name);
 }
 
+/* The first device that serves dev (the object graph) and has no driver, with what it is
+ * to dev ("mailbox 30aa0000.mailbox") into via; NULL when none. */
+static const struct doctor_pdev *unbound_supplier(
+	const struct doctor_board *b, const char *dev, char *via, size_t len)
+{
+	struct sb_devgraph_edge e[DOCTOR_REASON_SUPPLIERS];
+	size_t n = doctor_suppliers(b, dev, e, DOCTOR_REASON_SUPPLIERS);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct doctor_pdev *p = doctor_pdev_find(b, e[i].supplier);
+
+		if (p && !p->bound) {
+			snprintf(via, len, "%s %s", sb_devgraph_role(e[i].via), p->name);
+			return p;
+		}
+	}
+	return NULL;
+}
+
 static void deferred(struct doctor_board *b, const struct doctor_deferred *d)
 {
 	static const char sup_key[] = "wait for supplier ";
@@ -52,17 +71,41 @@ static void deferred(struct doctor_board *b, const struct doctor_deferred *d)
 	char driver[64] = "", what[160];
 	const char *why = colon ? colon + 2 : d->reason, *sup;
 	const struct doctor_role *role;
+	const struct doctor_pdev *p, *driverless;
 	struct sb_cause *c;
+	char via[128];
 
 	if (colon)
 		snprintf(driver, sizeof(driver), "%.*s", (int)(colon - d->reason), d->reason);
+	/* the log says what waited when the timeout ran: a device bound since came up */
+	if (d->record && (p = doctor_pdev_find(b, d->dev)) && p->bound)
+		return;
 	role = role_of_device(b, d->dev, driver);
 	if (!role || !(c = doctor_cause(b, "probe.deferred", role->sub, d->dev)))
 		return;
 	what_and_driver(role, what, sizeof(what));
 	cause_diag(c, "%s (%s) waits in deferred probe: %s", d->dev, role->what,
 		   why[0] ? why : "no reason given");
-	cause_evidence(c, "/sys/kernel/debug/devices_deferred: %s\t%s", d->dev, d->reason);
+	if (d->record)
+		cause_evidence(c, "kernel log: %s", d->record);
+	else
+		cause_evidence(c, "/sys/kernel/debug/devices_deferred: %s\t%s", d->dev, d->reason);
+	/* no reason (6.1's log says none): a supplier of the object graph without a driver */
+	if (!why[0] && (driverless = unbound_supplier(b, d->dev, via, sizeof(via)))) {
+		doctor_cause_follows(c, NULL, driverless->name);
+		cause_diag(c, "%s (%s) waits in deferred probe: its %s has no driver", d->dev,
+			   role->what, via);
+		if (driverless->role && driverless->role->config)
+			cause_fix(c, "bring up its supplier %s (%s): %s, module %s",
+				  driverless->name, driverless->role->what,
+				  driverless->role->config, driverless->role->module);
+		else
+			cause_fix(c,
+				  "bring up its supplier %s: its driver, or status = \"okay\" "
+				  "in its device-tree node",
+				  driverless->name);
+		return;
+	}
 	sup = strstr(why, sup_key);
 	if (sup) {
 		const char *path = sup + sizeof(sup_key) - 1;

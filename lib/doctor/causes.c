@@ -28,7 +28,11 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "deferred_devs_show()), the reason \"DRIVER: msg\" that dev_err_probe() stored "
 	  "(drivers/base/core.c); fw_devlink's \"wait for supplier %pfwf\\n\" (6.1: %pfwP) "
 	  "and \"supplier %s not ready\\n\" (drivers/base/core.c, "
-	  "device_links_check_suppliers(), DRIVER is the bus: \"platform\")",
+	  "device_links_check_suppliers(), DRIVER is the bus: \"platform\"); without debugfs " KLOG
+	  "\"deferred probe pending\\n\" (6.1 dev_info) or \"deferred probe pending: %s\" "
+	  "with that reason (7.2 dev_warn) (drivers/base/dd.c, "
+	  "deferred_probe_timeout_work_func(), once the timeout ran), and with no reason the "
+	  "suppliers of its device links that have no driver",
 	  "bring up what it waits for: the supplier's driver or module, its device-tree node "
 	  "(status = \"okay\"), or what the driver's reason names",
 	  0 },
@@ -134,7 +138,21 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  0 },
 
 	/* dma-buf */
-	/* CMA areas as a board engineer needs them (cause_cma.c): fragmented, or no heap */
+	/* CMA areas as a board engineer needs them (cause_cma.c): never reserved, fragmented,
+	 * or no heap */
+	{ "dmabuf.cma-reserve-failed", "dmabuf", SB_HEALTH_DEGRADED,
+	  "the CMA area could not be reserved at boot",
+	  KLOG
+	  "\"Failed to reserve %ld MiB\" with pr_fmt \"cma: \" (mm/cma.c, "
+	  "cma_declare_contiguous_nid(), pr_err; 7.2 also \"%lu\" in "
+	  "cma_declare_contiguous_multi()), printed at boot for the area of cma= or "
+	  "CONFIG_CMA_SIZE_* (kernel/dma/contiguous.c dma_contiguous_reserve_area(), area "
+	  "\"reserved\"); the root of a chain: no CMA heap (dmabuf.cma-no-heap) and the "
+	  "contiguous allocations that failed (\"failed to allocate dma memory: len 0x%zx\", "
+	  "drivers/remoteproc/remoteproc_core.c rproc_alloc_carveout(), dev_err) follow from it",
+	  "lower cma=SIZE (or CONFIG_CMA_SIZE_MBYTES) or move it (cma=SIZE@START) where memory "
+	  "is free of other reserved-memory nodes",
+	  0 },
 	{ "dmabuf.cma-fragmented", "dmabuf", SB_HEALTH_DEGRADED,
 	  "a CMA area has the memory free but not in one piece",
 	  "debugfs cma/AREA count, used and maxchunk (\"%llu\\n\", mm/cma_debug.c), or the "
@@ -149,13 +167,17 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "ls); or enlarge the area (cma=SIZE, or its reserved-memory node's size)",
 	  0 },
 	{ "dmabuf.cma-no-heap", "dmabuf", SB_HEALTH_DEGRADED,
-	  "CMA memory is reserved but no dma-heap allocates from it",
+	  "no dma-heap allocates from CMA memory",
 	  "debugfs cma/AREA (mm/cma_debug.c), /sys/kernel/mm/cma/AREA (mm/cma_sysfs.c) or "
 	  "/proc/meminfo CmaTotal (fs/proc/meminfo.c) against /sys/class/dma_heap: no heap "
 	  "named after an area (drivers/dma-buf/heaps/cma_heap.c __add_cma_heap(); 6.1: the "
 	  "default area only; 7.2 also \"default_cma_region\"); the kernel logs nothing when "
-	  "CONFIG_DMABUF_HEAPS_CMA is off",
-	  "enable CONFIG_DMABUF_HEAPS_CMA (7.2: or load cma_heap)", 0 },
+	  "CONFIG_DMABUF_HEAPS_CMA is off; or no area at all after \"cma: Failed to reserve "
+	  "%ld MiB\" (mm/cma.c cma_declare_contiguous_nid(), pr_err), and then it follows "
+	  "dmabuf.cma-reserve-failed",
+	  "enable CONFIG_DMABUF_HEAPS_CMA (7.2: or load cma_heap); with no area, reserve it "
+	  "first",
+	  0 },
 	{ "dmabuf.cma-exhausted", "dmabuf", SB_HEALTH_DEGRADED,
 	  "allocations from a CMA area failed",
 	  "/sys/kernel/mm/cma/AREA/alloc_pages_fail (mm/cma_sysfs.c); " KLOG "\"cma: %s: %s: "

@@ -196,6 +196,7 @@ void sb_doctor_run(const struct sb_root *r, const struct sb_doctor_opts *opts,
 	doctor_causes_iommu(&b);
 	doctor_causes_netdev(&b);
 	doctor_causes_log(&b);
+	doctor_causes_cma_follow(&b);
 	doctor_causes_rank(rep);
 	doctor_board_free(&b);
 }

@@ -15,6 +15,60 @@
 #define DEFERRED "/sys/kernel/debug/devices_deferred"
 #define PLATFORM "/sys/bus/platform/devices"
 
+static struct doctor_deferred *deferred_add(struct doctor_board *b, size_t *cap)
+{
+	if (b->ndeferred == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 8;
+		void *n = reallocarray(b->deferred, ncap, sizeof(*b->deferred));
+
+		if (!n)
+			abort(); /* doctor's lists follow the output layer's OOM rule */
+		b->deferred = n;
+		*cap = ncap;
+	}
+	memset(&b->deferred[b->ndeferred], 0, sizeof(*b->deferred));
+	return &b->deferred[b->ndeferred++];
+}
+
+/* Without debugfs (production images often do not mount it) the kernel log says it once
+ * the deferred probe timeout ran (drivers/base/dd.c deferred_probe_timeout_work_func(),
+ * for each device still waiting): 6.1 dev_info "deferred probe pending\n", 7.2 dev_warn
+ * "deferred probe pending: %s" with the reason devices_deferred shows ("DRIVER: msg\n", or
+ * "(reason unknown)\n"). */
+static void load_deferred_log(struct doctor_board *b, size_t *cap)
+{
+	static const char key[] = "deferred probe pending";
+
+	for (size_t i = 0; i < b->log.n; i++) {
+		const char *text = b->log.lines[i].text, *name, *msg, *why;
+		char dev[96];
+		struct doctor_deferred *d;
+		bool seen = false;
+
+		if (!strstr(text, key))
+			continue;
+		msg = doctor_log_dev(text, dev, sizeof(dev));
+		name = sb_kmsg_device_name(&b->log.lines[i]);
+		if (!name && msg)
+			name = dev;
+		if (!name || !msg || strncmp(msg, key, sizeof(key) - 1))
+			continue;
+		for (size_t k = 0; k < b->ndeferred && !seen; k++)
+			seen = !strcmp(b->deferred[k].dev, name);
+		if (seen)
+			continue;
+		why = msg + sizeof(key) - 1;
+		why = strncmp(why, ": ", 2) || !strncmp(why + 2, "(reason unknown)", 16)
+			      ? ""
+			      : why + 2;
+		d = deferred_add(b, cap);
+		snprintf(d->dev, sizeof(d->dev), "%s", name);
+		snprintf(d->reason, sizeof(d->reason), "%s", why);
+		sb_rtrim(d->reason);
+		d->record = text;
+	}
+}
+
 /* "DEV\tDRIVER: reason\n" per device (drivers/base/dd.c, deferred_devs_show()); a device
  * without a reason is "DEV\t\n". */
 static void load_deferred(struct doctor_board *b)
@@ -22,24 +76,17 @@ static void load_deferred(struct doctor_board *b)
 	char *text = NULL, *save = NULL;
 	size_t cap = 0;
 
-	if (sb_read_file(b->root, &text, SB_READ_TEXT_MAX, DEFERRED) < 0)
+	if (sb_read_file(b->root, &text, SB_READ_TEXT_MAX, DEFERRED) < 0) {
+		load_deferred_log(b, &cap);
 		return;
+	}
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *tab = strchr(line, '\t');
 		struct doctor_deferred *d;
 
 		if (!tab || tab == line)
 			continue;
-		if (b->ndeferred == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			void *n = reallocarray(b->deferred, ncap, sizeof(*b->deferred));
-
-			if (!n)
-				abort(); /* doctor's lists follow the output layer's OOM rule */
-			b->deferred = n;
-			cap = ncap;
-		}
-		d = &b->deferred[b->ndeferred++];
+		d = deferred_add(b, &cap);
 		snprintf(d->dev, sizeof(d->dev), "%.*s", (int)(tab - line), line);
 		snprintf(d->reason, sizeof(d->reason), "%s", sb_rtrim(tab + 1));
 	}
@@ -121,6 +168,7 @@ void doctor_board_load(struct doctor_board *b, const struct sb_root *r,
 	load_deferred(b);
 	load_pdevs(b);
 	load_rpmsg(b);
+	doctor_graph_init(b);
 }
 
 void doctor_board_free(struct doctor_board *b)
@@ -134,6 +182,7 @@ void doctor_board_free(struct doctor_board *b)
 	free(b->pdevs);
 	free(b->procs);
 	sb_rpmsg_state_free(&b->rpmsg);
+	doctor_graph_free(b);
 	memset(b, 0, sizeof(*b));
 }
 

@@ -66,7 +66,10 @@ static bool wanted_info(const char *text)
 		"TLB invalidation policy: ", /* iommu.c iommu_subsys_init(), pr_info */
 		/* mm/cma.c cma_debug_show_areas(), pr_info, after a failed allocation: the
 		 * free runs (cause_cma.c) */
-		"cma: number of available pages: ", "cma: range "
+		"cma: number of available pages: ", "cma: range ",
+		/* drivers/base/dd.c deferred_probe_timeout_work_func(), 6.1 dev_info: the
+		 * deferred devices without debugfs (doctor_board.c) */
+		"deferred probe pending"
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)

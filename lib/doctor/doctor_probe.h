@@ -3,6 +3,7 @@
 #ifndef SOCBOX_DOCTOR_PROBE_H
 #define SOCBOX_DOCTOR_PROBE_H
 
+#include "socbox/devgraph.h"
 #include "socbox/doctor.h"
 #include "socbox/iommu_events.h"
 #include "socbox/kmod.h"
@@ -35,6 +36,9 @@ struct doctor_pdev {
 struct doctor_deferred {
 	char dev[96];
 	char reason[256];
+	/* without debugfs: the kernel log's "deferred probe pending" record of the device
+	 * (b->log), NULL when devices_deferred said it */
+	const char *record;
 };
 
 /* IOMMU events of one IOMMU, client, stream ID and kind: the first and how many. */
@@ -71,6 +75,9 @@ struct doctor_board {
 	size_t nprocs;
 	struct sb_rpmsg_state rpmsg;
 	char rpmsg_err[SB_ERR_LINE_MAX]; /* why they could not be read, "" */
+	/* the object graph (doctor_graph.c), read a device at a time when a record asks;
+	 * NULL on the unit tests' boards */
+	struct sb_devgraph *graph;
 	size_t capcauses;
 };
 
@@ -87,6 +94,19 @@ const struct doctor_pdev *doctor_pdev_find(const struct doctor_board *b, const c
  * MSG, with DEVICE in dev; NULL when the line has not that shape. */
 const char *doctor_log_dev(const char *text, char *dev, size_t len);
 
+/* The object graph (doctor_graph.c). */
+void doctor_graph_init(struct doctor_board *b);
+void doctor_graph_free(struct doctor_board *b);
+/* The devices that serve dev (its mailbox, IOMMU, reset and power controllers...): up to
+ * max edges into out, how many of them. */
+size_t doctor_suppliers(const struct doctor_board *b, const char *dev, struct sb_devgraph_edge *out,
+			size_t max);
+/* The one object of a subsystem that dev serves (a mailbox's remote processor): its name
+ * into obj, "ROLE DEV" into via ("mailbox 30aa0000.mailbox"), its subsystem returned; -1 when
+ * dev serves none or several (then dev is the object). */
+int doctor_served(const struct doctor_board *b, const char *dev, char *obj, size_t olen, char *via,
+		  size_t vlen);
+
 /* The driver's own reason for a generic failure (doctor_reason.c): the records of the
  * device that precede the generic one and say why. */
 struct doctor_reason_class {
@@ -96,15 +116,20 @@ struct doctor_reason_class {
 	const char *supplier;	/* the role (doctor_role.what) of the device it is about, NULL */
 };
 #define DOCTOR_REASON_MAX 3
+#define DOCTOR_REASON_SUPPLIERS 8 /* the devices that serve one asked about */
 struct doctor_reason {
 	size_t line[DOCTOR_REASON_MAX];	    /* the records, nearest first */
 	const char *msg[DOCTOR_REASON_MAX]; /* their text after the device prefix */
+	/* a record of a device that serves dev: "mailbox 30aa0000.mailbox" and that device;
+	 * "" for dev's own */
+	char via[DOCTOR_REASON_MAX][128];
+	char by[DOCTOR_REASON_MAX][96];
 	size_t n;
 	const struct doctor_reason_class *cls; /* NULL: none classified */
 	size_t quote; /* the one quoted in the diagnosis: the classified one */
 };
 /* The records of dev (or of alias, may be NULL) at warning or worse among lines
- * [from, at) of the log. */
+ * [from, at) of the log, and those of the devices that serve dev (the object graph). */
 void doctor_reason_find(const struct doctor_board *b, size_t from, size_t at, const char *dev,
 			const char *alias, struct doctor_reason *r);
 /* Quote them in c's diagnosis and evidence; a classified reason makes the fix. */
@@ -126,6 +151,9 @@ void doctor_causes_dmabuf(struct doctor_board *b);
 struct sb_dmabuf_allocators;
 /* CMA fragmentation and areas without a heap (cause_cma.c), before dmabuf.cma-exhausted */
 void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators *a);
+/* After every detector: causes whose evidence is a contiguous allocation that failed follow
+ * a CMA reservation that failed at boot (cause_cma.c). */
+void doctor_causes_cma_follow(struct doctor_board *b);
 void doctor_causes_iommu(struct doctor_board *b);
 void doctor_causes_netdev(struct doctor_board *b);
 /* Last: kernel errors of the subsystems' objects that no other cause explains. */

@@ -71,20 +71,36 @@ static const struct doctor_pdev *pdev_of_role(const struct doctor_board *b, cons
 	return NULL;
 }
 
-/* The device a record is of: its DEVICE= name, else its dev_printk() prefix's. */
-static bool line_is_of(const struct sb_kmsg_line *l, const char *dev, const char *alias,
-		       const char **msg)
+/* The device a record is of: its DEVICE= name, else its dev_printk() prefix's; NULL for
+ * none. The message after the prefix into *msg. */
+static const char *device_of(const struct sb_kmsg_line *l, char *pdev, size_t len, const char **msg)
 {
 	const char *name = sb_kmsg_device_name(l);
-	char pdev[96];
-	const char *m = doctor_log_dev(l->text, pdev, sizeof(pdev));
+	const char *m = doctor_log_dev(l->text, pdev, len);
 
-	if (!name && m)
-		name = pdev;
-	if (!name || (strcmp(name, dev) && (!alias || strcmp(name, alias))))
-		return false;
 	*msg = m ? m : l->text;
-	return true;
+	return name ? name : m ? pdev : NULL;
+}
+
+static bool is_dev(const char *name, const char *dev, const char *alias)
+{
+	return !strcmp(name, dev) || (alias && !strcmp(name, alias));
+}
+
+/* The edge of the device that serves dev and printed a record, NULL when none does. The
+ * graph is asked the first time a record of another device comes. */
+static const struct sb_devgraph_edge *supplier_named(
+	const struct doctor_board *b, const char *dev, const char *name,
+	struct sb_devgraph_edge *sup, size_t *nsup, bool *asked)
+{
+	if (!*asked) {
+		*nsup = doctor_suppliers(b, dev, sup, DOCTOR_REASON_SUPPLIERS);
+		*asked = true;
+	}
+	for (size_t k = 0; k < *nsup; k++)
+		if (!strcmp(sup[k].supplier, name))
+			return &sup[k];
+	return NULL;
 }
 
 static const struct doctor_reason_class *classify(const char *msg)
@@ -100,15 +116,29 @@ static const struct doctor_reason_class *classify(const char *msg)
 void doctor_reason_find(const struct doctor_board *b, size_t from, size_t at, const char *dev,
 			const char *alias, struct doctor_reason *r)
 {
+	struct sb_devgraph_edge sup[DOCTOR_REASON_SUPPLIERS];
+	size_t nsup = 0;
+	bool asked = false;
+
 	memset(r, 0, sizeof(*r));
 	/* nearest first; a record of unknown priority (a dmesg text) may be one */
 	for (size_t i = at; i-- > from && r->n < DOCTOR_REASON_MAX;) {
 		const struct sb_kmsg_line *l = &b->log.lines[i];
-		const char *msg;
+		const struct sb_devgraph_edge *via = NULL;
+		const char *msg, *name;
+		char pdev[96];
 
-		if (l->prio > 4 || !line_is_of(l, dev, alias, &msg) ||
-		    strstr(l->text, " failed with error "))
+		if (l->prio > 4 || strstr(l->text, " failed with error ") ||
+		    !(name = device_of(l, pdev, sizeof(pdev), &msg)))
 			continue;
+		if (!is_dev(name, dev, alias) &&
+		    !(via = supplier_named(b, dev, name, sup, &nsup, &asked)))
+			continue;
+		if (via) {
+			snprintf(r->via[r->n], sizeof(r->via[r->n]), "%s %s",
+				 sb_devgraph_role(via->via), via->supplier);
+			snprintf(r->by[r->n], sizeof(r->by[r->n]), "%s", via->supplier);
+		}
 		r->line[r->n] = i;
 		r->msg[r->n] = msg;
 		r->n++;
@@ -128,8 +158,14 @@ void doctor_reason_apply(struct sb_cause *c, const struct doctor_board *b,
 
 	if (!r->n)
 		return;
-	snprintf(c->diagnosis + len, sizeof(c->diagnosis) - len, "; the driver said \"%s\"",
-		 r->msg[q]);
+	if (r->via[q][0]) /* what serves it said why: which object, and through what */
+		snprintf(c->diagnosis + len, sizeof(c->diagnosis) - len, "; via %s: \"%s\"",
+			 r->via[q], r->msg[q]);
+	else
+		snprintf(c->diagnosis + len, sizeof(c->diagnosis) - len, "; the driver said \"%s\"",
+			 r->msg[q]);
+	if (r->via[q][0])
+		dev = r->by[q]; /* the fix is about the device that said it */
 	snprintf(ev, sizeof(ev), "%s", c->evidence);
 	len = (size_t)snprintf(c->evidence, sizeof(c->evidence), "kernel log:");
 	for (size_t k = r->n; k-- > 0 && len < sizeof(c->evidence);)

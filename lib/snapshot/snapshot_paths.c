@@ -101,13 +101,41 @@ static int snap_module_lists(struct sb_snap *s)
 	return sb_snap_file(s, path);
 }
 
+/* A device's device links (its supplier:BUS:NAME and consumer:BUS:NAME entries): the
+ * edges of doctor's object graph. */
+static int snap_device_links(struct sb_snap *s, struct sb_root *root, const char *real)
+{
+	struct sb_dirlist dl;
+	int rc = 0;
+
+	if (sb_dir_list(root, &dl, "%s", real) < 0)
+		return 0;
+	for (size_t i = 0; i < dl.n && !rc; i++) {
+		char path[PATH_MAX + 300];
+
+		if (strncmp(dl.names[i], "supplier:", 9) && strncmp(dl.names[i], "consumer:", 9))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", real, dl.names[i]);
+		rc = sb_snap_file(s, path);
+	}
+	sb_dirlist_free(&dl);
+	return rc;
+}
+
 /* doctor's causes: of every platform device what tells its role and state: its modalias,
  * and the links to its driver, its IOMMU group and its device-tree node (with the node's
- * iommus and interrupts properties). */
+ * iommus and interrupts properties), and what makes the object graph: its device links, its
+ * node's phandle, the references it makes and the cells that say what it provides. */
 static int snap_platform_devices(struct sb_snap *s)
 {
 	static const char dir[] = "/sys/bus/platform/devices";
 	static const char *const links[] = { "driver", "iommu_group", "of_node" };
+	static const char *const props[] = {
+		"iommus",	 "interrupts",		"phandle",
+		"mboxes",	 "memory-region",	"resets",
+		"power-domains", "#mbox-cells",		"#iommu-cells",
+		"#reset-cells",	 "#power-domain-cells",
+	};
 	struct sb_root *root;
 	struct sb_dirlist dl;
 	int rc = 0;
@@ -133,14 +161,15 @@ static int snap_platform_devices(struct sb_snap *s)
 			rc = sb_snap_file(s, path);
 		}
 		snprintf(path, sizeof(path), "%s/of_node", real);
-		/* the node's iommus; its interrupts name the SMMU that owns an irq line */
-		if (!rc && !sb_snap_realpath(s, path, node, sizeof(node))) {
-			snprintf(path, sizeof(path), "%s/iommus", node);
-			rc = sb_snap_file(s, path);
-			snprintf(path, sizeof(path), "%s/interrupts", node);
-			if (!rc)
+		/* the node's iommus; its interrupts name the SMMU that owns an irq line; its
+		 * phandle and references make doctor's object graph (socbox/devgraph.h) */
+		if (!rc && !sb_snap_realpath(s, path, node, sizeof(node)))
+			for (size_t k = 0; k < ARRAY_SIZE(props) && !rc; k++) {
+				snprintf(path, sizeof(path), "%s/%s", node, props[k]);
 				rc = sb_snap_file(s, path);
-		}
+			}
+		if (!rc)
+			rc = snap_device_links(s, root, real);
 	}
 	sb_dirlist_free(&dl);
 	sb_root_close(root);

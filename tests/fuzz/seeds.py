@@ -160,6 +160,19 @@ for p in (files("*/devicetree/base/*/iommus") + files("*/devicetree/base/*/iommu
           files("*/devicetree/base/*/#iommu-cells") + files("*/devicetree/base/*/phandle")):
     seed("dt", read(p))
 
+# the object graph (see fuzz_devgraph.c): a consumer's link entry, the supplier node's
+# phandle and the consumer node's mboxes of the fixtures that have device links
+for p in links("causes/*/root/sys/devices/platform/*/supplier:*"):
+    dt = os.path.join(os.path.dirname(p), "of_node")
+    mboxes = os.path.join(os.path.realpath(dt), "mboxes")
+    sup = os.path.basename(p).split(":", 2)[2]
+    ph = [f for f in files("causes/*/root/sys/firmware/devicetree/base/*/*/*@%s/phandle" %
+                           sup.split(".")[0])]
+    if ph and os.path.isfile(mboxes):
+        seed("devgraph", os.path.basename(p).encode() + b"\0" + read(ph[0]) + read(mboxes))
+seed("devgraph", b"supplier:platform:sup\0\0\0\0\x2a\0\0\0\x2a\0\0\0\x01")
+seed("devgraph", b"supplier::\0\0\0")
+
 # path walks (see fuzz_resolve.c): the link shapes of the fixture trees
 seed("resolve", "D sys\nD sys/devices\nD sys/devices/platform\nD sys/devices/platform/x\n"
      "F sys/devices/platform/x/name\nD sys/class\nD sys/class/r\n"

@@ -118,6 +118,110 @@ START_TEST(not_fragmentation)
 }
 END_TEST
 
+/* A reservation that failed at boot is a cause, the root of a chain: the CMA heap that
+ * could not be made (while another heap shows the framework is there) and the causes whose
+ * evidence is a contiguous allocation that failed follow it. */
+static void reserve_run(const char *log, const char *cmdline, size_t nheaps,
+			struct sb_doctor_report *rep, struct sb_cause *follower)
+{
+	struct sb_dmabuf_allocator heaps[1] = { { .name = "system" } };
+	struct sb_dmabuf_allocators a = { .v = heaps, .n = nheaps, .nheaps = nheaps };
+	struct doctor_board b;
+	struct sb_root *r;
+	struct sb_err e;
+	char *dir = tu_tree_new();
+	struct sb_cause *c;
+
+	tu_write(dir, "proc/version", "Linux version 6.1.0\n", -1);
+	tu_write(dir, "proc/meminfo", "MemTotal:        2048000 kB\nCmaTotal:              0 kB\n",
+		 -1);
+	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
+	memset(&b, 0, sizeof(b));
+	memset(rep, 0, sizeof(*rep));
+	b.root = r;
+	b.rep = rep;
+	b.cmdline = cmdline ? strdup(cmdline) : NULL;
+	doctor_log_load_text(&b, log);
+	if (follower) { /* a cause another detector named */
+		c = doctor_cause(&b, follower->def->code, follower->sub, follower->object);
+		ck_assert_ptr_nonnull(c);
+		snprintf(c->evidence, sizeof(c->evidence), "%s", follower->evidence);
+	}
+	doctor_causes_cma(&b, &a);
+	doctor_causes_cma_follow(&b);
+	free(b.cmdline);
+	sb_kmsg_free(&b.log);
+	free(b.log_count);
+	free(b.log_first);
+	free(b.evgroups);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+
+static const struct sb_cause *find(const struct sb_doctor_report *rep, const char *code)
+{
+	for (size_t i = 0; i < rep->ncauses; i++)
+		if (!strcmp(rep->causes[i].def->code, code))
+			return &rep->causes[i];
+	return NULL;
+}
+
+START_TEST(a_failed_reservation_is_the_root_of_a_chain)
+{
+	static const char log[] = "6,0,0,-;Booting Linux on physical CPU 0x0000000000\n"
+				  "3,14,0,-;cma: Failed to reserve 512 MiB\n";
+	struct sb_cause boot = {
+		.def = sb_cause_find("rpmsg.boot-failed"),
+		.sub = SB_DOCTOR_RPMSG,
+		.object = "remoteproc0",
+		.evidence = "kernel log: k3-m4-rproc 5000000.m4fss: failed to "
+			    "allocate dma memory: len 0x1000000"
+	};
+	struct sb_cause other = {
+		.def = sb_cause_find("rpmsg.boot-failed"),
+		.sub = SB_DOCTOR_RPMSG,
+		.object = "remoteproc1",
+		.evidence = "kernel log: remoteproc remoteproc1: Boot failed: -2"
+	};
+	struct sb_doctor_report rep;
+	const struct sb_cause *root, *heap, *f;
+
+	reserve_run(log, "console=ttyS2 cma=512M", 1, &rep, &boot);
+	ck_assert_uint_eq(rep.ncauses, 3);
+	root = find(&rep, "dmabuf.cma-reserve-failed");
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(root->object, "cma");
+	ck_assert_str_eq(root->diagnosis,
+			 "the CMA area of cma=512M could not be reserved at boot (\"Failed to "
+			 "reserve 512 MiB\"): there is no CMA area, no CMA heap, and contiguous "
+			 "allocations get only what the page allocator finds");
+	ck_assert_str_eq(root->follows, "");
+	heap = find(&rep, "dmabuf.cma-no-heap");
+	ck_assert_ptr_nonnull(heap);
+	ck_assert_str_eq(heap->object, "reserved");
+	ck_assert_str_eq(heap->follows, "dmabuf.cma-reserve-failed\tcma");
+	f = find(&rep, "rpmsg.boot-failed");
+	ck_assert_str_eq(f->follows, "dmabuf.cma-reserve-failed\tcma");
+	sb_doctor_report_free(&rep);
+
+	/* a failure of something else does not follow it; without another heap the framework
+	 * is not there and no CMA heap is missing; without cma= the area is the default one */
+	reserve_run(log, NULL, 0, &rep, &other);
+	ck_assert_uint_eq(rep.ncauses, 2);
+	ck_assert_ptr_null(find(&rep, "dmabuf.cma-no-heap"));
+	ck_assert_str_eq(find(&rep, "rpmsg.boot-failed")->follows, "");
+	ck_assert_ptr_nonnull(strstr(find(&rep, "dmabuf.cma-reserve-failed")->diagnosis,
+				     "the CMA area \"reserved\" could not be reserved"));
+	sb_doctor_report_free(&rep);
+
+	/* no failed reservation: nothing, and nothing follows */
+	reserve_run("6,1,0,-;cma: Reserved 256 MiB at 0x00000000f0000000\n", NULL, 1, &rep, &boot);
+	ck_assert_uint_eq(rep.ncauses, 1);
+	ck_assert_str_eq(rep.causes[0].follows, "");
+	sb_doctor_report_free(&rep);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("doctor_cma");
@@ -125,6 +229,7 @@ int main(void)
 
 	tcase_add_test(tc, free_runs_of_61_and_72);
 	tcase_add_test(tc, not_fragmentation);
+	tcase_add_test(tc, a_failed_reservation_is_the_root_of_a_chain);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

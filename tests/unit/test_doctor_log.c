@@ -99,6 +99,88 @@ START_TEST(what_a_cause_names_or_quotes_is_explained)
 }
 END_TEST
 
+/* A mailbox that serves one remote processor, as sysfs and the device tree tie them (the
+ * device link's entries; the M4F node's mboxes hold the cluster's phandle). */
+static struct sb_root *mailbox_and_m4(char **dir)
+{
+	static const char ph[] = { 0, 0, 0, 0x11 };
+	static const char mboxes[] = { 0, 0, 0, 0x11, 0, 0, 0, 0x12 }; /* <&cluster0 &mbox_m4_0> */
+	struct sb_root *r;
+	struct sb_err e;
+
+	*dir = tu_tree_new();
+	tu_write(*dir, "sys/firmware/devicetree/base/mailbox@29000000/phandle", ph, sizeof(ph));
+	tu_write(*dir, "sys/firmware/devicetree/base/mailbox@29000000/#mbox-cells", "\0\0\0\1", 4);
+	tu_write(*dir, "sys/firmware/devicetree/base/m4fss@5000000/mboxes", mboxes, sizeof(mboxes));
+	tu_symlink(*dir, "sys/bus/platform/devices/29000000.mailbox",
+		   "../../../devices/platform/29000000.mailbox");
+	tu_symlink(*dir, "sys/bus/platform/devices/5000000.m4fss",
+		   "../../../devices/platform/5000000.m4fss");
+	tu_symlink(*dir, "sys/devices/platform/29000000.mailbox/of_node",
+		   "../../../firmware/devicetree/base/mailbox@29000000");
+	tu_symlink(*dir, "sys/devices/platform/5000000.m4fss/of_node",
+		   "../../../firmware/devicetree/base/m4fss@5000000");
+	tu_symlink(*dir, "sys/devices/platform/29000000.mailbox/consumer:platform:5000000.m4fss",
+		   "../../virtual/devlink/platform:29000000.mailbox--platform:5000000.m4fss");
+	tu_symlink(*dir, "sys/devices/platform/5000000.m4fss/supplier:platform:29000000.mailbox",
+		   "../../virtual/devlink/platform:29000000.mailbox--platform:5000000.m4fss");
+	ck_assert_int_eq(sb_root_open(&r, *dir, &e), 0);
+	return r;
+}
+
+START_TEST(a_record_of_what_serves_an_object_is_the_objects)
+{
+	static const char mbox_err[] =
+		"3,1,0,-;omap-mailbox 29000000.mailbox: fifo 1 has unexpected unread messages\n"
+		" SUBSYSTEM=platform\n"
+		" DEVICE=+platform:29000000.mailbox\n";
+	struct doctor_board b;
+	struct sb_doctor_report rep;
+	static struct doctor_pdev mbox = { .name = "29000000.mailbox", .bound = true };
+	char *dir, log[512];
+	struct sb_root *r = mailbox_and_m4(&dir);
+
+	/* without the graph the mailbox is the object */
+	board(&b, &rep, mbox_err);
+	doctor_causes_log(&b);
+	ck_assert_uint_eq(rep.ncauses, 1);
+	ck_assert_str_eq(rep.causes[0].object, "29000000.mailbox");
+	done(&b, &rep);
+
+	board(&b, &rep, mbox_err);
+	b.root = r;
+	b.pdevs = &mbox;
+	b.npdevs = 1;
+	doctor_graph_init(&b);
+	doctor_causes_log(&b);
+	ck_assert_uint_eq(rep.ncauses, 1);
+	ck_assert_str_eq(rep.causes[0].object, "5000000.m4fss");
+	ck_assert_int_eq(rep.causes[0].sub, SB_DOCTOR_RPMSG);
+	ck_assert_str_eq(rep.causes[0].diagnosis,
+			 "5000000.m4fss (via mailbox 29000000.mailbox): 1 kernel error no other "
+			 "cause explains, first \"fifo 1 has unexpected unread messages\"");
+	doctor_graph_free(&b);
+	done(&b, &rep);
+
+	/* the remote processor up again after it: answered, as its own records are */
+	snprintf(log, sizeof(log), "%s%s", mbox_err,
+		 "6,2,1,-;remoteproc remoteproc0: remote processor 5000000.m4fss is now up\n"
+		 " SUBSYSTEM=remoteproc\n"
+		 " DEVICE=+remoteproc:remoteproc0\n");
+	board(&b, &rep, log);
+	b.root = r;
+	b.pdevs = &mbox;
+	b.npdevs = 1;
+	doctor_graph_init(&b);
+	doctor_causes_log(&b);
+	ck_assert_uint_eq(rep.ncauses, 0);
+	doctor_graph_free(&b);
+	done(&b, &rep);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 /* The log kept by doctor (doctor_log.c) is bounded however long the log is: distinct
  * records once, where they came last, with their count and first place; informational
  * records only when a detector reads them; past SB_DOCTOR_LOG_KEEP the one that came last
@@ -161,6 +243,7 @@ int main(void)
 
 	tcase_add_test(tc, unexplained_errors_are_a_cause_per_subsystem);
 	tcase_add_test(tc, what_a_cause_names_or_quotes_is_explained);
+	tcase_add_test(tc, a_record_of_what_serves_an_object_is_the_objects);
 	tcase_add_test(tc, the_kept_log_is_bounded);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -108,6 +108,83 @@ START_TEST(unclassified_quotes_without_fix_and_none_changes_nothing)
 }
 END_TEST
 
+/* The M7 and its MU as sysfs and the device tree tie them: the device link's entries in
+ * both directories, the MU node's phandle in the M7 node's mboxes. */
+static struct sb_root *mu_and_m7(char **dir)
+{
+	static const char ph[] = { 0, 0, 0, 0x2a };
+	static const char mboxes[] = { 0, 0, 0, 0x2a, 0, 0, 0, 0, 0, 0, 0, 1 };
+	struct sb_root *r;
+	struct sb_err e;
+
+	*dir = tu_tree_new();
+	tu_write(*dir, "sys/firmware/devicetree/base/mailbox@30aa0000/phandle", ph, sizeof(ph));
+	tu_write(*dir, "sys/firmware/devicetree/base/mailbox@30aa0000/#mbox-cells", "\0\0\0\2", 4);
+	tu_write(*dir, "sys/firmware/devicetree/base/imx8mp-cm7/mboxes", mboxes, sizeof(mboxes));
+	tu_symlink(*dir, "sys/bus/platform/devices/30aa0000.mailbox",
+		   "../../../devices/platform/30aa0000.mailbox");
+	tu_symlink(*dir, "sys/bus/platform/devices/imx8mp-cm7",
+		   "../../../devices/platform/imx8mp-cm7");
+	tu_symlink(*dir, "sys/devices/platform/30aa0000.mailbox/of_node",
+		   "../../../firmware/devicetree/base/mailbox@30aa0000");
+	tu_symlink(*dir, "sys/devices/platform/imx8mp-cm7/of_node",
+		   "../../../firmware/devicetree/base/imx8mp-cm7");
+	tu_symlink(*dir, "sys/devices/platform/30aa0000.mailbox/consumer:platform:imx8mp-cm7",
+		   "../../virtual/devlink/platform:30aa0000.mailbox--platform:imx8mp-cm7");
+	tu_symlink(*dir, "sys/devices/platform/imx8mp-cm7/supplier:platform:30aa0000.mailbox",
+		   "../../virtual/devlink/platform:30aa0000.mailbox--platform:imx8mp-cm7");
+	ck_assert_int_eq(sb_root_open(&r, *dir, &e), 0);
+	return r;
+}
+
+START_TEST(quotes_what_serves_the_device)
+{
+	static const char log[] =
+		"3,1,10,-;imx_mu 30aa0000.mailbox: Unable to acquire IRQ 62\n"
+		" SUBSYSTEM=platform\n"
+		" DEVICE=+platform:30aa0000.mailbox\n"
+		"3,2,11,-;imx-rproc imx8mp-cm7: Unable to startup the chan (-16)\n"
+		"3,3,12,-;imx-rproc imx8mp-cm7: error -EBUSY: failed to request tx mailbox "
+		"channel\n"
+		"4,4,13,-;imx-rproc: probe of imx8mp-cm7 failed with error -16\n";
+	struct doctor_board b;
+	struct doctor_reason r;
+	struct sb_cause c = { 0 };
+	char *dir;
+	struct sb_root *root = mu_and_m7(&dir);
+
+	board(&b, log, true);
+	b.root = root;
+	/* without the graph only the M7's own records, the mailbox class its words' */
+	doctor_reason_find(&b, 0, 3, "imx8mp-cm7", NULL, &r);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_str_eq(r.cls->name, "mailbox");
+	doctor_graph_init(&b);
+	doctor_reason_find(&b, 0, 3, "imx8mp-cm7", NULL, &r);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_uint_eq(r.line[2], 0);
+	ck_assert_str_eq(r.via[2], "mailbox 30aa0000.mailbox");
+	ck_assert_str_eq(r.by[2], "30aa0000.mailbox");
+	ck_assert_str_eq(r.via[0], "");
+	ck_assert_str_eq(r.cls->name, "interrupt"); /* the earliest classified: the MU's */
+	ck_assert_uint_eq(r.quote, 2);
+	snprintf(c.diagnosis, sizeof(c.diagnosis), "imx8mp-cm7: probe failed");
+	doctor_reason_apply(&c, &b, &r, "imx8mp-cm7");
+	ck_assert_str_eq(c.diagnosis, "imx8mp-cm7: probe failed; via mailbox 30aa0000.mailbox: "
+				      "\"Unable to acquire IRQ 62\"");
+	ck_assert_str_eq(c.fix, "an interrupt: check the interrupts of 30aa0000.mailbox's "
+				"device-tree node");
+	/* a device that serves nothing it is asked about adds nothing */
+	doctor_reason_find(&b, 0, 1, "30aa0000.mailbox", NULL, &r);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.via[0], "");
+	doctor_graph_free(&b);
+	sb_kmsg_free(&b.log);
+	sb_root_close(root);
+	tu_tree_free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("doctor_reason");
@@ -115,6 +192,7 @@ int main(void)
 
 	tcase_add_test(tc, quotes_the_same_device_and_classifies);
 	tcase_add_test(tc, unclassified_quotes_without_fix_and_none_changes_nothing);
+	tcase_add_test(tc, quotes_what_serves_the_device);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

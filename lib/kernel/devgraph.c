@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The board's object graph (socbox/devgraph.h), read a device at a time: the entries of its
+ * sysfs directory named supplier:BUS:NAME and consumer:BUS:NAME (drivers/base/core.c,
+ * devlink_add_symlinks()) are its edges; for each, the consumer's device-tree node
+ * (of_node) is searched for the supplier's phandle in the properties that reference a
+ * provider, which names what the edge is. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "socbox/devgraph.h"
+#include "socbox/limits.h"
+#include "socbox/macro.h"
+
+/* The buses whose devices the kernel log names (dev_printk()'s prefix, DEVICE=+BUS:NAME). */
+static const char *const buses[] = { "platform", "amba", "pci" };
+
+/* The properties through which a node references its suppliers (drivers/of/property.c's
+ * of_supplier_bindings), the property a supplier's node has when it is one (its cells per
+ * reference; NULL: the reference is the phandle alone), and what the supplier is. */
+static const struct {
+	const char *prop, *cells, *role;
+} refs[] = {
+	{ "mboxes", "#mbox-cells", "mailbox" },
+	{ "memory-region", NULL, "reserved memory" },
+	{ "iommus", "#iommu-cells", "IOMMU" },
+	{ "resets", "#reset-cells", "reset controller" },
+	{ "power-domains", "#power-domain-cells", "power domain" },
+};
+
+void sb_devgraph_init(struct sb_devgraph *g, const struct sb_root *root)
+{
+	memset(g, 0, sizeof(*g));
+	g->root = root;
+}
+
+void sb_devgraph_free(struct sb_devgraph *g)
+{
+	for (size_t i = 0; i < g->nread; i++)
+		free(g->read[i]);
+	free(g->read);
+	free(g->edges);
+	memset(g, 0, sizeof(*g));
+}
+
+const char *sb_devgraph_role(const char *via)
+{
+	for (size_t i = 0; via && i < ARRAY_SIZE(refs); i++)
+		if (!strcmp(via, refs[i].prop))
+			return refs[i].role;
+	return "supplier";
+}
+
+/* The bus dev is on, NULL when it is on none of them. */
+static const char *bus_of(const struct sb_root *r, const char *dev)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(buses); i++)
+		if (sb_exists(r, "/sys/bus/%s/devices/%s", buses[i], dev))
+			return buses[i];
+	return NULL;
+}
+
+/* The phandle of the device's device-tree node; false when it has none (no node, or a node
+ * nothing references: dtc gives those no phandle). */
+static bool phandle_of(const struct sb_root *r, const char *bus, const char *dev, uint32_t *ph)
+{
+	char *buf;
+	ssize_t n = sb_read_file(r, &buf, SB_READ_ATTR_MAX,
+				 "/sys/bus/%s/devices/%s/of_node/phandle", bus, dev);
+	const unsigned char *b = (const unsigned char *)buf;
+
+	if (n < 0)
+		return false;
+	if (n == 4)
+		*ph = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	free(buf);
+	return n == 4;
+}
+
+/* Whether the cells of a property (big-endian u32) hold ph. The cells after a phandle are
+ * its provider's arguments, whose count only that provider's node says: each cell equal
+ * to ph is taken as a reference, which an argument of another provider of the same kind
+ * equal to ph would also be (the device link says the two devices are tied). */
+static bool cells_hold(const char *buf, ssize_t n, uint32_t ph)
+{
+	const unsigned char *b = (const unsigned char *)buf;
+
+	for (ssize_t i = 0; i + 4 <= n; i += 4)
+		if (((uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 | (uint32_t)b[i + 2] << 8 |
+		     b[i + 3]) == ph)
+			return true;
+	return false;
+}
+
+/* What the consumer's node references the supplier through. */
+static const char *via_of(const struct sb_root *r, const char *sbus, const char *sup,
+			  const char *cbus, const char *con)
+{
+	uint32_t ph;
+
+	if (!sbus || !cbus || !phandle_of(r, sbus, sup, &ph))
+		return SB_DEVGRAPH_VIA_LINK;
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
+		char *buf;
+		ssize_t n;
+		bool hit;
+
+		/* a mailbox's node has #mbox-cells, an IOMMU's #iommu-cells...: an IOMMU
+		 * stream ID that equals a mailbox's phandle is no reference to it */
+		if (refs[i].cells &&
+		    !sb_exists(r, "/sys/bus/%s/devices/%s/of_node/%s", sbus, sup, refs[i].cells))
+			continue;
+		n = sb_read_file(r, &buf, SB_READ_ATTR_MAX, "/sys/bus/%s/devices/%s/of_node/%s",
+				 cbus, con, refs[i].prop);
+		if (n < 0)
+			continue;
+		hit = cells_hold(buf, n, ph);
+		free(buf);
+		if (hit)
+			return refs[i].prop;
+	}
+	return SB_DEVGRAPH_VIA_LINK;
+}
+
+static int nomem(struct sb_err *e, const char *dev)
+{
+	return sb_err_set(e, ENOMEM, dev, "read the device links", NULL);
+}
+
+static bool has_edge(const struct sb_devgraph *g, const char *sup, const char *con)
+{
+	for (size_t i = 0; i < g->nedges; i++)
+		if (!strcmp(g->edges[i].supplier, sup) && !strcmp(g->edges[i].consumer, con))
+			return true;
+	return false;
+}
+
+static int add_edge(struct sb_devgraph *g, const char *sup, const char *con, const char *via,
+		    struct sb_err *e)
+{
+	struct sb_devgraph_edge *x;
+
+	if (has_edge(g, sup, con))
+		return 0;
+	if (g->nedges == g->capedges) {
+		size_t cap = g->capedges ? 2 * g->capedges : 8;
+		void *n = reallocarray(g->edges, cap, sizeof(*g->edges));
+
+		if (!n)
+			return nomem(e, con);
+		g->edges = n;
+		g->capedges = cap;
+	}
+	x = &g->edges[g->nedges++];
+	snprintf(x->supplier, sizeof(x->supplier), "%s", sup);
+	snprintf(x->consumer, sizeof(x->consumer), "%s", con);
+	x->via = via;
+	return 0;
+}
+
+static bool was_read(const struct sb_devgraph *g, const char *dev)
+{
+	for (size_t i = 0; i < g->nread; i++)
+		if (!strcmp(g->read[i], dev))
+			return true;
+	return false;
+}
+
+static int mark_read(struct sb_devgraph *g, const char *dev, struct sb_err *e)
+{
+	char *copy;
+
+	if (g->nread == g->capread) {
+		size_t cap = g->capread ? 2 * g->capread : 8;
+		void *n = reallocarray(g->read, cap, sizeof(*g->read));
+
+		if (!n)
+			return nomem(e, dev);
+		g->read = n;
+		g->capread = cap;
+	}
+	copy = strdup(dev);
+	if (!copy)
+		return nomem(e, dev);
+	g->read[g->nread++] = copy;
+	return 0;
+}
+
+/* "supplier:platform:30aa0000.mailbox" -> bus "platform", name "30aa0000.mailbox" (a name
+ * may hold colons, as a PCI device's; a bus name holds none). */
+static bool link_entry(const char *entry, const char *kind, char *bus, size_t blen,
+		       const char **name)
+{
+	size_t k = strlen(kind);
+	const char *colon;
+
+	if (strncmp(entry, kind, k) || entry[k] != ':')
+		return false;
+	colon = strchr(entry + k + 1, ':');
+	if (!colon || colon == entry + k + 1 || !colon[1] ||
+	    (size_t)(colon - entry - k - 1) >= blen)
+		return false;
+	snprintf(bus, blen, "%.*s", (int)(colon - entry - k - 1), entry + k + 1);
+	*name = colon + 1;
+	return true;
+}
+
+/* Read dev's links into the graph, once. */
+static int load(struct sb_devgraph *g, const char *dev, struct sb_err *e)
+{
+	const char *bus;
+	struct sb_dirlist dl;
+	int rc;
+
+	if (was_read(g, dev))
+		return 0;
+	rc = mark_read(g, dev, e);
+	if (rc < 0)
+		return rc;
+	bus = bus_of(g->root, dev);
+	if (!bus || sb_dir_list(g->root, &dl, "/sys/bus/%s/devices/%s", bus, dev) < 0)
+		return 0; /* not there, or unreadable: no edges */
+	for (size_t i = 0; i < dl.n && !rc; i++) {
+		char obus[32];
+		const char *other;
+
+		if (link_entry(dl.names[i], "supplier", obus, sizeof(obus), &other))
+			rc = add_edge(g, other, dev,
+				      via_of(g->root, bus_of(g->root, other), other, bus, dev), e);
+		else if (link_entry(dl.names[i], "consumer", obus, sizeof(obus), &other))
+			rc = add_edge(g, dev, other,
+				      via_of(g->root, bus, dev, bus_of(g->root, other), other), e);
+	}
+	sb_dirlist_free(&dl);
+	return rc;
+}
+
+static ssize_t edges_of(struct sb_devgraph *g, const char *dev, bool consumers,
+			struct sb_devgraph_edge *out, size_t max, struct sb_err *e)
+{
+	size_t n = 0;
+	int rc = load(g, dev, e);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < g->nedges; i++) {
+		const struct sb_devgraph_edge *x = &g->edges[i];
+
+		if (strcmp(consumers ? x->supplier : x->consumer, dev))
+			continue;
+		if (n < max)
+			out[n] = *x;
+		n++;
+	}
+	return (ssize_t)n;
+}
+
+ssize_t sb_devgraph_consumers(struct sb_devgraph *g, const char *dev, struct sb_devgraph_edge *out,
+			      size_t max, struct sb_err *e)
+{
+	return edges_of(g, dev, true, out, max, e);
+}
+
+ssize_t sb_devgraph_suppliers(struct sb_devgraph *g, const char *dev, struct sb_devgraph_edge *out,
+			      size_t max, struct sb_err *e)
+{
+	return edges_of(g, dev, false, out, max, e);
+}
