@@ -14,6 +14,10 @@
 #                            (its port id is its pid): 5 bytes queued, 9 notifications dropped
 #   genl_drained PID         that socket holds nothing (netlink drops until then after ENOBUFS)
 #   endpoint_devices         how many rpmsg endpoint devices (/sys/class/rpmsg/rpmsgN) exist
+#   doctor_causes [ARG...]   socbox doctor's causes, "CODE OBJECT" a line (doctor -J ARG...)
+#   doctor_cause CODE OBJECT FIELD [ARG...]
+#                            that cause's FIELD (diagnosis, evidence, fix, follows) as its
+#                            JSON value (a string keeps its quotes and escapes), or nothing
 #   bail_out REASON          a test that cannot go on: one "not ok" line, then done_testing
 #   done_testing             print the plan if none was given, check the count, exit 1 on failure
 #
@@ -148,6 +152,31 @@ rproc_ctrl() {
 		case $(readlink -f "$c") in */$rp/*) echo "${c##*rpmsg_ctrl}"; return 0 ;; esac
 	done
 	return 1
+}
+
+# socbox doctor -J prints one key a line: a cause's code and object come before its other
+# fields (lib/doctor's output order), so one pass finds them.
+_doctor_json_causes() { # CODE OBJECT FIELD (or "" "" "" for every cause's code and object)
+	awk -v want_code="$1" -v want_obj="$2" -v field="$3" '
+		function val(line) { sub(/^ *"[a-z_]*": /, "", line); sub(/,$/, "", line); return line }
+		/^  "causes": \[/ { in_causes = 1; next }
+		/^  []"]/ { in_causes = 0 }
+		!in_causes { next }
+		/^      "code": / { code = val($0); gsub(/"/, "", code); next }
+		/^      "object": / {
+			obj = val($0); gsub(/"/, "", obj)
+			if (field == "") print code, obj
+			next
+		}
+		field != "" && code == want_code && obj == want_obj && $0 ~ "^      \"" field "\": " { print val($0) }
+	'
+}
+# shellcheck disable=SC2120 # the arguments are doctor's, and optional
+doctor_causes() { "$SOCBOX" doctor -J "$@" | _doctor_json_causes "" "" ""; }
+doctor_cause() { # CODE OBJECT FIELD [ARG...]
+	_dc_code=$1 _dc_obj=$2 _dc_field=$3
+	shift 3
+	"$SOCBOX" doctor -J "$@" | _doctor_json_causes "$_dc_code" "$_dc_obj" "$_dc_field"
 }
 
 bail_out() {

@@ -4,6 +4,8 @@
  * driver does while the mailbox channel it needs never comes: dev_err_probe() with
  * -EPROBE_DEFER stores the reason that /sys/kernel/debug/devices_deferred shows, and the
  * driver core retries it on every later probe. socbox doctor names it (probe.deferred).
+ * With ready set (echo 1 > /sys/module/socbox_defer_probe/parameters/ready) the next probe
+ * succeeds, as when the channel comes: a deferral that later probed, which is no cause.
  */
 #include <linux/err.h>
 #include <linux/module.h>
@@ -13,8 +15,14 @@
 
 static struct platform_device *socbox_defer_dev;
 
+static bool ready;
+module_param(ready, bool, 0644);
+MODULE_PARM_DESC(ready, "the mailbox channel is there: the next probe succeeds");
+
 static int socbox_defer_probe(struct platform_device *pdev)
 {
+	if (READ_ONCE(ready))
+		return 0;
 	return dev_err_probe(&pdev->dev, -EPROBE_DEFER, "mailbox channel tx not available\n");
 }
 
@@ -46,4 +54,4 @@ static void __exit socbox_defer_exit(void)
 module_init(socbox_defer_init);
 module_exit(socbox_defer_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("socbox test: a platform driver that defers its probe for ever");
+MODULE_DESCRIPTION("socbox test: a platform driver that defers its probe until told not to");

@@ -18,11 +18,19 @@
  *
  * start/stop/kick behave as the core expects, so `state` start/stop, the debugfs `crash`
  * file and recovery (stop, reload the firmware, start) run the kernel's own code paths:
- * after a recovery the vdev, the channel and /dev/rpmsg_ctrlN come back.
+ * after a recovery the vdev, the channel and /dev/rpmsg_ctrlN come back. The remote's RAM
+ * is its dump segment: with the debugfs `coredump` file set to "enabled", a recovery
+ * leaves the core in devcoredump (rproc_coredump(), /sys/class/devcoredump/devcdN).
+ *
+ * With the parameter consume off, the remote stops taking what Linux sends: the tx vring's
+ * buffers are never returned, so once they are all in flight the virtio rpmsg bus waits
+ * for one and gives up after 15 s ("timeout waiting for a tx buffer"), as with firmware
+ * that hangs with its interrupt masked.
  *
  * The remote reads what it needs (ident block, trace buffer, vrings) from its resource
  * table in its RAM, the way firmware does; vring buffers are addressed physically.
  */
+#include <linux/elf.h>
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/module.h>
@@ -49,6 +57,12 @@ MODULE_PARM_DESC(firmware, "firmware file below /lib/firmware to boot first");
 static bool announce = true;
 module_param(announce, bool, 0644);
 MODULE_PARM_DESC(announce, "announce the rpmsg-raw channel after boot (read at each boot)");
+
+/* Tests turn this off to play firmware that no longer services its vring. */
+static bool consume = true;
+module_param(consume, bool, 0644);
+MODULE_PARM_DESC(consume,
+		 "take the messages Linux sends and give their buffers back (read at each kick)");
 
 /* virtio rpmsg wire format (drivers/rpmsg/virtio_rpmsg_bus.c), native endian here */
 struct srp_rpmsg_hdr {
@@ -273,8 +287,8 @@ static void srp_vq_work(struct work_struct *work)
 		srp_trace(srp, "announced rpmsg-raw at 0x%x\n", SRP_ECHO_ADDR);
 	}
 
-	/* Echo what Linux sent, as long as there is room to answer. */
-	for (;;) {
+	/* Echo what Linux sent, as long as there is room to answer (and it listens at all). */
+	while (READ_ONCE(consume)) {
 		u16 avail = srp->tx.last_avail;
 		struct srp_rpmsg_hdr *hdr;
 		void *buf;
@@ -328,6 +342,16 @@ static int srp_start(struct rproc *rproc)
 	srp->trace_len = srp->trace ? tr->len : 0;
 	srp->trace_pos = 0;
 	spin_unlock_irq(&srp->trace_lock);
+
+	/* What a crash's core holds (rproc_coredump() at recovery): the remote's RAM. Once:
+	 * a recovery starts the remote again without the resource cleanup that empties the
+	 * list (rproc_resource_cleanup() at shutdown). */
+	if (list_empty(&rproc->dump_segments)) {
+		int ret = rproc_coredump_add_segment(rproc, SRP_MEM_DA, SRP_MEM_SIZE);
+
+		if (ret)
+			return ret;
+	}
 
 	srp->boots++;
 	srp->beats = 0;
@@ -413,6 +437,11 @@ static int __init srp_init(void)
 		goto unregister;
 	}
 	srp_rproc->auto_boot = false;
+	/* the core is an ELF of this machine's kind, as the firmware is (built with the
+	 * kernel's compiler) */
+	ret = rproc_coredump_set_elf_info(srp_rproc, ELF_CLASS, ELF_ARCH);
+	if (ret)
+		goto free;
 	srp = srp_rproc->priv;
 	srp->rproc = srp_rproc;
 	spin_lock_init(&srp->trace_lock);
