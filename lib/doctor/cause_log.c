@@ -168,14 +168,34 @@ static bool explained(const struct doctor_board *b, int sub, const char *obj, co
 	return false;
 }
 
-/* A later record of the same object (or its remote processor) that says it is up again:
+/* The remote processor an rpmsg channel ("virtio0.rpmsg_chrdev.-1.14") or a virtio device
+ * with channels ("virtio0") is below, NULL when none. */
+static const char *rproc_of_rpmsg(const struct doctor_board *b, const char *obj)
+{
+	size_t n = strlen(obj);
+
+	for (size_t i = 0; i < b->rpmsg.nchannels; i++) {
+		const struct sb_rpmsg_channel *ch = &b->rpmsg.channels[i];
+
+		if (ch->remoteproc[0] && !strncmp(ch->dev, obj, n) &&
+		    (ch->dev[n] == '.' || !ch->dev[n]))
+			return ch->remoteproc;
+	}
+	return NULL;
+}
+
+/* A later record of the same object (or its remote processor, also the one an rpmsg
+ * channel is below: a restart answers a channel's tx timeout) that says it is up again:
  * "remote processor %s is now up" (drivers/remoteproc/remoteproc_core.c, rproc_start()).
  * up[k] is one past the index of the last such record of b->procs[k], 0 when none (found
  * in one pass: a scan after each record would be quadratic in the log). */
 static bool answered(const struct doctor_board *b, const size_t *up, size_t at, const char *obj)
 {
 	const struct sb_rproc *p = rproc_of(b, obj);
+	const char *rp;
 
+	if (!p && (rp = rproc_of_rpmsg(b, obj)))
+		p = rproc_of(b, rp);
 	return p && up && up[p - b->procs] > at + 1;
 }
 
@@ -198,22 +218,6 @@ static size_t *last_up(const struct doctor_board *b)
 			up[p - b->procs] = i + 1;
 	}
 	return up;
-}
-
-/* The remote processor an rpmsg channel ("virtio0.rpmsg_chrdev.-1.14") or a virtio device
- * with channels ("virtio0") is below, NULL when none. */
-static const char *rproc_of_rpmsg(const struct doctor_board *b, const char *obj)
-{
-	size_t n = strlen(obj);
-
-	for (size_t i = 0; i < b->rpmsg.nchannels; i++) {
-		const struct sb_rpmsg_channel *ch = &b->rpmsg.channels[i];
-
-		if (ch->remoteproc[0] && !strncmp(ch->dev, obj, n) &&
-		    (ch->dev[n] == '.' || !ch->dev[n]))
-			return ch->remoteproc;
-	}
-	return NULL;
 }
 
 struct unexplained {
