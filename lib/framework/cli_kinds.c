@@ -99,13 +99,13 @@ int sb_cli_value_usage(const struct sb_ctx *c, const char *opt, const struct sb_
 	}
 	bound(lo, sizeof(lo), v, v->min);
 	bound(hi, sizeof(hi), v, v->max);
-	if (rc != -ERANGE)
-		return sb_usage_error(c, "%s: '%s' is not %s", opt, text,
-				      v->kind == SB_CLI_SIZE ? "a size (4096, 64K, 8M, 1G)"
-							     : "a whole number");
+	if (rc != -ERANGE && v->kind == SB_CLI_SIZE)
+		return sb_usage_error(c, "%s: '%s' is not a size (4096, 64K, 8M, 1G)", opt, text);
 	if (v->max == SB_CLI_NO_MAX)
-		return sb_usage_error(c, "%s: '%s' is out of range (at least %s)", opt, text, lo);
-	return sb_usage_error(c, "%s: '%s' is out of range (%s to %s)", opt, text, lo, hi);
+		return sb_usage_error(c, "%s: '%s' is %s (at least %s)", opt, text,
+				      rc == -ERANGE ? "out of range" : "not a whole number", lo);
+	return sb_usage_error(c, "%s: '%s' is %s (%s to %s)", opt, text,
+			      rc == -ERANGE ? "out of range" : "not a whole number", lo, hi);
 }
 
 char *sb_cli_value_help(const char *descrip, const struct sb_cli_value *v)

@@ -278,7 +278,7 @@ START_TEST(typed_bad_values)
 		{ { "typed", "--runs", "0" },
 		  "tool typed: --runs: '0' is out of range (1 to 1000)" },
 		{ { "typed", "--runs", "1001" }, "--runs: '1001' is out of range (1 to 1000)" },
-		{ { "typed", "--runs", "-1" }, "--runs: '-1' is not a whole number" },
+		{ { "typed", "--runs", "-1" }, "--runs: '-1' is not a whole number (1 to 1000)" },
 		{ { "typed", "--runs", "5x" }, "--runs: '5x' is not a whole number" },
 		{ { "typed", "--runs", "" }, "--runs: '' is not a whole number" },
 		{ { "typed", "--runs", "010" }, NULL }, /* decimal, never octal: 10 */
