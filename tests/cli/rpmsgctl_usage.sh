@@ -45,6 +45,16 @@ t_grep "names the range" '1 to 496 bytes, or max' "$T_TMP/err"
 t_run "throughput --endpoints 65" 2 "$SOCBOX" rpmsgctl throughput --sink 0x401 --endpoints 65 --sysroot "$AM"
 t_run "throughput --window 0" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --window 0 --sysroot "$AM"
 t_run "throughput --runs 0" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --runs 0 --sysroot "$AM"
+t_run "bench --loops 0" 2 "$SOCBOX" rpmsgctl bench --loops 0 --sysroot "$AM"
+t_grep "... names the bounds" "bench: --loops: '0' is out of range \(1 to [0-9]+\)" "$T_TMP/err"
+t_run "bench --ctrl -1" 2 "$SOCBOX" rpmsgctl bench --ctrl -1 --sysroot "$AM"
+t_grep "... names the value and the bounds" "--ctrl: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "bench -vm fdd (clustered)" 2 "$SOCBOX" rpmsgctl bench -vm fdd --sysroot "$AM"
+t_grep "... names the methods" "--method: 'fdd' is not one of legacy, fd or both; did you mean 'fd'\?" "$T_TMP/err"
+t_run "bench -l 0x10 is a number (live only: exit 3)" 3 "$SOCBOX" rpmsgctl bench -l 0x10 --sysroot "$AM"
+t_run "bench --help" 0 "$SOCBOX" rpmsgctl bench --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+t_grep "... the defaults" 'and run \(default 1000\).*legacy, fd or both \(default both\).*rpmsg_ctrlN \(default 0\)' "$T_TMP/flat"
 t_run "throughput --method turbo" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --method turbo --sysroot "$AM"
 
 # payload limits are checked before any endpoint is opened
