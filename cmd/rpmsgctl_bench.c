@@ -207,8 +207,7 @@ static int bench_parse(struct sb_ctx *c, int argc, const char **argv, struct ben
 	struct poptOption table[] = {
 		{ "loops", 'l', SB_POPT_ARG_VALUE, &loops, 0, "iterations per path and run", "N" },
 		{ "runs", '\0', SB_POPT_ARG_VALUE, &runs, 0, "runs, one table row each", "N" },
-		{ "method", 'm', SB_POPT_ARG_VALUE, &method, 0, "paths to measure",
-		  "legacy|fd|both" },
+		{ "method", 'm', SB_POPT_ARG_VALUE, &method, 0, "paths to measure", "METHOD" },
 		{ "require-fd", '\0', POPT_ARG_NONE, &require_fd, 0,
 		  "exit 3 when the kernel lacks the fd path", NULL },
 		{ "ctrl", '\0', SB_POPT_ARG_VALUE, &ctrl, 0, "control device /dev/rpmsg_ctrlN",

@@ -52,6 +52,13 @@ t_grep "... names the value and the bounds" "--ctrl: '-1' is not a whole number 
 t_run "bench -vm fdd (clustered)" 2 "$SOCBOX" rpmsgctl bench -vm fdd --sysroot "$AM"
 t_grep "... names the methods" "--method: 'fdd' is not one of legacy, fd or both; did you mean 'fd'\?" "$T_TMP/err"
 t_run "bench -l 0x10 is a number (live only: exit 3)" 3 "$SOCBOX" rpmsgctl bench -l 0x10 --sysroot "$AM"
+t_run "rproc crash --type wd" 2 "$SOCBOX" rpmsgctl rproc crash remoteproc0 --type wd --sysroot "$AM"
+t_grep "... names the types" "--type: 'wd' is not one of mmufault, watchdog or fatal" "$T_TMP/err"
+t_run "rproc crash --type fatal: accepted, then needs the live kernel" 3 "$SOCBOX" rpmsgctl rproc crash remoteproc0 --type fatal --sysroot "$AM"
+t_run "rproc trace --index -1" 2 "$SOCBOX" rpmsgctl rproc trace remoteproc0 --index -1 --sysroot "$AM"
+t_grep "... names the bounds" "--index: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "rproc crash --help" 0 "$SOCBOX" rpmsgctl rproc crash --help
+t_grep "... the types and the default" 'mmufault, watchdog or fatal \(default watchdog\)' "$T_TMP/out"
 t_run "bench --help" 0 "$SOCBOX" rpmsgctl bench --help
 tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
 t_grep "... the defaults" 'and run \(default 1000\).*legacy, fd or both \(default both\).*rpmsg_ctrlN \(default 0\)' "$T_TMP/flat"
