@@ -31,7 +31,12 @@ t_run "smmustat check --expect-instances -1 is a usage error" 2 \
 t_grep "--expect-instances -1: says what it needs" 'expect-instances needs a count' "$T_TMP/err"
 # on a sysroot nothing is counted, but a bad value is still bad
 t_run "smmustat pmu --stream-id abc on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --stream-id abc
+t_grep "--stream-id abc: names the value and the bounds" "--stream-id: 'abc' is not a whole number \(0 to 4294967295\)" "$T_TMP/err"
+t_run "smmustat pmu --stream-id 0x100000000 on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --stream-id 0x100000000
+t_grep "... is out of range" "--stream-id: '0x100000000' is out of range" "$T_TMP/err"
 t_run "smmustat pmu --cpu -1 on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --cpu -1
+t_grep "--cpu -1: names the bounds" "--cpu: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "smmustat pmu --span without --stream-id" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --span
 t_run "smmustat pmu -e bogus on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" -e bogus
 t_grep "-e bogus: names the event" "unknown event or term 'bogus'" "$T_TMP/err"
 t_run "smmustat pmu -e tlb_miss on a sysroot works" 0 "$SOCBOX" smmustat pmu --sysroot "$arm" -e tlb_miss
