@@ -57,6 +57,14 @@ t_grep "... names the types" "--type: 'wd' is not one of mmufault, watchdog or f
 t_run "rproc crash --type fatal: accepted, then needs the live kernel" 3 "$SOCBOX" rpmsgctl rproc crash remoteproc0 --type fatal --sysroot "$AM"
 t_run "rproc trace --index -1" 2 "$SOCBOX" rpmsgctl rproc trace remoteproc0 --index -1 --sysroot "$AM"
 t_grep "... names the bounds" "--index: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "rproc cycle -s 497" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 -s 497 --sysroot "$AM"
+t_grep "... names the bounds" "--size: '497' is out of range \(1 to 496\)" "$T_TMP/err"
+t_run "rproc cycle -c 0" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 -c 0 --sysroot "$AM"
+t_grep "... names the option" "--count: '0' is out of range" "$T_TMP/err"
+t_run "rproc cycle --crash --crash-type wd" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash --crash-type wd --sysroot "$AM"
+t_grep "... names the types" "--crash-type: 'wd' is not one of mmufault, watchdog or fatal" "$T_TMP/err"
+t_run "rproc cycle --crash-type without --crash" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash-type fatal --sysroot "$AM"
+t_run "rproc cycle --crash --crash-type fatal: accepted, then needs the live kernel" 3 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash --crash-type fatal --sysroot "$AM"
 t_run "rproc crash --help" 0 "$SOCBOX" rpmsgctl rproc crash --help
 t_grep "... the types and the default" 'mmufault, watchdog or fatal \(default watchdog\)' "$T_TMP/out"
 t_run "bench --help" 0 "$SOCBOX" rpmsgctl bench --help
