@@ -117,6 +117,13 @@ t_nogrep "x86: passing predicate not on stderr" 'expect-instances' "$T_TMP/err"
 t_run "x86: qi present" 0 "$SOCBOX" smmustat check --sysroot "$X86" --require-feature qi --require-feature sagaw
 t_run "check without predicates: usage" 2 "$SOCBOX" smmustat check --sysroot "$X86"
 t_run "check --expect-type bogus: usage" 2 "$SOCBOX" smmustat check --sysroot "$X86" --expect-type bogus
+t_grep "... names the types" "--expect-type: 'bogus' is not one of DMA, DMA-FQ, identity, blocked or unmanaged" "$T_TMP/err"
+t_run "check --expect-type dma: usage, naming the one meant" 2 "$SOCBOX" smmustat check --sysroot "$X86" --expect-type dma
+t_grep "... DMA" "did you mean 'DMA'\?" "$T_TMP/err"
+t_run "check --help" 0 "$SOCBOX" smmustat check --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+# it read DMA|DMA-FQ|identity, though blocked and unmanaged were taken too
+t_grep "... lists every type --expect-type takes" 'domain type: DMA, DMA-FQ, identity, blocked or unmanaged' "$T_TMP/flat"
 
 # stress needs the live kernel
 t_run "stress on a sysroot: exit 3" 3 "$SOCBOX" smmustat stress --sysroot "$X86"
