@@ -65,6 +65,11 @@ t_run "rproc cycle --crash --crash-type wd" 2 "$SOCBOX" rpmsgctl rproc cycle rem
 t_grep "... names the types" "--crash-type: 'wd' is not one of mmufault, watchdog or fatal" "$T_TMP/err"
 t_run "rproc cycle --crash-type without --crash" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash-type fatal --sysroot "$AM"
 t_run "rproc cycle --crash --crash-type fatal: accepted, then needs the live kernel" 3 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash --crash-type fatal --sysroot "$AM"
+t_run "send --mtu 0" 2 "$SOCBOX" rpmsgctl send hi --mtu 0 --sysroot "$AM"
+t_grep "... names the bounds" "--mtu: '0' is out of range \(1 to [0-9]+\)" "$T_TMP/err"
+t_run "send --help" 0 "$SOCBOX" rpmsgctl send --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+t_grep "... the virtio MTU as the default" "largest payload per message, virtio's \(default 496\)" "$T_TMP/flat"
 t_run "rproc crash --help" 0 "$SOCBOX" rpmsgctl rproc crash --help
 t_grep "... the types and the default" 'mmufault, watchdog or fatal \(default watchdog\)' "$T_TMP/out"
 t_run "bench --help" 0 "$SOCBOX" rpmsgctl bench --help

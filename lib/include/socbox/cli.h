@@ -100,6 +100,9 @@ struct sb_cli_value {
 	{ \
 		.kind = SB_CLI_SIZE, .def = (d), .min = (lo), .max = (hi) \
 	}
+/* a default from a numeric constant: SB_CLI_NUMBER_VALUE(SB_CLI_TEXT(SB_RPMSG_VIRTIO_MTU), ...) */
+#define SB_CLI_TEXT(n) SB_CLI_TEXT_(n)
+#define SB_CLI_TEXT_(n) #n
 #define SB_CLI_ENUM_VALUE(d, list) \
 	{ \
 		.kind = SB_CLI_ENUM, .def = (d), .names = (list) \
