@@ -60,9 +60,16 @@ void dm_source_done(void);
 
 int dm_top(struct sb_ctx *c, int argc, const char **argv);
 int dm_monitor(struct sb_ctx *c, int argc, const char **argv);
+/* --size of bind and rx (the udmabuf's bytes) */
+extern struct sb_cli_value dm_size;
+#define DM_POPT_SIZE \
+	{ \
+		"size", 's', SB_POPT_ARG_VALUE, &dm_size, 0, "udmabuf size, K, M or G suffix", \
+			"SIZE" \
+	}
 /* --dev, --queues and --size of bind and rx: 0, or the usage error's exit code. */
-int dm_binding_args(struct sb_ctx *c, const char *queues_arg, const char *size_arg,
-		    unsigned **queues, unsigned *nqueues, uint64_t *size);
+int dm_binding_args(struct sb_ctx *c, const char *queues_arg, unsigned **queues, unsigned *nqueues,
+		    uint64_t *size);
 int dm_bind(struct sb_ctx *c, int argc, const char **argv);
 int dm_rx(struct sb_ctx *c, int argc, const char **argv);
 

@@ -14,7 +14,8 @@
 #include "socbox/macro.h"
 #include "socbox/stats.h"
 
-static char *bind_queues, *bind_size;
+static char *bind_queues;
+struct sb_cli_value dm_size = SB_CLI_SIZE_VALUE("64M", 1, SB_CLI_NO_MAX);
 static double bind_duration;
 enum { BD_ID, BD_IFINDEX, BD_IFNAME, BD_QUEUES, BD_SIZE };
 static const struct sb_col bind_cols[] = {
@@ -26,8 +27,8 @@ static const struct sb_col bind_cols[] = {
 };
 _Static_assert(ARRAY_SIZE(bind_cols) == BD_SIZE + 1, "a column for each constant");
 
-int dm_binding_args(struct sb_ctx *c, const char *queues_arg, const char *size_arg,
-		    unsigned **queues, unsigned *nqueues, uint64_t *size)
+int dm_binding_args(struct sb_ctx *c, const char *queues_arg, unsigned **queues, unsigned *nqueues,
+		    uint64_t *size)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -35,8 +36,7 @@ int dm_binding_args(struct sb_ctx *c, const char *queues_arg, const char *size_a
 		return sb_usage_error(c, "--dev IF is required");
 	if (!queues_arg)
 		return sb_usage_error(c, "--queues LIST is required");
-	if (size_arg && (sb_parse_size(size_arg, size) || *size == 0))
-		return sb_usage_error(c, "bad size '%s'", size_arg);
+	*size = dm_size.value;
 	if (*size % (uint64_t)page)
 		return sb_usage_error(c, "--size must be a multiple of the page size (%ld)", page);
 	if (sb_parse_list(queues_arg, 65535, queues, nqueues))
@@ -49,8 +49,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	struct poptOption opts[] = {
 		{ "queues", '\0', POPT_ARG_STRING, &bind_queues, 0, "RX queues to bind (e.g. 2-3)",
 		  "LIST" },
-		{ "size", 's', POPT_ARG_STRING, &bind_size, 0,
-		  "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
+		DM_POPT_SIZE,
 		{ "duration", '\0', POPT_ARG_DOUBLE, &bind_duration, 0,
 		  "hold this long (default: until Ctrl-C)", SB_CLI_DURATION },
 		DM_POPT_NS,
@@ -60,7 +59,7 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	};
 	struct sb_genl g = { 0 };
 	unsigned *queues = NULL, nqueues = 0;
-	uint64_t size = 64ull << 20;
+	uint64_t size;
 	uint32_t ifindex, id = 0;
 	struct sb_out *o;
 	struct sb_row *r;
@@ -68,12 +67,12 @@ int dm_bind(struct sb_ctx *c, int argc, const char **argv)
 	char name[IF_NAMESIZE];
 	int rc, buf = -1;
 
-	bind_queues = bind_size = NULL;
+	bind_queues = NULL;
 	bind_duration = 0;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, bind_cols, ARRAY_SIZE(bind_cols));
 	if (rc)
 		return rc;
-	rc = dm_binding_args(c, bind_queues, bind_size, &queues, &nqueues, &size);
+	rc = dm_binding_args(c, bind_queues, &queues, &nqueues, &size);
 	if (rc)
 		return rc;
 	if (bind_duration < 0) {

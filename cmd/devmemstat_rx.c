@@ -23,8 +23,8 @@
 #include "socbox/stats.h"
 #include "socbox/stop.h"
 
-static char *rx_queues, *rx_size, *rx_listen, *rx_save;
-static int rx_port;
+static char *rx_queues, *rx_listen, *rx_save;
+static struct sb_cli_value rx_port = SB_CLI_NUMBER_VALUE("5201", 1, 65535);
 static double rx_timeout, rx_hold;
 
 enum {
@@ -197,12 +197,12 @@ static int receive(struct sb_ctx *c, struct sb_genl *g, struct sb_devmem_rx *rx,
 	struct sb_err e;
 
 	sb_err_clear(&e);
-	lfd = listen_on(rx_listen, rx_port, &e);
+	lfd = listen_on(rx_listen, (int)rx_port.value, &e);
 	if (lfd < 0)
 		return sb_report(c->applet, &e);
 	/* the readiness line a sender waits for */
 	fprintf(stderr, "%s: listening on %s port %d, binding %u\n", c->applet,
-		rx_listen ? rx_listen : "*", rx_port, rx->binding_id);
+		rx_listen ? rx_listen : "*", (int)rx_port.value, rx->binding_id);
 	fd = accept_one(lfd, timeout_ms, &e);
 	close(lfd);
 	if (fd == -EINTR)
@@ -232,11 +232,10 @@ int dm_rx(struct sb_ctx *c, int argc, const char **argv)
 	struct poptOption opts[] = {
 		{ "queues", '\0', POPT_ARG_STRING, &rx_queues, 0, "RX queues to bind (e.g. 2-3)",
 		  "LIST" },
-		{ "size", 's', POPT_ARG_STRING, &rx_size, 0,
-		  "udmabuf size (K/M/G suffixes; default 64M)", "SIZE" },
+		DM_POPT_SIZE,
 		{ "listen", '\0', POPT_ARG_STRING, &rx_listen, 0,
 		  "local address to listen on (default: all)", "ADDR" },
-		{ "port", '\0', POPT_ARG_INT, &rx_port, 0, "TCP port (default 5201)", "PORT" },
+		{ "port", '\0', SB_POPT_ARG_VALUE, &rx_port, 0, "TCP port", "PORT" },
 		{ "save", '\0', POPT_ARG_STRING, &rx_save, 0,
 		  "write the received bytes to FILE too", "FILE" },
 		{ "timeout", 't', POPT_ARG_DOUBLE, &rx_timeout, 0,
@@ -253,25 +252,22 @@ int dm_rx(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_devmem_rx rx = { .dmabuf_fd = -1, .save_fd = -1 };
 	unsigned *queues = NULL, nqueues = 0;
 	struct sb_genl g = { 0 };
-	uint64_t size = 64ull << 20;
+	uint64_t size;
 	uint32_t ifindex;
 	struct sb_err e;
 	int rc;
 
-	rx_queues = rx_size = rx_listen = rx_save = NULL;
-	rx_port = 5201;
+	rx_queues = rx_listen = rx_save = NULL;
 	rx_timeout = 10;
 	rx_hold = 0;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, rx_cols, ARRAY_SIZE(rx_cols));
 	if (rc)
 		return rc;
-	rc = dm_binding_args(c, rx_queues, rx_size, &queues, &nqueues, &size);
+	rc = dm_binding_args(c, rx_queues, &queues, &nqueues, &size);
 	if (rc)
 		return rc;
-	if (rx_port <= 0 || rx_port > 65535 || rx_timeout < 0 || rx_hold < 0) {
-		rc = sb_usage_error(c, rx_port <= 0 || rx_port > 65535
-					       ? "--port must be 1..65535"
-					       : "--timeout and --hold must not be negative");
+	if (rx_timeout < 0 || rx_hold < 0) {
+		rc = sb_usage_error(c, "--timeout and --hold must not be negative");
 		goto out;
 	}
 	if ((rc = sb_cli_live(c)))

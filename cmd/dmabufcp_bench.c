@@ -68,16 +68,17 @@ static const struct sb_col cols[NCOLS] = {
 /* The seed thread's 100 % row: udmabuf with sendfile. */
 #define DEFAULT_REFERENCE "udmabuf/sendfile"
 
-static char *opt_chunk, *opt_methods, *opt_buffers, *opt_reference;
-static int opt_runs, opt_cached;
+static char *opt_methods, *opt_buffers, *opt_reference;
+static int opt_cached;
+static struct sb_cli_value opt_runs = SB_CLI_NUMBER_VALUE("5", 1, 1000);
+static struct sb_cli_value opt_chunk = SB_CLI_SIZE_VALUE("32M", 1, SB_CLI_NO_MAX);
 
 static struct poptOption table[] = {
-	{ "runs", '\0', POPT_ARG_INT, &opt_runs, 0,
-	  "runs per cell; the median is shown (default 5)", "N" },
+	{ "runs", '\0', SB_POPT_ARG_VALUE, &opt_runs, 0, "runs per cell; the median is shown", "N" },
 	{ "cached", '\0', POPT_ARG_NONE, &opt_cached, 0,
 	  "keep FILE in the page cache (measure warm)", NULL },
-	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
-	  "bytes per buffer (default 32M, as in the seed)", "SIZE" },
+	{ "chunk-size", 's', SB_POPT_ARG_VALUE, &opt_chunk, 0, "bytes per buffer, as in the seed",
+	  "SIZE" },
 	{ "method", 'm', POPT_ARG_STRING, &opt_methods, 0,
 	  "methods to measure, comma-separated (default all)", "LIST" },
 	{ "buffer", 'b', POPT_ARG_STRING, &opt_buffers, 0,
@@ -355,7 +356,7 @@ static void progress_start(const struct sb_ctx *c, struct sb_progress *pg, const
 	for (int m = 0; m < SB_COPY_NMETHODS; m++)
 		nmethods += want[m];
 	sb_progress_start(pg, sb_progress_wanted(c), stderr, DMABUFCP " bench", SB_PROGRESS_BYTES,
-			  NULL, nkinds * nmethods * (uint64_t)opt_runs * size);
+			  NULL, nkinds * nmethods * opt_runs.value * size);
 	sb_progress_update(pg, 0);
 }
 
@@ -368,24 +369,22 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 	char bad[8][600]; /* the buffer kinds that cannot allocate, and why */
 	struct sb_err bad_err[8];
 	size_t nbad = 0;
-	uint64_t chunk = 32ull << 20;
+	uint64_t chunk;
+	int runs;
 	size_t n = 0;
 	struct stat st;
 	struct sb_err e;
 	int rc, fd;
 
-	opt_chunk = opt_methods = opt_buffers = opt_reference = NULL;
-	opt_runs = 5;
+	opt_methods = opt_buffers = opt_reference = NULL;
 	opt_cached = 0;
 	rc = sb_cli_parse(c, table, "FILE", argc, argv, cols, NCOLS);
 	if (rc)
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "needs exactly one FILE");
-	if (opt_runs < 1 || opt_runs > 1000)
-		return sb_usage_error(c, "--runs must be 1 to 1000");
-	if (opt_chunk && (sb_parse_size(opt_chunk, &chunk) || chunk == 0))
-		return sb_usage_error(c, "bad --chunk-size '%s'", opt_chunk);
+	chunk = opt_chunk.value;
+	runs = (int)opt_runs.value;
 	if ((rc = parse_methods(c, want)))
 		return rc;
 	if (opt_reference) {
@@ -469,8 +468,8 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 			cells[n].method = (enum sb_copy_method)m;
 			sb_verbose(DMABUFCP, "measuring %s %s", k,
 				   sb_copy_method_name(cells[n].method));
-			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, opt_runs, &cells[n],
-				&pg, n * (uint64_t)opt_runs * (uint64_t)st.st_size);
+			measure(c, c->args[0], fd, (uint64_t)st.st_size, chunk, runs, &cells[n],
+				&pg, n * opt_runs.value * (uint64_t)st.st_size);
 			n++;
 		}
 	}
@@ -480,8 +479,7 @@ int dmabufcp_bench(struct sb_ctx *c, int argc, const char **argv)
 		rc = sb_report(DMABUFCP, &e);
 	}
 	if (!rc)
-		rc = render(c, c->args[0], (uint64_t)st.st_size, chunk, opt_runs, cells, n, bad,
-			    nbad);
+		rc = render(c, c->args[0], (uint64_t)st.st_size, chunk, runs, cells, n, bad, nbad);
 out:
 	free(kinds);
 	free(usable);

@@ -51,15 +51,17 @@ static const struct sb_col cols[NCOLS] = {
 			   "why another method ran than the one asked for", 0 },
 };
 
-static char *opt_method, *opt_chunk, *opt_name;
+/* sb_copy_method_name()'s, filled before the first parse */
+static const char *method_names[SB_COPY_NMETHODS + 1];
+static struct sb_cli_value opt_method = SB_CLI_ENUM_VALUE("auto", method_names);
+static struct sb_cli_value opt_chunk = SB_CLI_SIZE_VALUE(NULL, 1, SB_CLI_NO_MAX);
+static char *opt_name;
 static int opt_verify;
 static double opt_hold;
 
 static struct poptOption table[] = {
-	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
-	  "auto, read, direct, sendfile, splice, rw-file, rw-file-direct or copy-range (default auto)",
-	  "METHOD" },
-	{ "chunk-size", 's', POPT_ARG_STRING, &opt_chunk, 0,
+	{ "method", 'm', SB_POPT_ARG_VALUE, &opt_method, 0, NULL, "METHOD" },
+	{ "chunk-size", 's', SB_POPT_ARG_VALUE, &opt_chunk, 0,
 	  "split the file over buffers of at most SIZE bytes (K, M, G suffixes)", "SIZE" },
 	{ "verify", '\0', POPT_ARG_NONE, &opt_verify, 0,
 	  "compare source, buffers and destination (XXH3); exit 1 naming the first differing offset",
@@ -394,10 +396,8 @@ static int classify(struct job *j)
 
 static int parse_options(struct job *j)
 {
-	if (opt_method && sb_copy_method_parse(opt_method, &j->method))
-		return sb_usage_error(j->c, "unknown method '%s'", opt_method);
-	if (opt_chunk && (sb_parse_size(opt_chunk, &j->chunk) || j->chunk == 0))
-		return sb_usage_error(j->c, "bad --chunk-size '%s'", opt_chunk);
+	j->method = (enum sb_copy_method)opt_method.value;
+	j->chunk = opt_chunk.value;
 	if (opt_hold < 0)
 		return sb_usage_error(j->c, "--hold must not be negative");
 	/* before anything is opened: a long name used to fail only after the allocation */
@@ -507,7 +507,9 @@ int dmabufcp_copy(struct sb_ctx *c, int argc, const char **argv)
 	struct job j;
 	int rc;
 
-	opt_method = opt_chunk = opt_name = NULL;
+	for (int m = 0; m < SB_COPY_NMETHODS; m++)
+		method_names[m] = sb_copy_method_name((enum sb_copy_method)m);
+	opt_name = NULL;
 	opt_verify = 0;
 	opt_hold = 0;
 	rc = sb_cli_parse(c, table, "SRC [BUF] DST", argc, argv, cols, NCOLS);

@@ -446,7 +446,8 @@ static int list_causes(const struct sb_ctx *c)
 
 int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *require, *explain_code, *buffer_size, *devmem;
+	static char *require, *explain_code, *devmem;
+	static struct sb_cli_value buffer_size = SB_CLI_SIZE_VALUE(NULL, 1, SB_CLI_NO_MAX);
 	static int list;
 	struct poptOption opts[] = {
 		{ "require", '\0', POPT_ARG_STRING, &require, 0,
@@ -456,7 +457,7 @@ int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 		  "print the catalogue's entry for a cause code and exit", "CODE" },
 		{ "list-causes", '\0', POPT_ARG_NONE, &list, 0,
 		  "list every cause doctor can name and exit", NULL },
-		{ "buffer-size", '\0', POPT_ARG_STRING, &buffer_size, 0,
+		{ "buffer-size", '\0', SB_POPT_ARG_VALUE, &buffer_size, 0,
 		  "the largest dma-buf the application allocates (K, M, G): a limit below it is a cause",
 		  "SIZE" },
 		{ "devmem", '\0', POPT_ARG_STRING, &devmem, 0,
@@ -469,7 +470,7 @@ int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_doctor_report rep;
 	int rc;
 
-	require = explain_code = buffer_size = devmem = NULL;
+	require = explain_code = devmem = NULL;
 	list = 0;
 	rc = sb_cli_parse(c, opts, NULL, argc, argv, doctor_cols, ARRAY_SIZE(doctor_cols));
 	if (rc)
@@ -478,9 +479,7 @@ int doctor_run(struct sb_ctx *c, int argc, const char **argv)
 		return explain(c, explain_code);
 	if (list)
 		return list_causes(c);
-	if (buffer_size && (sb_parse_size(buffer_size, &dopts.buffer_size) || !dopts.buffer_size))
-		return sb_usage_error(c, "--buffer-size: '%s' is not a size (4096, 64K, 8M, 1G)",
-				      buffer_size);
+	dopts.buffer_size = buffer_size.value;
 	if (devmem) {
 		if ((rc = sb_need_live(c, "--devmem")))
 			return rc;

@@ -4,6 +4,7 @@
  * ioctl, totals per run and the legacy/fd ratio, plus per-operation statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,19 +196,22 @@ struct bench {
 
 static int bench_parse(struct sb_ctx *c, int argc, const char **argv, struct bench_opts *opt)
 {
-	static int loops, runs, require_fd, ctrl, wait_ms;
-	static char *method, *name;
+	enum { LEGACY, FD, BOTH };
+	static const char *const methods[] = { "legacy", "fd", "both", NULL };
+	static struct sb_cli_value loops = SB_CLI_NUMBER_VALUE("1000", 1, INT_MAX);
+	static struct sb_cli_value runs = SB_CLI_NUMBER_VALUE("1", 1, INT_MAX);
+	static struct sb_cli_value method = SB_CLI_ENUM_VALUE("both", methods);
+	static struct sb_cli_value ctrl = SB_CLI_NUMBER_VALUE("0", 0, INT_MAX);
+	static int require_fd, wait_ms;
+	static char *name;
 	struct poptOption table[] = {
-		{ "loops", 'l', POPT_ARG_INT, &loops, 0,
-		  "iterations per path and run (default 1000)", "N" },
-		{ "runs", '\0', POPT_ARG_INT, &runs, 0, "runs, one table row each (default 1)",
-		  "N" },
-		{ "method", 'm', POPT_ARG_STRING, &method, 0, "paths to measure (default both)",
-		  "legacy|fd|both" },
+		{ "loops", 'l', SB_POPT_ARG_VALUE, &loops, 0, "iterations per path and run", "N" },
+		{ "runs", '\0', SB_POPT_ARG_VALUE, &runs, 0, "runs, one table row each", "N" },
+		{ "method", 'm', SB_POPT_ARG_VALUE, &method, 0, "paths to measure", "METHOD" },
 		{ "require-fd", '\0', POPT_ARG_NONE, &require_fd, 0,
 		  "exit 3 when the kernel lacks the fd path", NULL },
-		{ "ctrl", '\0', POPT_ARG_INT, &ctrl, 0,
-		  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
+		{ "ctrl", '\0', SB_POPT_ARG_VALUE, &ctrl, 0, "control device /dev/rpmsg_ctrlN",
+		  "N" },
 		{ "name", '\0', POPT_ARG_STRING, &name, 0, "endpoint name (default epx)", "NAME" },
 		{ "wait", '\0', POPT_ARG_INT, &wait_ms, 0,
 		  "wait this long for /dev/rpmsgN (default 5s)", SB_CLI_DURATION },
@@ -217,25 +221,22 @@ static int bench_parse(struct sb_ctx *c, int argc, const char **argv, struct ben
 	};
 	int rc;
 
-	loops = 1000, runs = 1, require_fd = 0, ctrl = 0, wait_ms = 5000;
-	method = NULL, name = NULL;
+	require_fd = 0, wait_ms = 5000;
+	name = NULL;
 	rc = sb_cli_parse(c, table, NULL, argc, argv, run_cols, ARRAY_SIZE(run_cols));
 	if (rc)
 		return rc;
-	if (loops < 1 || runs < 1 || ctrl < 0 || wait_ms < 1)
-		return sb_usage_error(
-			c, "--loops, --runs and --wait must be positive, --ctrl not negative");
-	if (method && strcmp(method, "legacy") && strcmp(method, "fd") && strcmp(method, "both"))
-		return sb_usage_error(c, "--method must be legacy, fd or both");
+	if (wait_ms < 1)
+		return sb_usage_error(c, "--wait must be positive");
 	if ((rc = sb_cli_live(c)))
 		return rc;
-	opt->loops = (unsigned)loops;
-	opt->runs = (unsigned)runs;
-	opt->ctrl = (unsigned)ctrl;
+	opt->loops = (unsigned)loops.value;
+	opt->runs = (unsigned)runs.value;
+	opt->ctrl = (unsigned)ctrl.value;
 	opt->wait_ms = wait_ms;
 	opt->require_fd = require_fd;
-	opt->do_legacy = !method || strcmp(method, "fd");
-	opt->do_fd = !method || strcmp(method, "legacy");
+	opt->do_legacy = method.value != FD;
+	opt->do_fd = method.value != LEGACY;
 	opt->ept_name = name ? name : "epx";
 	return 0;
 }

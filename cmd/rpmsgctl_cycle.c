@@ -3,6 +3,7 @@
  * checked (running, rpmsg devices back, optional ping), with per-phase time statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,20 +48,23 @@ struct cycle_cmd {
 
 static int cycle_parse(struct sb_ctx *c, int argc, const char **argv, struct cycle_cmd *cmd)
 {
-	static int count, crash, timeout_ms, ping_count, ping_size;
-	static char *ping, *crash_type;
+	static const char *const types[] = { "mmufault", "watchdog", "fatal", NULL };
+	static struct sb_cli_value count = SB_CLI_NUMBER_VALUE("10", 1, INT_MAX);
+	static struct sb_cli_value ping_count = SB_CLI_NUMBER_VALUE("3", 1, INT_MAX);
+	static struct sb_cli_value ping_size = SB_CLI_NUMBER_VALUE("64", 1, SB_RPMSG_VIRTIO_MTU);
+	static struct sb_cli_value crash_type = SB_CLI_ENUM_VALUE("watchdog", types);
+	static int crash, timeout_ms;
+	static char *ping;
 	struct poptOption table[] = {
-		{ "count", 'c', POPT_ARG_INT, &count, 0, "cycles (default 10)", "N" },
+		{ "count", 'c', SB_POPT_ARG_VALUE, &count, 0, "cycles", "N" },
 		{ "crash", '\0', POPT_ARG_NONE, &crash, 0,
 		  "crash it (debugfs) and let the core recover it, instead of stop/start", NULL },
-		{ "crash-type", '\0', POPT_ARG_STRING, &crash_type, 0,
-		  "with --crash: mmufault, watchdog or fatal (default watchdog)", "TYPE" },
+		{ "crash-type", '\0', SB_POPT_ARG_VALUE, &crash_type, 0, "with --crash", "TYPE" },
 		{ "ping", '\0', POPT_ARG_STRING, &ping, 0,
 		  "after each cycle, ping this channel of the processor", "CHANNEL" },
-		{ "ping-count", '\0', POPT_ARG_INT, &ping_count, 0,
-		  "requests per ping check (default 3)", "N" },
-		{ "size", 's', POPT_ARG_INT, &ping_size, 0, "ping payload bytes (default 64)",
-		  "BYTES" },
+		{ "ping-count", '\0', SB_POPT_ARG_VALUE, &ping_count, 0, "requests per ping check",
+		  "N" },
+		{ "size", 's', SB_POPT_ARG_VALUE, &ping_size, 0, "ping payload bytes", "BYTES" },
 		{ "timeout", 't', POPT_ARG_INT, &timeout_ms, 0, "for each wait (default 10s)",
 		  SB_CLI_DURATION },
 		SB_POPT_OUTPUT,
@@ -70,31 +74,28 @@ static int cycle_parse(struct sb_ctx *c, int argc, const char **argv, struct cyc
 	struct sb_rproc_cycle_opts *o = &cmd->opt;
 	int rc;
 
-	count = 10, crash = 0, timeout_ms = 10000, ping_count = 3, ping_size = 64;
-	ping = crash_type = NULL;
+	crash = 0, timeout_ms = 10000;
+	ping = NULL;
 	rc = sb_cli_parse(c, table, "NAME", argc, argv, phase_cols, NPCOLS);
 	if (rc)
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "expected NAME");
-	if (count < 1 || timeout_ms < 1 || ping_count < 1 || ping_size < 1 ||
-	    ping_size > SB_RPMSG_VIRTIO_MTU)
-		return sb_usage_error(
-			c, "--count, --timeout and --ping-count must be positive, --size 1 to %d",
-			SB_RPMSG_VIRTIO_MTU);
+	if (timeout_ms < 1)
+		return sb_usage_error(c, "--timeout must be positive");
 	o->crash = crash;
-	o->crash_type = SB_RPROC_WATCHDOG;
-	if (crash_type && (!crash || sb_rproc_crash_type_parse(crash_type, &o->crash_type)))
-		return sb_usage_error(
-			c, "--crash-type goes with --crash and is mmufault, watchdog or fatal");
+	if (crash_type.given && !crash)
+		return sb_usage_error(c, "--crash-type goes with --crash");
+	if (sb_rproc_crash_type_parse(types[crash_type.value], &o->crash_type))
+		return SB_EXIT_FAIL; /* a word of types[] the library does not know */
 	if ((rc = sb_cli_live(c)))
 		return rc;
 	o->ping_channel = ping;
-	o->ping_count = (unsigned)ping_count;
-	o->ping_size = (size_t)ping_size;
+	o->ping_count = (unsigned)ping_count.value;
+	o->ping_size = (size_t)ping_size.value;
 	o->timeout_ms = timeout_ms;
 	cmd->name = c->args[0];
-	cmd->count = (unsigned)count;
+	cmd->count = (unsigned)count.value;
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 /* rpmsgctl send and recv: one message per write/read. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,14 +59,16 @@ static int read_all(int fd, char **buf, size_t *len)
 int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *file;
-	static int split, mtu;
+	static int split;
+	static struct sb_cli_value mtu =
+		SB_CLI_NUMBER_VALUE(SB_CLI_TEXT(SB_RPMSG_VIRTIO_MTU), 1, INT_MAX);
 	struct poptOption table[] = {
 		{ "file", 'f', POPT_ARG_STRING, &file, 0, "send the contents of FILE ('-': stdin)",
 		  "FILE" },
 		{ "split", 's', POPT_ARG_NONE, &split, 0,
 		  "split payloads over the MTU into several messages", NULL },
-		{ "mtu", '\0', POPT_ARG_INT, &mtu, 0,
-		  "largest payload per message (default 496, virtio)", "BYTES" },
+		{ "mtu", '\0', SB_POPT_ARG_VALUE, &mtu, 0, "largest payload per message, virtio's",
+		  "BYTES" },
 		EPT_POPT,
 		SB_POPT_COMMON,
 		POPT_TABLEEND
@@ -78,7 +81,6 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 
 	file = NULL;
 	split = 0;
-	mtu = SB_RPMSG_VIRTIO_MTU;
 	ept_opts_reset("socbox");
 	rc = sb_cli_parse(c, table, "[TEXT]", argc, argv, NULL, 0);
 	if (rc)
@@ -87,8 +89,6 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 		return sb_usage_error(c, "give the message as one argument (quote it)");
 	if (c->nargs && file)
 		return sb_usage_error(c, "give TEXT or --file, not both");
-	if (mtu <= 0)
-		return sb_usage_error(c, "--mtu must be positive");
 	sb_err_clear(&e);
 	if (c->nargs) {
 		data = strdup(c->args[0]);
@@ -114,8 +114,8 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 		return sb_report(RPMSGCTL, &e);
 	}
 	/* checked before anything is sent, so a too-long message never goes out half */
-	if (len > (size_t)mtu && !split) {
-		sb_rpmsg_send(-1, data, len, (size_t)mtu, &e);
+	if (len > (size_t)mtu.value && !split) {
+		sb_rpmsg_send(-1, data, len, (size_t)mtu.value, &e);
 		free(data);
 		return sb_report(RPMSGCTL, &e);
 	}
@@ -125,10 +125,10 @@ int rpmsgctl_send(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	}
 	do {
-		size_t chunk = len - sent > (size_t)mtu ? (size_t)mtu : len - sent;
+		size_t chunk = len - sent > (size_t)mtu.value ? (size_t)mtu.value : len - sent;
 
 		if (sb_stop_signal ||
-		    sb_rpmsg_send(s.ept.fd, data + sent, chunk, (size_t)mtu, &e) < 0) {
+		    sb_rpmsg_send(s.ept.fd, data + sent, chunk, (size_t)mtu.value, &e) < 0) {
 			/* a stop signal leaves the message half sent: that is a failure */
 			if (sb_stop_signal) {
 				sb_err_set(&e, EINTR, "message", "send", NULL);

@@ -2,6 +2,7 @@
 /* rpmsgctl rproc: remote processor status and control through sysfs and debugfs. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,26 +255,23 @@ static int rproc_recovery(struct sb_ctx *c, int argc, const char **argv)
 
 static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *type;
-	struct poptOption table[] = {
-		{ "type", '\0', POPT_ARG_STRING, &type, 0,
-		  "mmufault, watchdog or fatal (default watchdog)", "TYPE" },
-		SB_POPT_COMMON,
-		POPT_TABLEEND
-	};
+	static const char *const types[] = { "mmufault", "watchdog", "fatal", NULL };
+	static struct sb_cli_value type = SB_CLI_ENUM_VALUE("watchdog", types);
+	struct poptOption table[] = { { "type", '\0', SB_POPT_ARG_VALUE, &type, 0, NULL, "TYPE" },
+				      SB_POPT_COMMON,
+				      POPT_TABLEEND };
 	enum sb_rproc_crash_type t = SB_RPROC_WATCHDOG;
 	struct sb_rproc p;
 	struct sb_err e;
 	int rc;
 
-	type = NULL;
 	rc = sb_cli_parse(c, table, "NAME", argc, argv, NULL, 0);
 	if (rc)
 		return rc;
 	if (c->nargs != 1)
 		return sb_usage_error(c, "expected NAME");
-	if (type && sb_rproc_crash_type_parse(type, &t))
-		return sb_usage_error(c, "--type must be mmufault, watchdog or fatal");
+	if (sb_rproc_crash_type_parse(types[type.value], &t))
+		return SB_EXIT_FAIL; /* a word of types[] the library does not know */
 	if ((rc = sb_cli_live(c)))
 		return rc;
 	sb_err_clear(&e);
@@ -286,9 +284,9 @@ static int rproc_crash(struct sb_ctx *c, int argc, const char **argv)
 
 static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
 {
-	static int index;
+	static struct sb_cli_value index = SB_CLI_NUMBER_VALUE("0", 0, INT_MAX);
 	struct poptOption table[] = {
-		{ "index", '\0', POPT_ARG_INT, &index, 0, "trace buffer number (default 0)", "N" },
+		{ "index", '\0', SB_POPT_ARG_VALUE, &index, 0, "trace buffer number", "N" },
 		SB_POPT_COMMON,
 		POPT_TABLEEND
 	};
@@ -297,15 +295,14 @@ static int rproc_trace(struct sb_ctx *c, int argc, const char **argv)
 	char *text = NULL;
 	int rc;
 
-	index = 0;
 	rc = sb_cli_parse(c, table, "NAME", argc, argv, NULL, 0);
 	if (rc)
 		return rc;
-	if (c->nargs != 1 || index < 0)
-		return sb_usage_error(c, "expected NAME (and --index N >= 0)");
+	if (c->nargs != 1)
+		return sb_usage_error(c, "expected NAME");
 	sb_err_clear(&e);
 	if (sb_rproc_find(c->root, c->args[0], &p, &e) < 0 ||
-	    sb_rproc_trace(c->root, &p, (unsigned)index, &text, &e) < 0)
+	    sb_rproc_trace(c->root, &p, (unsigned)index.value, &text, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
 	sb_fputs_escaped(stdout, text, SB_ESC_KEEP_LINES); /* the remote core's log */
 	if (text[0] && text[strlen(text) - 1] != '\n')

@@ -23,15 +23,22 @@ static const struct sb_col check_cols[] = {
 	[K_DETAIL] = { "DETAIL", SB_T_STR, 0.5, SB_COL_WRAP, "what was found", 0 },
 };
 
-static int opt_instances = INT_MIN, opt_no_faults; /* INT_MIN: not given */
-static char *opt_type, *opt_table;
+/* the default domain types the kernel's iommu_group type attribute shows */
+static const char *const domain_types[] = {
+	"DMA", "DMA-FQ", "identity", "blocked", "unmanaged", NULL
+};
+static struct sb_cli_value opt_instances = SB_CLI_NUMBER_VALUE(NULL, 0, INT_MAX);
+static struct sb_cli_value opt_typed = SB_CLI_ENUM_VALUE(NULL, domain_types);
+static int opt_no_faults;
+static const char *opt_type; /* the --expect-type word, NULL: not given */
+static char *opt_table;
 static const char **opt_features;
 
 static struct poptOption check_opts[] = {
-	{ "expect-instances", '\0', POPT_ARG_INT, &opt_instances, 0, "exactly N IOMMU instances",
-	  "N" },
-	{ "expect-type", '\0', POPT_ARG_STRING, &opt_type, 0,
-	  "every group with devices has this default domain type", "DMA|DMA-FQ|identity" },
+	{ "expect-instances", '\0', SB_POPT_ARG_VALUE, &opt_instances, 0,
+	  "exactly N IOMMU instances", "N" },
+	{ "expect-type", '\0', SB_POPT_ARG_VALUE, &opt_typed, 0,
+	  "every group with devices has this default domain type", "TYPE" },
 	{ "no-faults", '\0', POPT_ARG_NONE, &opt_no_faults, 0,
 	  "no IOMMU fault or event record in the kernel log", NULL },
 	{ "require-feature", '\0', POPT_ARG_ARGV, &opt_features, 0,
@@ -141,24 +148,15 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	char check[128];
 	int rc;
 
-	opt_instances = INT_MIN; /* not given */
 	opt_no_faults = 0;
-	opt_type = opt_table = NULL;
+	opt_table = NULL;
 	opt_features = NULL;
 	rc = sb_cli_parse(c, check_opts, NULL, argc, argv, check_cols, ARRAY_SIZE(check_cols));
 	if (rc)
 		return rc;
-	if (opt_instances != INT_MIN && opt_instances < 0)
-		return sb_usage_error(c, "--expect-instances needs a count (0 or more), not %d",
-				      opt_instances);
-	if (opt_instances < 0 && !opt_type && !opt_no_faults && !opt_features)
+	opt_type = opt_typed.given ? domain_types[opt_typed.value] : NULL;
+	if (!opt_instances.given && !opt_type && !opt_no_faults && !opt_features)
 		return sb_usage_error(c, "no predicate given");
-	if (opt_type && strcmp(opt_type, "DMA") && strcmp(opt_type, "DMA-FQ") &&
-	    strcmp(opt_type, "identity") && strcmp(opt_type, "blocked") &&
-	    strcmp(opt_type, "unmanaged"))
-		return sb_usage_error(
-			c, "--expect-type: DMA, DMA-FQ, identity, blocked or unmanaged, not '%s'",
-			opt_type);
 	if (opt_table && !sb_smmu_feat_table(NULL, 0, false, opt_table))
 		return sb_usage_error(c, "unknown feature table '%s'", opt_table);
 	if ((rc = smmu_state_load(c, &s, opt_table, opt_no_faults)))
@@ -166,9 +164,10 @@ int smmustat_check(struct sb_ctx *c, int argc, const char **argv)
 	o = sb_out_new(&c->out, stdout);
 	v.o = o;
 	v.t = sb_out_table(o, "checks", NULL, check_cols, ARRAY_SIZE(check_cols), true);
-	if (opt_instances >= 0) {
-		snprintf(check, sizeof(check), "expect-instances=%d", opt_instances);
-		verdict(&v, check, s.ninst == (size_t)opt_instances, "%zu IOMMU instance%s found",
+	if (opt_instances.given) {
+		snprintf(check, sizeof(check), "expect-instances=%llu",
+			 (unsigned long long)opt_instances.value);
+		verdict(&v, check, s.ninst == opt_instances.value, "%zu IOMMU instance%s found",
 			s.ninst, s.ninst == 1 ? "" : "s");
 	}
 	if (opt_type) {

@@ -43,11 +43,12 @@ static const struct sb_col resv_cols[] = {
 	[R_KIND] = { "KIND", SB_T_STR, 0, 0, "direct, direct-relaxable, reserved, msi", 0 },
 };
 
-static int opt_group = INT_MIN, opt_regions; /* INT_MIN: not given */
+static struct sb_cli_value opt_group = SB_CLI_NUMBER_VALUE(NULL, 0, INT_MAX);
+static int opt_regions;
 static char *opt_device;
 
 static struct poptOption group_opts[] = {
-	{ "group", 'g', POPT_ARG_INT, &opt_group, 0, "only group N", "N" },
+	{ "group", 'g', SB_POPT_ARG_VALUE, &opt_group, 0, "only group N", "N" },
 	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0,
 	  "the group and IOMMU serving a device (BDF or name)", "DEV" },
 	{ "regions", 'R', POPT_ARG_NONE, &opt_regions, 0,
@@ -151,16 +152,12 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 	bool found = false;
 	int rc;
 
-	opt_group = INT_MIN;
 	opt_regions = 0;
 	opt_device = NULL;
 	rc = sb_cli_parse(c, group_opts, NULL, argc, argv, group_cols, ARRAY_SIZE(group_cols));
 	if (rc)
 		return rc;
-	if (opt_group != INT_MIN && opt_group < 0)
-		return sb_usage_error(c, "--group needs a group number (0 or more), not %d",
-				      opt_group);
-	if (opt_group >= 0 && opt_device)
+	if (opt_group.given && opt_device)
 		return sb_usage_error(c, "--group and --device exclude each other");
 	sb_err_clear(&e);
 	if (sb_iommu_groups(c->root, &g, &ng, &e))
@@ -203,13 +200,14 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		if (c->out.mode == SB_OUT_JSON)
 			sid_list(o, fw, &g[gi], di);
 	}
-	t = sb_out_table(o, "groups", opt_device || opt_group >= 0 || opt_regions ? "Groups" : NULL,
-			 cols, ARRAY_SIZE(cols), true);
-	if (opt_device || opt_group >= 0 || opt_regions)
+	t = sb_out_table(o, "groups",
+			 opt_device || opt_group.given || opt_regions ? "Groups" : NULL, cols,
+			 ARRAY_SIZE(cols), true);
+	if (opt_device || opt_group.given || opt_regions)
 		rt = sb_out_table(o, "reserved_regions", "Reserved regions", resv_cols,
 				  ARRAY_SIZE(resv_cols), false);
 	for (size_t k = 0; k < ng; k++) {
-		if ((opt_device && k != gi) || (opt_group >= 0 && g[k].id != (unsigned)opt_group))
+		if ((opt_device && k != gi) || (opt_group.given && g[k].id != opt_group.value))
 			continue;
 		found = true;
 		group_row(t, &g[k], fw);
@@ -222,7 +220,7 @@ int smmustat_groups(struct sb_ctx *c, int argc, const char **argv)
 		free(inst);
 		sb_iommu_groups_free(g, ng);
 		sb_err_set(&e, ENOENT, "/sys/kernel/iommu_groups", "find group", NULL);
-		sb_err_reason(&e, "no group %d", opt_group);
+		sb_err_reason(&e, "no group %llu", (unsigned long long)opt_group.value);
 		sb_err_exit(&e, SB_EXIT_UNSUPPORTED);
 		return sb_report(c->applet, &e);
 	}

@@ -43,10 +43,11 @@ static const struct sb_col count_cols[] = {
 			"share of the interval the group was on the PMU", 1 },
 };
 
-static char *opt_pmu, *opt_stream_id;
-static uint64_t opt_sid; /* --stream-id, parsed */
+static char *opt_pmu;
+static struct sb_cli_value opt_sid = SB_CLI_NUMBER_VALUE(NULL, 0, 0xffffffff);
+static struct sb_cli_value opt_cpu = SB_CLI_NUMBER_VALUE(NULL, 0, INT_MAX);
 static const char **opt_events;
-static int opt_span, opt_list, opt_cpu = INT_MIN; /* INT_MIN: not given */
+static int opt_span, opt_list;
 
 static struct poptOption pmu_opts[] = {
 	{ "pmu", '\0', POPT_ARG_STRING, &opt_pmu, 0,
@@ -54,11 +55,11 @@ static struct poptOption pmu_opts[] = {
 	  "NAME" },
 	{ "event", 'e', POPT_ARG_ARGV, &opt_events, 0,
 	  "event name or terms (repeatable; default: every advertised event)", "EVENT[,TERM=V]" },
-	{ "stream-id", '\0', POPT_ARG_STRING, &opt_stream_id, 0,
+	{ "stream-id", '\0', SB_POPT_ARG_VALUE, &opt_sid, 0,
 	  "count only this StreamID (filter_enable=1)", "SID" },
 	{ "span", '\0', POPT_ARG_NONE, &opt_span, 0,
 	  "treat low StreamID bits as wildcard (filter_span=1)", NULL },
-	{ "cpu", '\0', POPT_ARG_INT, &opt_cpu, 0,
+	{ "cpu", '\0', SB_POPT_ARG_VALUE, &opt_cpu, 0,
 	  "CPU to open the counters on (default: the PMU's cpumask)", "N" },
 	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0,
 	  "show the PMUs, their events and format fields; do not count", NULL },
@@ -110,7 +111,7 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 	char filter[96] = "";
 	struct sb_err e;
 
-	if (opt_stream_id) {
+	if (opt_sid.given) {
 		if (!has_format(&r->pmu, "filter_stream_id") ||
 		    !has_format(&r->pmu, "filter_enable"))
 			return sb_usage_error(c,
@@ -118,7 +119,7 @@ static int prepare(struct sb_ctx *c, struct pmu_run *r)
 					      r->pmu.name);
 		snprintf(filter, sizeof(filter),
 			 ",filter_enable=1,filter_stream_id=0x%llx,filter_span=%d",
-			 (unsigned long long)opt_sid, opt_span ? 1 : 0);
+			 (unsigned long long)opt_sid.value, opt_span ? 1 : 0);
 	}
 	for (size_t i = 0; opt_events && opt_events[i]; i++) {
 		if (r->n == MAX_EVENTS)
@@ -157,7 +158,7 @@ static int count(struct sb_ctx *c, struct pmu_run *runs, size_t nruns)
 	sb_err_clear(&e);
 	for (size_t k = 0; k < nruns; k++) {
 		struct pmu_run *r = &runs[k];
-		int cpu = opt_cpu >= 0 ? opt_cpu : r->pmu.cpu >= 0 ? r->pmu.cpu : 0;
+		int cpu = opt_cpu.given ? (int)opt_cpu.value : r->pmu.cpu >= 0 ? r->pmu.cpu : 0;
 
 		if (sb_perf_group_open(&r->group, r->pmu.type, (const uint64_t(*)[3])r->cfg, r->n,
 				       cpu, -1, &e) ||
@@ -233,23 +234,15 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	struct sb_err e;
 	int rc;
 
-	opt_pmu = opt_stream_id = NULL;
+	opt_pmu = NULL;
 	opt_events = NULL;
 	opt_span = opt_list = 0;
-	opt_cpu = INT_MIN;
 	rc = sb_cli_parse(c, pmu_opts, NULL, argc, argv, NULL, 0);
 	if (rc)
 		return rc;
 	/* checked before anything is read, so a sysroot does not let a bad value pass */
-	if (opt_cpu != INT_MIN && opt_cpu < 0)
-		return sb_usage_error(c, "--cpu needs a CPU number (0 or more), not %d", opt_cpu);
-	if (opt_stream_id) {
-		if (sb_parse_u64(opt_stream_id, 0, &opt_sid) || opt_sid > 0xffffffffull)
-			return sb_usage_error(c, "--stream-id: not a 32-bit number: '%s'",
-					      opt_stream_id);
-	} else if (opt_span) {
+	if (opt_span && !opt_sid.given)
 		return sb_usage_error(c, "--span needs --stream-id");
-	}
 	if (c->out.list_columns) {
 		sb_out_list_columns(&c->out, stdout, opt_list ? disc_cols : count_cols,
 				    opt_list ? ARRAY_SIZE(disc_cols) : ARRAY_SIZE(count_cols));
@@ -284,7 +277,7 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 	}
 	/* events and filters are encoded from the PMU's own format files, so a sysroot
 	 * checks them too (an unknown -e used to pass unseen) */
-	for (size_t i = 0; !opt_list && (opt_events || opt_stream_id) && i < nruns; i++)
+	for (size_t i = 0; !opt_list && (opt_events || opt_sid.given) && i < nruns; i++)
 		if ((rc = prepare(c, &runs[i])))
 			goto out;
 	/* sampling asked of a sysroot: the answer of irq -i, not a listing with a note (-e
@@ -306,7 +299,7 @@ int smmustat_pmu(struct sb_ctx *c, int argc, const char **argv)
 		sb_out_free(o);
 		goto out;
 	}
-	for (size_t i = 0; !opt_events && !opt_stream_id && i < nruns; i++)
+	for (size_t i = 0; !opt_events && !opt_sid.given && i < nruns; i++)
 		if ((rc = prepare(c, &runs[i])))
 			goto out;
 	rc = count(c, runs, nruns);

@@ -45,7 +45,14 @@ static const struct sb_col cpu_cols[] = {
 	[PC_RATE] = { "REQUESTS_PER_S", SB_T_DBL, 0, SB_COL_RIGHT, "per second", 0 },
 };
 
-static char *opt_cpus, *opt_size, *opt_window, *opt_pattern, *opt_device, *opt_method, *opt_label;
+static char *opt_cpus, *opt_device, *opt_label;
+/* in the order of enum sb_stress_method and enum sb_stress_pattern */
+static const char *const methods[] = { "iommufd", "map-benchmark", NULL };
+static const char *const patterns[] = { "fixed", "sequential", "random", NULL };
+static struct sb_cli_value opt_method = SB_CLI_ENUM_VALUE("iommufd", methods);
+static struct sb_cli_value opt_pattern = SB_CLI_ENUM_VALUE("fixed", patterns);
+static struct sb_cli_value opt_size = SB_CLI_SIZE_VALUE("4K", 4096, SB_CLI_NO_MAX);
+static struct sb_cli_value opt_window = SB_CLI_SIZE_VALUE(NULL, 4096, SB_CLI_NO_MAX);
 static const char **opt_baselines;
 static double opt_duration;
 static int opt_no_huge;
@@ -55,15 +62,15 @@ static struct poptOption stress_opts[] = {
 	  "CPUs to run one pinned thread on (default: all online)", "LIST" },
 	{ "duration", '\0', POPT_ARG_DOUBLE, &opt_duration, 0, "how long to run (default 5s)",
 	  SB_CLI_DURATION },
-	{ "size", 's', POPT_ARG_STRING, &opt_size, 0, "bytes per map (default 4K)", "SIZE" },
-	{ "pattern", '\0', POPT_ARG_STRING, &opt_pattern, 0,
-	  "fixed (same buffer), sequential or random walk through --window", "PATTERN" },
-	{ "window", '\0', POPT_ARG_STRING, &opt_window, 0,
+	{ "size", 's', SB_POPT_ARG_VALUE, &opt_size, 0, "bytes per map, a multiple of 4K", "SIZE" },
+	{ "pattern", '\0', SB_POPT_ARG_VALUE, &opt_pattern, 0,
+	  "the same buffer each time, or a walk through --window", "PATTERN" },
+	{ "window", '\0', SB_POPT_ARG_VALUE, &opt_window, 0,
 	  "bytes each thread walks through (default 64 maps)", "SIZE" },
 	{ "device", 'd', POPT_ARG_STRING, &opt_device, 0,
 	  "PCI device bound to vfio-pci (BDF) or its /dev/vfio/devices/vfioN", "DEV" },
-	{ "method", 'm', POPT_ARG_STRING, &opt_method, 0,
-	  "iommufd (default) or map-benchmark (the kernel's dma_map_benchmark)", "METHOD" },
+	{ "method", 'm', SB_POPT_ARG_VALUE, &opt_method, 0,
+	  "how to map (map-benchmark: the kernel's dma_map_benchmark)", "METHOD" },
 	{ "no-huge", '\0', POPT_ARG_NONE, &opt_no_huge, 0,
 	  "iommufd: PAGE_SIZE mappings only (IOMMU_OPTION_HUGE_PAGES=0)", NULL },
 	{ "label", 'L', POPT_ARG_STRING, &opt_label, 0,
@@ -182,30 +189,19 @@ static int check_map_benchmark(struct sb_ctx *c, const struct sb_stress_opts *o,
 
 static int parse_opts(struct sb_ctx *c, struct sb_stress_opts *o)
 {
-	o->method = SB_STRESS_IOMMUFD;
-	if (opt_method && !strcmp(opt_method, "map-benchmark"))
-		o->method = SB_STRESS_MAP_BENCHMARK;
-	else if (opt_method && strcmp(opt_method, "iommufd"))
-		return sb_usage_error(c, "--method: iommufd or map-benchmark, not '%s'", opt_method);
+	o->method = (enum sb_stress_method)opt_method.value;
 	o->duration_s = opt_duration > 0 ? opt_duration : 5;
 	if (opt_duration < 0 || o->duration_s > 3600)
 		return sb_usage_error(c, "--duration must be between 0 and 3600 seconds");
-	o->size = 4096;
-	if (opt_size && (sb_parse_size(opt_size, &o->size) || !o->size || o->size % 4096))
-		return sb_usage_error(c, "--size must be a multiple of 4K: '%s'", opt_size);
-	o->pattern = SB_PATTERN_FIXED;
-	if (opt_pattern) {
-		if (!strcmp(opt_pattern, "sequential"))
-			o->pattern = SB_PATTERN_SEQUENTIAL;
-		else if (!strcmp(opt_pattern, "random"))
-			o->pattern = SB_PATTERN_RANDOM;
-		else if (strcmp(opt_pattern, "fixed"))
-			return sb_usage_error(c, "--pattern: fixed, sequential or random, not '%s'",
-					      opt_pattern);
-	}
-	o->window = 64 * o->size;
-	if (opt_window && (sb_parse_size(opt_window, &o->window) || o->window < o->size))
-		return sb_usage_error(c, "--window must be at least --size: '%s'", opt_window);
+	o->size = opt_size.value;
+	if (o->size % 4096)
+		return sb_usage_error(c, "--size: %llu bytes is not a multiple of 4K",
+				      (unsigned long long)o->size);
+	o->pattern = (enum sb_stress_pattern)opt_pattern.value;
+	o->window = opt_window.given ? opt_window.value : 64 * o->size;
+	if (o->window < o->size)
+		return sb_usage_error(c, "--window: %llu bytes is less than --size (%llu)",
+				      (unsigned long long)o->window, (unsigned long long)o->size);
 	o->window -= o->window % o->size;
 	o->no_huge = opt_no_huge;
 	return 0;
@@ -230,7 +226,7 @@ static int stress_parse(struct sb_ctx *c, int argc, const char **argv, struct st
 {
 	int rc;
 
-	opt_cpus = opt_size = opt_window = opt_pattern = opt_device = opt_method = opt_label = NULL;
+	opt_cpus = opt_device = opt_label = NULL;
 	opt_baselines = NULL;
 	opt_duration = 0;
 	opt_no_huge = 0;

@@ -416,11 +416,12 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 		if (rc == OPT_INTERVAL)
 			interval_given = true;
 	}
-	sb_cli_times_end(&times);
-	if (rc == OPT_HELP) { /* popt names the program after argv[0] */
+	if (rc == OPT_HELP) { /* popt names the program after argv[0]; typed options' help
+			       * carries their defaults while lent */
 		poptPrintHelp(c->popt, stdout, 0);
 		fputs(sb_exit_codes_help, stdout);
 	}
+	sb_cli_times_end(&times);
 	argv[0] = fake_argv0;
 	if (rc == -SB_EXIT_USAGE)
 		return SB_EXIT_USAGE;

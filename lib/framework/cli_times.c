@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,17 +62,31 @@ static void swap(struct sb_cli_times *t, struct poptOption *table)
 	for (struct poptOption *o = table;
 	     o && (o->longName || o->shortName || o->argInfo || o->arg); o++) {
 		struct sb_cli_time *k;
+		bool typed;
 
 		if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
 			swap(t, o->arg);
 			continue;
 		}
-		if (!is_time(o) || t->n == ARRAY_SIZE(t->opts))
+		typed = (o->argInfo & POPT_ARG_MASK) == SB_POPT_ARG_VALUE;
+		if ((!typed && !is_time(o)) || t->n == ARRAY_SIZE(t->opts))
 			continue;
 		k = &t->opts[t->n];
 		*k = (struct sb_cli_time){
 			.opt = o, .argInfo = o->argInfo, .arg = o->arg, .val = o->val
 		};
+		if (typed) {
+			/* the default, before the command line */
+			k->value = o->arg;
+			k->value->value = 0;
+			k->value->given = false;
+			if (k->value->def)
+				sb_cli_value_set(k->value, k->value->def);
+			k->descrip = o->descrip;
+			k->help = sb_cli_value_help(o->descrip, k->value);
+			if (k->help)
+				o->descrip = k->help;
+		}
 		o->argInfo = (o->argInfo & ~(unsigned)POPT_ARG_MASK) | POPT_ARG_STRING;
 		o->arg = &k->text;
 		o->val = SB_CLI_TIME_VAL + (int)t->n++;
@@ -93,6 +108,20 @@ int sb_cli_times_take(const struct sb_ctx *c, struct sb_cli_times *t, int val)
 	if (val < SB_CLI_TIME_VAL || val >= SB_CLI_TIME_VAL + (int)t->n)
 		return val;
 	k = &t->opts[val - SB_CLI_TIME_VAL];
+	if (k->value) {
+		char opt[64];
+		int rc = sb_cli_value_set(k->value, k->text);
+
+		if (!rc) {
+			k->value->given = true;
+			return k->val;
+		}
+		if (k->opt->longName)
+			snprintf(opt, sizeof(opt), "--%s", k->opt->longName);
+		else
+			snprintf(opt, sizeof(opt), "-%c", k->opt->shortName);
+		return -sb_cli_value_usage(c, opt, k->value, k->text ? k->text : "", rc);
+	}
 	ms = (k->argInfo & POPT_ARG_MASK) == POPT_ARG_INT; /* kept in milliseconds */
 	/* a plain number (any sign, nan, inf) is seconds, judged by the command as popt would
 	 * have handed it over ("-i -1": "must be above 0") */
@@ -139,6 +168,10 @@ void sb_cli_times_end(struct sb_cli_times *t)
 		k->opt->argInfo = k->argInfo;
 		k->opt->arg = k->arg;
 		k->opt->val = k->val;
+		if (k->value)
+			k->opt->descrip = k->descrip;
+		free(k->help);
+		k->help = NULL;
 		free(k->text);
 		k->text = NULL;
 	}

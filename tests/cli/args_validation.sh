@@ -24,14 +24,21 @@ t_run "doctor --require iommu still works" 0 "$SOCBOX" doctor --sysroot "$fx" --
 arm=$SOCBOX_FIXTURES/arm64-server-smmuv3
 # a negative value used to mean "not given" (every group, no predicate, any CPU)
 t_run "smmustat groups --group -1 is a usage error" 2 "$SOCBOX" smmustat groups --sysroot "$fx" --group -1
-t_grep "--group -1: says what it needs" '^smmustat groups: --group needs a group number' "$T_TMP/err"
+t_grep "--group -1: names the value and the bounds" "^smmustat groups: --group: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "smmustat groups -vg 1x (clustered) is a usage error" 2 "$SOCBOX" smmustat groups --sysroot "$fx" -vg 1x
+t_grep "-vg 1x: names the value" "--group: '1x' is not a whole number" "$T_TMP/err"
 t_run "smmustat groups --group 0 still works" 0 "$SOCBOX" smmustat groups --sysroot "$fx" --group 0
 t_run "smmustat check --expect-instances -1 is a usage error" 2 \
 	"$SOCBOX" smmustat check --sysroot "$fx" --expect-instances -1
-t_grep "--expect-instances -1: says what it needs" 'expect-instances needs a count' "$T_TMP/err"
+t_grep "--expect-instances -1: names the bounds" "--expect-instances: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
 # on a sysroot nothing is counted, but a bad value is still bad
 t_run "smmustat pmu --stream-id abc on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --stream-id abc
+t_grep "--stream-id abc: names the value and the bounds" "--stream-id: 'abc' is not a whole number \(0 to 4294967295\)" "$T_TMP/err"
+t_run "smmustat pmu --stream-id 0x100000000 on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --stream-id 0x100000000
+t_grep "... is out of range" "--stream-id: '0x100000000' is out of range" "$T_TMP/err"
 t_run "smmustat pmu --cpu -1 on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --cpu -1
+t_grep "--cpu -1: names the bounds" "--cpu: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "smmustat pmu --span without --stream-id" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" --span
 t_run "smmustat pmu -e bogus on a sysroot" 2 "$SOCBOX" smmustat pmu --sysroot "$arm" -e bogus
 t_grep "-e bogus: names the event" "unknown event or term 'bogus'" "$T_TMP/err"
 t_run "smmustat pmu -e tlb_miss on a sysroot works" 0 "$SOCBOX" smmustat pmu --sysroot "$arm" -e tlb_miss
@@ -41,6 +48,7 @@ t_run "dmabufcp ls --pid '' is a usage error" 2 "$SOCBOX" dmabufcp ls --sysroot 
 t_grep "--pid '': says what it needs" '^dmabufcp ls: --pid needs a number, not an empty string' "$T_TMP/err"
 t_run "smmustat irq -c '' is a usage error" 2 "$SOCBOX" smmustat irq --sysroot "$arm" -c ''
 t_run "smmustat groups --group= is a usage error" 2 "$SOCBOX" smmustat groups --sysroot "$fx" --group=
+t_grep "--group=: names the empty value" "--group: '' is not a whole number" "$T_TMP/err"
 for cols in + '' ',' 'NAME,,KIND' 'NAME,'; do
 	t_run "smmustat -o '$cols' is a usage error" 2 "$SOCBOX" smmustat --sysroot "$fx" -o "$cols"
 done

@@ -101,6 +101,15 @@ t_grep "garbage capture explained" 'not a sequence of netlink messages' "$T_TMP/
 t_run "missing capture file" 1 "$SOCBOX" devmemstat queues --load-netlink "$T_TMP/none.nlmsg"
 t_run "bind size must be page aligned" 2 "$SOCBOX" devmemstat bind --dev lo --queues 0 --size 1000
 t_grep "page size named" 'multiple of the page size' "$T_TMP/err"
+t_run "bind --size 0" 2 "$SOCBOX" devmemstat bind --dev lo --queues 0 --size 0
+t_grep "... names the bound" "--size: '0' is out of range \(at least 1\)" "$T_TMP/err"
+t_run "rx -vs 4Q (clustered)" 2 "$SOCBOX" devmemstat rx --dev lo --queues 0 -vs 4Q
+t_grep "... names the value" "--size: '4Q' is not a size" "$T_TMP/err"
+t_run "rx --port 0" 2 "$SOCBOX" devmemstat rx --dev lo --queues 0 --port 0
+t_grep "... names the bounds" "--port: '0' is out of range \(1 to 65535\)" "$T_TMP/err"
+t_run "rx --help" 0 "$SOCBOX" devmemstat rx --help
+t_grep "... the default port" 'TCP port \(default 5201\)' "$T_TMP/out"
+t_grep "... the default size" 'udmabuf size, K, M or G suffix \(default 64M\)' "$T_TMP/out"
 # the device attributes the kernel gives beside xdp-features (a virtio-net and a netdevsim
 # in the test kernel, tests/fixtures/netlink/vm-virtio-netdevsim-show.nl): in JSON by
 # default, in tables on request

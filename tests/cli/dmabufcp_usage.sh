@@ -20,7 +20,7 @@ t_run "a new buffer as the source" 2 $D heap:system "$T_TMP/o"
 t_grep "... explains" 'holds no data' "$T_TMP/err"
 t_run "two buffers" 2 $D heap:system udmabuf
 t_run "unknown method" 2 $D -m fast "$T_TMP/f" udmabuf
-t_grep "... names it" "unknown method 'fast'" "$T_TMP/err"
+t_grep "... names it and the methods" "--method: 'fast' is not one of auto, read, direct," "$T_TMP/err"
 t_run "bad chunk size" 2 $D -s 0 "$T_TMP/f" udmabuf
 t_run "bad chunk size suffix" 2 $D -s 3X "$T_TMP/f" udmabuf
 t_run "negative hold" 2 $D --hold -1 "$T_TMP/f" udmabuf
@@ -29,6 +29,16 @@ t_run "copy on a sysroot" 3 $D --sysroot "$B" "$T_TMP/f" heap:system
 t_grep "... needs the live kernel" 'needs the live kernel' "$T_TMP/err"
 t_run "bench without FILE" 2 $D bench
 t_run "bench --runs 0" 2 $D bench --runs 0 "$T_TMP/f"
+t_grep "... names the bounds" "--runs: '0' is out of range \(1 to 1000\)" "$T_TMP/err"
+t_run "bench --runs 1001" 2 $D bench --runs 1001 "$T_TMP/f"
+t_run "chunk size clustered with -v" 2 $D -vs 3X "$T_TMP/f" udmabuf
+t_grep "... names the value" "--chunk-size: '3X' is not a size" "$T_TMP/err"
+t_run "copy --help" 0 $D copy --help
+t_grep "... the methods and the default" 'rw-file-direct or copy-range \(default auto\)' "$T_TMP/out"
+t_run "bench --help" 0 $D bench --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+t_grep "... the default chunk size" 'as in the seed \(default 32M\)' "$T_TMP/flat"
+t_grep "... the default runs" 'the median is shown \(default 5\)' "$T_TMP/flat"
 t_run "bench with an unknown method" 2 $D bench -m auto "$T_TMP/f"
 t_run "bench with a PID:FD buffer kind" 2 $D bench -b 1:2 "$T_TMP/f"
 t_run "bench on a sysroot" 3 $D bench --sysroot "$B" "$T_TMP/f"

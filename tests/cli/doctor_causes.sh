@@ -113,4 +113,8 @@ t_grep "the failed status as a state" '^socbox_doctor_subsystems_status\{subsyst
 t_run "-o subsystem,status prints the subsystems alone" 0 doctor am62x-firmware-missing -r -n -o subsystem,status
 t_eq "four subsystem rows" "$(wc -l <"$T_TMP/out")" 4
 t_run "--buffer-size takes sizes only" 2 "$SOCBOX" doctor --sysroot "$SOCBOX_FIXTURES/am62x" --buffer-size lots
+t_grep "... naming the option and the value" "socbox doctor: --buffer-size: 'lots' is not a size" "$T_TMP/err"
+t_run "--buffer-size 0 is no buffer" 2 "$SOCBOX" doctor --sysroot "$SOCBOX_FIXTURES/am62x" --buffer-size 0
+t_grep "... saying the bound" "--buffer-size: '0' is out of range \(at least 1\)" "$T_TMP/err"
+t_run "--buffer-size=8M is taken" 0 "$SOCBOX" doctor --sysroot "$SOCBOX_FIXTURES/am62x" -q --buffer-size=8M
 t_done

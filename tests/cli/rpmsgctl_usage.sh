@@ -45,6 +45,36 @@ t_grep "names the range" '1 to 496 bytes, or max' "$T_TMP/err"
 t_run "throughput --endpoints 65" 2 "$SOCBOX" rpmsgctl throughput --sink 0x401 --endpoints 65 --sysroot "$AM"
 t_run "throughput --window 0" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --window 0 --sysroot "$AM"
 t_run "throughput --runs 0" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --runs 0 --sysroot "$AM"
+t_run "bench --loops 0" 2 "$SOCBOX" rpmsgctl bench --loops 0 --sysroot "$AM"
+t_grep "... names the bounds" "bench: --loops: '0' is out of range \(1 to [0-9]+\)" "$T_TMP/err"
+t_run "bench --ctrl -1" 2 "$SOCBOX" rpmsgctl bench --ctrl -1 --sysroot "$AM"
+t_grep "... names the value and the bounds" "--ctrl: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "bench -vm fdd (clustered)" 2 "$SOCBOX" rpmsgctl bench -vm fdd --sysroot "$AM"
+t_grep "... names the methods" "--method: 'fdd' is not one of legacy, fd or both; did you mean 'fd'\?" "$T_TMP/err"
+t_run "bench -l 0x10 is a number (live only: exit 3)" 3 "$SOCBOX" rpmsgctl bench -l 0x10 --sysroot "$AM"
+t_run "rproc crash --type wd" 2 "$SOCBOX" rpmsgctl rproc crash remoteproc0 --type wd --sysroot "$AM"
+t_grep "... names the types" "--type: 'wd' is not one of mmufault, watchdog or fatal" "$T_TMP/err"
+t_run "rproc crash --type fatal: accepted, then needs the live kernel" 3 "$SOCBOX" rpmsgctl rproc crash remoteproc0 --type fatal --sysroot "$AM"
+t_run "rproc trace --index -1" 2 "$SOCBOX" rpmsgctl rproc trace remoteproc0 --index -1 --sysroot "$AM"
+t_grep "... names the bounds" "--index: '-1' is not a whole number \(0 to [0-9]+\)" "$T_TMP/err"
+t_run "rproc cycle -s 497" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 -s 497 --sysroot "$AM"
+t_grep "... names the bounds" "--size: '497' is out of range \(1 to 496\)" "$T_TMP/err"
+t_run "rproc cycle -c 0" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 -c 0 --sysroot "$AM"
+t_grep "... names the option" "--count: '0' is out of range" "$T_TMP/err"
+t_run "rproc cycle --crash --crash-type wd" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash --crash-type wd --sysroot "$AM"
+t_grep "... names the types" "--crash-type: 'wd' is not one of mmufault, watchdog or fatal" "$T_TMP/err"
+t_run "rproc cycle --crash-type without --crash" 2 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash-type fatal --sysroot "$AM"
+t_run "rproc cycle --crash --crash-type fatal: accepted, then needs the live kernel" 3 "$SOCBOX" rpmsgctl rproc cycle remoteproc0 --crash --crash-type fatal --sysroot "$AM"
+t_run "send --mtu 0" 2 "$SOCBOX" rpmsgctl send hi --mtu 0 --sysroot "$AM"
+t_grep "... names the bounds" "--mtu: '0' is out of range \(1 to [0-9]+\)" "$T_TMP/err"
+t_run "send --help" 0 "$SOCBOX" rpmsgctl send --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+t_grep "... the virtio MTU as the default" "largest payload per message, virtio's \(default 496\)" "$T_TMP/flat"
+t_run "rproc crash --help" 0 "$SOCBOX" rpmsgctl rproc crash --help
+t_grep "... the types and the default" 'mmufault, watchdog or fatal \(default watchdog\)' "$T_TMP/out"
+t_run "bench --help" 0 "$SOCBOX" rpmsgctl bench --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+t_grep "... the defaults" 'and run \(default 1000\).*legacy, fd or both \(default both\).*rpmsg_ctrlN \(default 0\)' "$T_TMP/flat"
 t_run "throughput --method turbo" 2 "$SOCBOX" rpmsgctl throughput --echo 0x400 --method turbo --sysroot "$AM"
 
 # payload limits are checked before any endpoint is opened

@@ -117,12 +117,33 @@ t_nogrep "x86: passing predicate not on stderr" 'expect-instances' "$T_TMP/err"
 t_run "x86: qi present" 0 "$SOCBOX" smmustat check --sysroot "$X86" --require-feature qi --require-feature sagaw
 t_run "check without predicates: usage" 2 "$SOCBOX" smmustat check --sysroot "$X86"
 t_run "check --expect-type bogus: usage" 2 "$SOCBOX" smmustat check --sysroot "$X86" --expect-type bogus
+t_grep "... names the types" "--expect-type: 'bogus' is not one of DMA, DMA-FQ, identity, blocked or unmanaged" "$T_TMP/err"
+t_run "check --expect-type dma: usage, naming the one meant" 2 "$SOCBOX" smmustat check --sysroot "$X86" --expect-type dma
+t_grep "... DMA" "did you mean 'DMA'\?" "$T_TMP/err"
+t_run "check --help" 0 "$SOCBOX" smmustat check --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+# it read DMA|DMA-FQ|identity, though blocked and unmanaged were taken too
+t_grep "... lists every type --expect-type takes" 'domain type: DMA, DMA-FQ, identity, blocked or unmanaged' "$T_TMP/flat"
 
 # stress needs the live kernel
 t_run "stress on a sysroot: exit 3" 3 "$SOCBOX" smmustat stress --sysroot "$X86"
 t_grep "stress says why" 'needs the live kernel' "$T_TMP/err"
 t_run "stress --size not 4K aligned: usage" 2 "$SOCBOX" smmustat stress --size 1000
+t_grep "... names the bound" "--size: '1000' is out of range \(at least 4K\)" "$T_TMP/err"
+t_run "stress --size 6K: usage" 2 "$SOCBOX" smmustat stress -s 6K
+t_grep "... says why" '--size: 6144 bytes is not a multiple of 4K' "$T_TMP/err"
 t_run "stress --method bogus: usage" 2 "$SOCBOX" smmustat stress --method bogus
+t_grep "... names the methods" "--method: 'bogus' is not one of iommufd or map-benchmark" "$T_TMP/err"
+t_run "stress -vm iommu (clustered): usage" 2 "$SOCBOX" smmustat stress -vm iommu
+t_grep "... names the one meant" "did you mean 'iommufd'\?" "$T_TMP/err"
+t_run "stress --pattern zigzag: usage" 2 "$SOCBOX" smmustat stress --pattern zigzag
+t_grep "... names the patterns" "'zigzag' is not one of fixed, sequential or random" "$T_TMP/err"
+t_run "stress --window below --size: usage" 2 "$SOCBOX" smmustat stress -s 16K --window 8K
+t_grep "... names both" '--window: 8192 bytes is less than --size \(16384\)' "$T_TMP/err"
+t_run "stress -s 0x2000 --pattern random: accepted, then needs the live kernel" 3 "$SOCBOX" smmustat stress -s 0x2000 --pattern random --sysroot "$X86"
+t_run "stress --help" 0 "$SOCBOX" smmustat stress --help
+tr -s ' \n' '  ' <"$T_TMP/out" >"$T_TMP/flat" # popt wraps the help at 79 columns
+t_grep "... the defaults" 'a multiple of 4K \(default 4K\).*fixed, sequential or random \(default fixed\).*iommufd or map-benchmark \(default iommufd\)' "$T_TMP/flat"
 # dma_map_benchmark's own limits (kernel/dma/map_benchmark.c), refused before the live check
 t_run "map-benchmark --duration 301: usage" 2 "$SOCBOX" smmustat stress --method map-benchmark --duration 301 --cpus 0 --sysroot "$X86"
 t_grep "the seconds limit is named" 'at most 300 seconds' "$T_TMP/err"

@@ -59,9 +59,29 @@ static int run_wait(struct sb_ctx *c, int argc, const char **argv)
 	return sb_cli_parse(c, t, NULL, argc, argv, NULL, 0);
 }
 
+/* a command with typed options: a count within bounds, a size, a word of a list */
+static const char *const colours[] = { "red", "green", "blue", NULL };
+static struct sb_cli_value runs = SB_CLI_NUMBER_VALUE("5", 1, 1000);
+static struct sb_cli_value chunk = SB_CLI_SIZE_VALUE("32M", 4096, 1ull << 30);
+static struct sb_cli_value colour = SB_CLI_ENUM_VALUE("green", colours);
+static struct sb_cli_value port = SB_CLI_NUMBER_VALUE(NULL, 1, 65535);
+static int run_typed(struct sb_ctx *c, int argc, const char **argv)
+{
+	struct poptOption t[] = {
+		{ "runs", '\0', SB_POPT_ARG_VALUE, &runs, 0, "runs per cell", "N" },
+		{ "chunk-size", 's', SB_POPT_ARG_VALUE, &chunk, 0, "bytes per buffer", "SIZE" },
+		{ "colour", 'm', SB_POPT_ARG_VALUE, &colour, 0, NULL, "COLOUR" },
+		{ NULL, 'p', SB_POPT_ARG_VALUE, &port, 0, "a port", "PORT" },
+		SB_POPT_COMMON,
+		POPT_TABLEEND,
+	};
+	return sb_cli_parse(c, t, NULL, argc, argv, NULL, 0);
+}
+
 static const struct sb_cmd cmds[] = {
 	{ "list", run_list, NULL, "list things", 0 },
 	{ "wait", run_wait, NULL, "wait for something", 0 },
+	{ "typed", run_typed, NULL, "options with types", 0 },
 	{ "fail", run_fail, "ERRNO", "return -ERRNO unreported", 0 },
 	{ "listen", run_show, "NAME", "a verb that shares a prefix", 0 },
 	{ NULL, NULL, NULL, NULL, 0 },
@@ -186,6 +206,136 @@ START_TEST(durations_in_popt_loop)
 	/* the shared tables are given back as they were */
 	ck_assert_int_eq(sb_popt_live[0].argInfo & POPT_ARG_MASK, POPT_ARG_DOUBLE);
 	ck_assert_ptr_eq(sb_popt_live[0].arg, &sb_opt.interval);
+}
+END_TEST
+
+/* what a parse printed on stderr */
+static int stderr_of(int argc, const char **argv, char **buf, size_t *len)
+{
+	FILE *mem = open_memstream(buf, len), *saved = stderr;
+	int rc;
+
+	ck_assert_ptr_nonnull(mem);
+	stderr = mem;
+	rc = dispatch(argc, argv);
+	stderr = saved;
+	fclose(mem);
+	return rc;
+}
+
+/* Typed options are converted in popt's loop, their defaults set before each parse. */
+START_TEST(typed_defaults_and_values)
+{
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "typed", NULL }), 0);
+	ck_assert_uint_eq(runs.value, 5);
+	ck_assert(!runs.given);
+	ck_assert_uint_eq(chunk.value, 32ull << 20);
+	ck_assert_uint_eq(colour.value, 1);
+	ck_assert_uint_eq(port.value, 0);
+	ck_assert_int_eq(dispatch(7, (const char *[]){ "tool", "typed", "--runs", "1000", "-s",
+						       "4K", "--colour=blue", NULL }),
+			 0);
+	ck_assert_uint_eq(runs.value, 1000);
+	ck_assert(runs.given);
+	ck_assert_uint_eq(chunk.value, 4096);
+	ck_assert_uint_eq(colour.value, 2);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "typed", "-p", "0x50", NULL }), 0);
+	ck_assert_uint_eq(port.value, 80);
+	/* the defaults come back on the next parse */
+	ck_assert_int_eq(dispatch(2, (const char *[]){ "tool", "typed", NULL }), 0);
+	ck_assert_uint_eq(runs.value, 5);
+	ck_assert_uint_eq(chunk.value, 32ull << 20);
+	ck_assert_uint_eq(colour.value, 1);
+	ck_assert_uint_eq(port.value, 0);
+	ck_assert(!port.given);
+}
+END_TEST
+
+/* clustered with a flag, as -vi 2s: popt's own clusters */
+START_TEST(typed_options_cluster)
+{
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "typed", "-vs", "1G", NULL }), 0);
+	ck_assert_uint_eq(chunk.value, 1ull << 30);
+	ck_assert_int_eq(sb_opt.verbose, 1);
+	ck_assert_int_eq(dispatch(4, (const char *[]){ "tool", "typed", "-qm", "red", NULL }), 0);
+	ck_assert_uint_eq(colour.value, 0);
+	ck_assert_int_eq(sb_opt.quiet, 1);
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "typed", "-s8M", NULL }), 0);
+	ck_assert_uint_eq(chunk.value, 8ull << 20);
+	/* the table is given back as it was */
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "typed", "-vsx", NULL }),
+			 SB_EXIT_USAGE);
+}
+END_TEST
+
+/* A bad value: one usage error naming the option, the value and the bounds or words. */
+START_TEST(typed_bad_values)
+{
+	static const struct {
+		const char *argv[4];
+		const char *says;
+	} cases[] = {
+		{ { "typed", "--runs", "0" },
+		  "tool typed: --runs: '0' is out of range (1 to 1000)" },
+		{ { "typed", "--runs", "1001" }, "--runs: '1001' is out of range (1 to 1000)" },
+		{ { "typed", "--runs", "-1" }, "--runs: '-1' is not a whole number (1 to 1000)" },
+		{ { "typed", "--runs", "5x" }, "--runs: '5x' is not a whole number" },
+		{ { "typed", "--runs", "" }, "--runs: '' is not a whole number" },
+		{ { "typed", "--runs", "010" }, NULL }, /* decimal, never octal: 10 */
+		{ { "typed", "-s", "2G" }, "--chunk-size: '2G' is out of range (4K to 1G)" },
+		{ { "typed", "-s", "100" }, "--chunk-size: '100' is out of range (4K to 1G)" },
+		{ { "typed", "-s", "4Q" }, "--chunk-size: '4Q' is not a size (4096, 64K, 8M, 1G)" },
+		{ { "typed", "-s", "99999999999T" }, "'99999999999T' is out of range (4K to 1G)" },
+		{ { "typed", "-m", "gren" },
+		  "--colour: 'gren' is not one of red, green or blue; did you mean 'green'?" },
+		{ { "typed", "-m", "mauve" }, "--colour: 'mauve' is not one of red, green or blue" },
+		{ { "typed", "-p", "65536" }, "-p: '65536' is out of range (1 to 65535)" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[] = { "tool", cases[i].argv[0], cases[i].argv[1], cases[i].argv[2],
+				       NULL };
+		char *err = NULL;
+		size_t len = 0, lines = 0;
+		int rc = stderr_of(4, argv, &err, &len);
+
+		for (size_t k = 0; k < len; k++)
+			lines += err[k] == '\n';
+
+		if (!cases[i].says) {
+			ck_assert_int_eq(rc, 0);
+			ck_assert_uint_eq(runs.value, 10);
+		} else {
+			ck_assert_msg(rc == SB_EXIT_USAGE, "%s %s: exit %d", argv[2], argv[3], rc);
+			ck_assert_msg(strstr(err, cases[i].says), "%s %s: said '%s'", argv[2],
+				      argv[3], err);
+			ck_assert_msg(lines == 1, "one line: '%s'", err);
+		}
+		free(err);
+	}
+}
+END_TEST
+
+/* --help shows the default from the value, and an enum's words */
+START_TEST(typed_help_shows_defaults)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len), *saved = stdout;
+
+	ck_assert_ptr_nonnull(mem);
+	stdout = mem;
+	ck_assert_int_eq(dispatch(3, (const char *[]){ "tool", "typed", "--help", NULL }), 0);
+	stdout = saved;
+	fclose(mem);
+	ck_assert_msg(strstr(buf, "--runs=N") && strstr(buf, "runs per cell (default 5)"), "%s",
+		      buf);
+	ck_assert_msg(strstr(buf, "--chunk-size=SIZE") &&
+			      strstr(buf, "bytes per buffer (default 32M)"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "red, green or blue (default green)"), "%s", buf);
+	ck_assert_msg(strstr(buf, "-p PORT") && strstr(buf, "a port\n"), "%s", buf);
+	free(buf);
 }
 END_TEST
 
@@ -350,6 +500,10 @@ int main(void)
 	tcase_add_test(tc, negative_returns_never_exit_zero);
 	tcase_add_test(tc, durations);
 	tcase_add_test(tc, durations_in_popt_loop);
+	tcase_add_test(tc, typed_defaults_and_values);
+	tcase_add_test(tc, typed_options_cluster);
+	tcase_add_test(tc, typed_bad_values);
+	tcase_add_test(tc, typed_help_shows_defaults);
 	tcase_add_test(tc, messages_wrap);
 	tcase_add_test(tc, sizes);
 	tcase_add_test(tc, sizes_are_never_octal);

@@ -7,6 +7,7 @@
 
 #include <popt.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "socbox/error.h"
 #include "socbox/out.h"
@@ -67,6 +68,45 @@ extern struct poptOption sb_popt_live_root[];
  * every applet): sb_cli_parse() converts it in popt's loop into the option's int
  * (milliseconds) or double (seconds). */
 #define SB_CLI_DURATION "DURATION"
+
+/* Options with a real type, converted like durations in popt's own loop, their default and
+ * bounds written once, in the value the entry points to:
+ *   static struct sb_cli_value chunk = SB_CLI_SIZE_VALUE("32M", 1, SB_CLI_NO_MAX);
+ *   { "chunk-size", 's', SB_POPT_ARG_VALUE, &chunk, 0, "bytes per buffer", "SIZE" },
+ * sb_cli_parse() sets .value to the default before it parses (.given says whether the command
+ * line gave one), refuses a value of the wrong form or outside the bounds with one usage
+ * error naming the option, the value and the bounds (exit 2), and --help appends
+ * "(default X)" to the option's help. NUMBER: a whole number, decimal or hex after 0x; SIZE:
+ * a number of bytes with K, M, G, T (powers of 1024, as sb_parse_size); ENUM: one word of
+ * names, .value its index (the help lists them after the option's help, if any). */
+enum sb_cli_kind { SB_CLI_NUMBER, SB_CLI_SIZE, SB_CLI_ENUM };
+struct sb_cli_value {
+	enum sb_cli_kind kind;
+	const char *def;	  /* the default as a user writes it; NULL: none (0) */
+	uint64_t min, max;	  /* NUMBER and SIZE */
+	const char *const *names; /* ENUM: NULL-terminated */
+	uint64_t value;
+	bool given;
+};
+/* The argInfo of an entry whose arg is a struct sb_cli_value (a type popt does not use; only
+ * sb_cli_parse() gives such a table to popt). */
+#define SB_POPT_ARG_VALUE 0x70U
+#define SB_CLI_NO_MAX UINT64_MAX
+#define SB_CLI_NUMBER_VALUE(d, lo, hi) \
+	{ \
+		.kind = SB_CLI_NUMBER, .def = (d), .min = (lo), .max = (hi) \
+	}
+#define SB_CLI_SIZE_VALUE(d, lo, hi) \
+	{ \
+		.kind = SB_CLI_SIZE, .def = (d), .min = (lo), .max = (hi) \
+	}
+/* a default from a numeric constant: SB_CLI_NUMBER_VALUE(SB_CLI_TEXT(SB_RPMSG_VIRTIO_MTU), ...) */
+#define SB_CLI_TEXT(n) SB_CLI_TEXT_(n)
+#define SB_CLI_TEXT_(n) #n
+#define SB_CLI_ENUM_VALUE(d, list) \
+	{ \
+		.kind = SB_CLI_ENUM, .def = (d), .names = (list) \
+	}
 
 /* -i above a day is a typo, not a sampling plan (and NaN or infinity never is one). */
 #define SB_INTERVAL_MAX 86400
@@ -204,7 +244,7 @@ void sb_verbose(const char *applet, const char *fmt, ...) __attribute__((format(
 int sb_parse_size(const char *s, uint64_t *out);
 /* A duration: a number with a unit (us, ms, s, m, h, d: "500ms", "1.5s") or a bare number
  * of bare_unit_s seconds; never negative, never NaN or infinite. Options whose argument is
- * named MS or SEC in --help take these from sb_cli_parse() without code of their own. */
+ * named DURATION in --help take these from sb_cli_parse() without code of their own. */
 int sb_parse_duration(const char *s, double bare_unit_s, double *out_s);
 int sb_parse_list(const char *s, unsigned max, unsigned **out, unsigned *n);
 
