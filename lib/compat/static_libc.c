@@ -288,8 +288,29 @@ __thread void *__libc_resp __attribute__((tls_model("initial-exec")));
  * (cmake/static-no-eh-frame.ld) and socbox never cancels nor exits a thread, so the
  * unwinder they would bring (libgcc_eh's unwind-dw2*.o, unwind-c.o: 24 KiB on aarch64)
  * could never find a frame. Were unwinding started, the program stops as it would there.
- * Not on 32-bit Arm, whose unwinder (EHABI, 4 KiB) glibc's start-up code links anyway. */
-#ifndef __ARM_EABI__
+ * On 32-bit Arm glibc's start-up code names EHABI's personality routines in its own unwind
+ * index (__aeabi_unwind_cpp_pr0..2), which would bring the unwinder (5 KiB on armhf): they
+ * are answered the same way. */
+#ifdef __ARM_EABI__
+int __aeabi_unwind_cpp_pr0(int state, void *ucbp, void *context);
+int __aeabi_unwind_cpp_pr1(int state, void *ucbp, void *context);
+int __aeabi_unwind_cpp_pr2(int state, void *ucbp, void *context);
+
+int __aeabi_unwind_cpp_pr0(int state, void *ucbp, void *context)
+{
+	return 9; /* _URC_FAILURE: no frame to unwind */
+}
+
+int __aeabi_unwind_cpp_pr1(int state, void *ucbp, void *context)
+{
+	return 9;
+}
+
+int __aeabi_unwind_cpp_pr2(int state, void *ucbp, void *context)
+{
+	return 9;
+}
+#endif
 void _Unwind_Resume(void *exception);
 int __gcc_personality_v0(int version, int actions, unsigned long long exception_class,
 			 void *exception, void *context);
@@ -304,7 +325,6 @@ int __gcc_personality_v0(int version, int actions, unsigned long long exception_
 {
 	return 3; /* _URC_FATAL_PHASE1_ERROR: no handler, no frame to clean up */
 }
-#endif
 
 /* sscanf() (glibc's ISO C99 entry point, which every call compiles to) is sb_sscanf()
  * (lib/compat/scan.c): glibc's engine brings its floating-point conversions (strtold and
