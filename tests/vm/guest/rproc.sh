@@ -72,6 +72,7 @@ ok "firmware that does not exist" $R rproc firmware "$rp" socbox-missing.elf
 $R rproc start "$rp" 2>$T/missing.err
 is "$?" 1 "start with a missing firmware fails"
 like "$(cat $T/missing.err)" "not found under /lib/firmware" "and names the problem"
+like "$(cat $T/missing.err)" "its log: .*\"remoteproc $rp: request_firmware failed: -2\"" "and quotes what the kernel logged meanwhile"
 is "$(cat "/sys/class/remoteproc/$rp/state")" offline "still offline"
 # socbox doctor names it from the kernel's own lines (firmware_loader and remoteproc_core)
 causes=$("$SOCBOX" doctor -P)
