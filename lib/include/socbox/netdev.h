@@ -277,7 +277,6 @@ int sb_nd_bind_rx(struct sb_genl *g, uint32_t ifindex, int dmabuf_fd, const unsi
 /* A udmabuf of size bytes (page multiple) backed by a sealed memfd; returns the dma-buf fd. */
 int sb_nd_udmabuf_alloc(uint64_t size, struct sb_err *e);
 
-
 /* Interface counters of /proc/net/dev (the fallback when a driver has no qstats). */
 struct sb_if_counters {
 	char name[IF_NAMESIZE];
