@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,28 +14,7 @@
 #include "socbox/scan.h"
 #include "sys_root.h"
 
-static int __attribute__((format(printf, 3, 0)))
-vpath(char *buf, size_t len, const char *fmt, va_list ap)
-{
-	int n = vsnprintf(buf, len, fmt, ap);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-/* Format the calling function's variadic arguments after fmt into the array buf: 0, or
- * -ENAMETOOLONG when the path does not fit. */
-#define FORMAT_ARGS(buf, fmt) \
-	({ \
-		va_list ap_; \
-		int rc_; \
-		va_start(ap_, fmt); \
-		rc_ = vpath(buf, sizeof(buf), fmt, ap_); \
-		va_end(ap_); \
-		rc_; \
-	})
-
-static int sys_openat(const struct sb_root *r, const char *path, int flags)
+int sys_openat(const struct sb_root *r, const char *path, int flags)
 {
 	int fd = root_openat(r, path, flags);
 
@@ -460,100 +438,6 @@ const char *sb_attr_strerror(int rc)
 	default:
 		return sb_strerror(rc < 0 ? -rc : rc);
 	}
-}
-
-static int natural_cmp(const void *a, const void *b)
-{
-	return strverscmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Read the entries with getdents64 on the fd itself: fdopendir costs an fstat and two
- * fcntl calls per directory, which is most of the cost of listing one IOMMU group. The
- * entries buffer is the heap's: on the stack, below a PATH_MAX path, it made this the
- * deepest frame of a view's start (each new stack page a page fault). */
-enum { DIR_LIST_BUF = 8192 };
-
-static int dir_list_fd(int fd, struct sb_dirlist *out, char *dbuf);
-
-int sb_dir_list(const struct sb_root *r, struct sb_dirlist *out, const char *fmt, ...)
-{
-	char path[PATH_MAX];
-	char *dbuf;
-	int fd, rc;
-
-	out->names = NULL;
-	out->n = 0;
-	fd = FORMAT_ARGS(path, fmt);
-	if (fd)
-		return fd;
-	fd = sys_openat(r, path, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return -errno;
-	dbuf = malloc(DIR_LIST_BUF);
-	if (!dbuf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	rc = dir_list_fd(fd, out, dbuf);
-	free(dbuf);
-	return rc;
-}
-
-/* The entries of the directory fd, sorted; closes fd. */
-static int dir_list_fd(int fd, struct sb_dirlist *out, char *dbuf)
-{
-	size_t cap = 0;
-	ssize_t got;
-	int err = 0;
-
-	while ((got = getdents64(fd, dbuf, DIR_LIST_BUF)) > 0) {
-		for (ssize_t off = 0; off < got;) {
-			struct dirent64 *de = (struct dirent64 *)(void *)(dbuf + off);
-
-			off += de->d_reclen;
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			if (out->n == SB_DIR_MAX_ENTRIES) {
-				close(fd);
-				sb_dirlist_free(out);
-				return -EFBIG;
-			}
-			if (out->n == cap) {
-				char **nn = realloc(out->names, (cap ? cap * 2 : 16) * sizeof(*nn));
-				if (!nn)
-					goto oom;
-				cap = cap ? cap * 2 : 16;
-				out->names = nn;
-			}
-			out->names[out->n] = strdup(de->d_name);
-			if (!out->names[out->n])
-				goto oom;
-			out->n++;
-		}
-	}
-	if (got < 0) {
-		err = errno;
-		close(fd);
-		sb_dirlist_free(out);
-		return -err;
-	}
-	close(fd);
-	if (out->n)
-		qsort(out->names, out->n, sizeof(*out->names), natural_cmp);
-	return 0;
-oom:
-	close(fd);
-	sb_dirlist_free(out);
-	return -ENOMEM;
-}
-
-void sb_dirlist_free(struct sb_dirlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->names[i]);
-	free(l->names);
-	l->names = NULL;
-	l->n = 0;
 }
 
 int sb_attr_write(const struct sb_root *r, const char *value, const char *fmt, ...)

@@ -3,8 +3,11 @@
 #ifndef SOCBOX_SYS_ROOT_H
 #define SOCBOX_SYS_ROOT_H
 
+#include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "socbox/probe.h"
@@ -34,5 +37,29 @@ void sys_record_read_at(int dfd, const char *name);
  * open one for reading with the size at which reading may stop. */
 int root_openat(const struct sb_root *r, const char *path, int flags);
 int root_open_text(const struct sb_root *r, const char *path, off_t *size);
+
+/* sys.c: open a path below the root and record it for the test hook; -1 and errno. */
+int sys_openat(const struct sb_root *r, const char *path, int flags);
+
+static inline int __attribute__((format(printf, 3, 0)))
+vpath(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, len, fmt, ap);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Format the calling function's variadic arguments after fmt into the array buf: 0, or
+ * -ENAMETOOLONG when the path does not fit. */
+#define FORMAT_ARGS(buf, fmt) \
+	({ \
+		va_list ap_; \
+		int rc_; \
+		va_start(ap_, fmt); \
+		rc_ = vpath(buf, sizeof(buf), fmt, ap_); \
+		va_end(ap_); \
+		rc_; \
+	})
 
 #endif
