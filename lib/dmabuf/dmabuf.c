@@ -95,10 +95,8 @@ int sb_dmabuf_spec_parse(const char *s, struct sb_dmabuf_spec *spec)
 static void alloc_refused(struct sb_kmsg_said *said, const char *heap, int err, struct sb_err *e)
 {
 	const char *names[] = { "cma", heap, program_invocation_short_name };
-	char quote[sizeof(e->reason) - 64];
 
-	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
-		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(err), quote);
+	sb_kmsg_said_reason(said, names, ARRAY_SIZE(names), err, NULL, e);
 }
 
 int sb_dmabuf_alloc_heap(const char *heap, uint64_t size, struct sb_dmabuf *b, struct sb_err *e)

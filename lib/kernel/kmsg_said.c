@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "socbox/error.h"
 #include "socbox/kmsg_said.h"
 
 void sb_kmsg_said_mark(struct sb_kmsg_said *s)
@@ -65,4 +66,18 @@ void sb_kmsg_said_drop(struct sb_kmsg_said *s)
 	if (s->open)
 		sb_kmsg_follow_close(&s->f);
 	s->open = false;
+}
+
+void sb_kmsg_said_reason(struct sb_kmsg_said *s, const char *const *names, size_t nnames, int err,
+			 const char *about, struct sb_err *e)
+{
+	char quote[sizeof(e->reason) - 64];
+
+	if (!s->open)
+		return;
+	if (sb_kmsg_said_take(s, names, nnames, quote, sizeof(quote)))
+		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(err), quote);
+	else if (about)
+		sb_err_reason(e, "kernel: %s, with no reason (nothing in its log about %s)",
+			      sb_strerror(err), about);
 }

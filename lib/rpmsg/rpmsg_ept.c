@@ -239,7 +239,7 @@ static bool fd_lacking(const struct sb_rpmsg_ctl *ctl)
  * virtio0: idr_alloc failed: -28"), else the error says it gave none. */
 static void refused_quote(struct sb_rpmsg_ctl *ctl, struct sb_kmsg_said *said, struct sb_err *e)
 {
-	char ctrl[32], channel[128] = "", virtio[64] = "", quote[sizeof(e->reason) - 64];
+	char ctrl[32], channel[128] = "", virtio[64] = "";
 	const char *names[] = { ctrl, channel, virtio };
 	char *dot;
 
@@ -250,13 +250,7 @@ static void refused_quote(struct sb_rpmsg_ctl *ctl, struct sb_kmsg_said *said, s
 		if ((dot = strchr(virtio, '.')))
 			*dot = '\0';
 	}
-	if (!said->open)
-		return;
-	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
-		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(EINVAL), quote);
-	else
-		sb_err_reason(e, "kernel: %s, with no reason (nothing in its log about %s)",
-			      sb_strerror(EINVAL), ctrl);
+	sb_kmsg_said_reason(said, names, ARRAY_SIZE(names), EINVAL, ctrl, e);
 }
 
 static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, uint32_t dst,

@@ -237,15 +237,8 @@ static void current_state(const struct sb_root *r, const struct sb_rproc *p, cha
 static void quote_log(struct sb_kmsg_said *said, const struct sb_rproc *p, int rc, struct sb_err *e)
 {
 	const char *names[] = { p->id, p->device[0] ? p->device : NULL };
-	char quote[sizeof(e->reason) - 64];
 
-	if (!said->open)
-		return;
-	if (sb_kmsg_said_take(said, names, ARRAY_SIZE(names), quote, sizeof(quote)))
-		sb_err_reason(e, "kernel: %s; its log: %s", sb_strerror(-rc), quote);
-	else
-		sb_err_reason(e, "kernel: %s, with no reason (nothing in its log about %s)",
-			      sb_strerror(-rc), p->id);
+	sb_kmsg_said_reason(said, names, ARRAY_SIZE(names), -rc, p->id, e);
 }
 
 int sb_rproc_state_write(const struct sb_root *r, const struct sb_rproc *p, enum sb_rproc_action a,

@@ -26,6 +26,13 @@ void sb_kmsg_said_mark(struct sb_kmsg_said *s);
 unsigned sb_kmsg_said_take(struct sb_kmsg_said *s, const char *const *names, size_t nnames,
 			   char *buf, size_t len);
 void sb_kmsg_said_drop(struct sb_kmsg_said *s);
+/* The refused operation's reason into e (its errno err): "kernel: ERR; its log: QUOTES"
+ * when the log named one of names meanwhile; else, when about is given, "kernel: ERR, with
+ * no reason (nothing in its log about ABOUT)". Nothing when the log could not be read.
+ * Ends the mark. */
+struct sb_err;
+void sb_kmsg_said_reason(struct sb_kmsg_said *s, const char *const *names, size_t nnames, int err,
+			 const char *about, struct sb_err *e);
 /* Whether a record's text names one of names (NULL entries are skipped). */
 bool sb_kmsg_said_names(const char *text, const char *const *names, size_t nnames);
 
