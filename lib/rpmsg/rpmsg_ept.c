@@ -304,6 +304,7 @@ static int create_fd(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, u
 		}
 		return sb_err_set(e, err, ctl->path, "RPMSG_CREATE_EPT_FD_IOCTL", NULL);
 	}
+	sb_kmsg_said_drop(&said);
 	sb_probe_ran(&ctl->fd_probe, SB_RPMSG_FD);
 	memset(ept, 0, sizeof(*ept));
 	ept->fd = info.fd;
