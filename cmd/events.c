@@ -71,7 +71,10 @@ static void print_json(const struct sb_event *ev)
 		sb_json_null(&j, "time_s");
 	sb_json_str(&j, "subsystem", sb_ev_subsys_name(ev->subsys));
 	sb_json_str(&j, "kind", ev->kind);
-	sb_json_str(&j, "object", ev->object);
+	if (ev->object[0])
+		sb_json_str(&j, "object", ev->object);
+	else
+		sb_json_null(&j, "object");
 	sb_json_str(&j, "detail", ev->detail);
 	sb_json_str(&j, "source", ev->source);
 	if (ev->instance[0])
@@ -97,7 +100,7 @@ static void print_line(const struct sb_event *ev)
 	p += n, left -= (size_t)n;
 	n = snprintf(p, left, "%-10s %-16s ", sb_ev_subsys_name(ev->subsys), ev->kind);
 	p += n, left -= (size_t)n;
-	sb_escape(p, left, ev->object, 0);
+	sb_escape(p, left, ev->object[0] ? ev->object : "-", 0);
 	if (ev->detail[0]) {
 		n = (int)strlen(p);
 		p += n, left -= (size_t)n;
@@ -115,7 +118,8 @@ static void event_row(struct sb_table *t, const struct sb_event *ev)
 		sb_row_dbl(r, C_TIME, (double)ev->ts_us / 1e6);
 	sb_row_str(r, C_SUBSYS, sb_ev_subsys_name(ev->subsys));
 	sb_row_str(r, C_KIND, ev->kind);
-	sb_row_str(r, C_OBJECT, ev->object);
+	if (ev->object[0])
+		sb_row_str(r, C_OBJECT, ev->object);
 	if (ev->detail[0])
 		sb_row_str(r, C_DETAIL, ev->detail);
 	sb_row_str(r, C_SOURCE, ev->source);

@@ -106,14 +106,14 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 		sb_row_dbl(row, L_TIME, (double)ev->ts_us / 1e6);
 	if (ev->instance[0])
 		sb_row_str(row, L_INSTANCE, ev->instance);
-	sb_row_str(row, L_SOURCE, ev->source[0] ? ev->source : "-");
-	sb_row_str(row, L_DEVICE, ev->device);
+	if (ev->source[0])
+		sb_row_str(row, L_SOURCE, ev->source);
+	if (strcmp(ev->device, "-")) /* "-": the record names no client (JSON null) */
+		sb_row_str(row, L_DEVICE, ev->device);
 	if (ev->has_sid)
 		sb_row_fmt(row, L_SID, "0x%x", ev->sid);
-	sb_row_str(row, L_NAMED_BY,
-		   ev->client_known	   ? "log"
-		   : ev->named_by_firmware ? "firmware"
-					   : "-");
+	if (ev->client_known || ev->named_by_firmware)
+		sb_row_str(row, L_NAMED_BY, ev->client_known ? "log" : "firmware");
 	sb_row_str(row, L_CLASS, sb_iommu_class_name(sb_iommu_event_class(ev)));
 	sb_row_str(row, L_KIND, ev->kind);
 	if (ev->has_addr)
@@ -241,10 +241,12 @@ static void summary_rows(struct sb_table *t, const struct collected *c)
 		const struct sb_iommu_event *first = &c->g[i].first, *last = &c->g[i].last;
 		struct sb_row *row = sb_table_row(t);
 
-		sb_row_str(row, E_DEVICE, first->device);
+		if (strcmp(first->device, "-"))
+			sb_row_str(row, E_DEVICE, first->device);
 		if (first->instance[0])
 			sb_row_str(row, E_INSTANCE, first->instance);
-		sb_row_str(row, E_SOURCE, first->source[0] ? first->source : "-");
+		if (first->source[0])
+			sb_row_str(row, E_SOURCE, first->source);
 		sb_row_str(row, E_CLASS, sb_iommu_class_name(sb_iommu_event_class(first)));
 		sb_row_str(row, E_KIND, first->kind);
 		sb_row_u64(row, E_COUNT, c->g[i].count);

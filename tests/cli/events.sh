@@ -71,6 +71,24 @@ t_run "escape sequences from the log" 0 "$SOCBOX" events --sysroot "$T_TMP/board
 t_grep "escaped" 'recovering +remoteproc0  m4\\x1b\]0;owned\\x07$|recovery +remoteproc0  m4\\x1b\]0;owned\\x07$' "$T_TMP/out"
 t_nogrep "no raw ESC" "$(printf '\033')" "$T_TMP/out"
 
+# a record about no object (an event-queue overflow): null in JSON, "-" in text, in socbox
+# events and smmustat events alike
+ovf=$F/causes/arm64-server-evtq-overflow/root
+t_run "an overflow's event" 0 "$SOCBOX" events --sysroot "$ovf" -s iommu -J
+t_grep "its object is null" '"object":null,"detail":"evtq-overflow' "$T_TMP/out"
+t_run "and in text" 0 "$SOCBOX" events --sysroot "$ovf" -s iommu
+t_grep "its object is -" '^\[ *[0-9.]+\] iommu +fault +- +evtq-overflow' "$T_TMP/out"
+mkdir "$T_TMP/ovf"
+cp -a "$F/arm64-server-smmuv3/." "$T_TMP/ovf/"
+cp "$ovf/dev/kmsg" "$T_TMP/ovf/dev/kmsg"
+t_run "smmustat events --list -J" 0 "$SOCBOX" smmustat events --sysroot "$T_TMP/ovf" --list -J
+cp "$T_TMP/out" "$T_TMP/ovf.json"
+t_run "the overflow's device is null" 0 python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [e for e in d["events"] if e["kind"] == "evtq-overflow"]
+sys.exit(not (len(e) == 1 and e[0]["device"] is None and e[0]["sid"] is None))' "$T_TMP/ovf.json"
+
 t_run "no kernel log in the snapshot" 1 "$SOCBOX" events --sysroot "$F/stm32mp157-dk2"
 t_grep "says what to do" 'take the snapshot as root' "$T_TMP/err"
 t_run "--follow needs the live kernel" 3 "$SOCBOX" events --follow --sysroot "$T_TMP/board"
