@@ -50,6 +50,7 @@ enum {
 	CCOL_OBJECT,
 	CCOL_DIAGNOSIS,
 	CCOL_EVIDENCE,
+	CCOL_VIA,
 	CCOL_FIX,
 	CCOL_RUN,
 	CCOL_FOLLOWS
@@ -67,6 +68,10 @@ static const struct sb_col cause_cols[] = {
 			     "what is wrong, naming the object", 0 },
 	[CCOL_EVIDENCE] = { "EVIDENCE", SB_T_STR, 0.3, SB_COL_WRAP | SB_COL_HIDDEN | SB_COL_JSON,
 			    "the file and value or the kernel log line that shows it", 0 },
+	[CCOL_VIA] = { "VIA", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON,
+		       "the device that serves the object and printed the records quoted, with "
+		       "its role (\"mailbox 30aa0000.mailbox\"); null for the object's own",
+		       0 },
 	[CCOL_FIX] = { "FIX", SB_T_STR, 0.3, SB_COL_WRAP, "what to do on this board", 0 },
 	[CCOL_RUN] = { "RUN", SB_T_STRV, 0, SB_COL_WHOLE,
 		       "the fix's commands, to paste as they are (in text each whole on a "
@@ -141,6 +146,8 @@ static void causes_table(struct sb_out *o, const struct sb_doctor_report *rep)
 		sb_row_str(r, CCOL_OBJECT, c->object);
 		sb_row_str(r, CCOL_DIAGNOSIS, c->diagnosis);
 		sb_row_str(r, CCOL_EVIDENCE, c->evidence);
+		if (c->via[0])
+			sb_row_str(r, CCOL_VIA, c->via);
 		fix_cells(o, t, r, c);
 	}
 }

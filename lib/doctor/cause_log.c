@@ -299,6 +299,7 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 			source = known[i].source;
 			fix = known[i].fix;
 		}
+	snprintf(c->via, sizeof(c->via), "%s", u->via);
 	cause_diag(c, "%s%s%s%s%s%s%s: %zu kernel error%s no other cause explains%s, first \"%s\"",
 		   u->obj, rp ? " (rpmsg, of " : "", rp ? rp : "", rp ? ")" : "",
 		   u->via[0] ? " (via " : "", u->via, u->via[0] ? ")" : "", u->count,

@@ -164,8 +164,10 @@ void doctor_reason_apply(struct sb_cause *c, const struct doctor_board *b,
 	else
 		snprintf(c->diagnosis + len, sizeof(c->diagnosis) - len, "; the driver said \"%s\"",
 			 r->msg[q]);
-	if (r->via[q][0])
+	if (r->via[q][0]) {
 		dev = r->by[q]; /* the fix is about the device that said it */
+		snprintf(c->via, sizeof(c->via), "%s", r->via[q]);
+	}
 	snprintf(ev, sizeof(ev), "%s", c->evidence);
 	len = (size_t)snprintf(c->evidence, sizeof(c->evidence), "kernel log:");
 	for (size_t k = r->n; k-- > 0 && len < sizeof(c->evidence);)

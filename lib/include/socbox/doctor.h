@@ -84,7 +84,9 @@ struct sb_cause {
 	char object[128];    /* the device, remote processor, CMA area, pool... */
 	char diagnosis[384]; /* one line naming the object (and the driver's own reason) */
 	char evidence[768];  /* the lines or file and value that show it */
-	char fix[384];	     /* for this board; SB_FIX_RUNi marks where run[i] goes */
+	char via[128]; /* the object graph's path to the records quoted: the device that serves
+			* the object and said why, "mailbox 30aa0000.mailbox"; "" for its own */
+	char fix[384]; /* for this board; SB_FIX_RUNi marks where run[i] goes */
 	char run[SB_FIX_COMMANDS][SB_FIX_COMMAND_MAX]; /* sb_cause_run() */
 	unsigned nrun, run_ok;			       /* run_ok: bit i, run[i] is listed */
 	/* a chain: "CODE OBJECT" of the cause this one follows from ("" for a cause of its
