@@ -260,6 +260,7 @@ static int stress_setup(struct sb_ctx *c, struct stress_cmd *s, struct sb_err *e
 		else if (sb_vfio_cdev_path(c->root, opt_device, s->devnode, sizeof(s->devnode), e))
 			return sb_report(c->applet, e);
 		s->o.devnode = s->devnode;
+		s->o.root = c->root;
 	}
 	s->o.cpus = s->cpus;
 	s->o.ncpus = s->ncpus;

@@ -81,7 +81,29 @@ int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_
 	return 0;
 }
 
-int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *e)
+/* VFIO_DEVICE_BIND_IOMMUFD refused with EBUSY or EINVAL: the kernel gives no reason, but
+ * a group with a device a kernel driver holds is one it refuses (DMA ownership: the group
+ * is the kernel's or user space's, never both). Name those devices when there are;
+ * otherwise say that the kernel gave no reason. */
+static int bind_refused(const struct sb_root *r, const char *devnode, int err, struct sb_err *e)
+{
+	char others[256];
+	int n = r ? sb_vfio_group_others(r, devnode, others, sizeof(others)) : -ENOENT;
+
+	if (n > 0)
+		return sb_err_set(e, err, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
+				  "its IOMMU group also holds %s: bind %s to vfio-pci or unbind "
+				  "%s",
+				  others, n > 1 ? "them" : "it", n > 1 ? "them" : "it");
+	sb_err_set(e, err, devnode, "VFIO_DEVICE_BIND_IOMMUFD", NULL);
+	sb_err_reason(e, "kernel: %s, with no reason; %s", sb_strerror(err),
+		      n == 0 ? "every other device of its IOMMU group is bound to vfio-pci or unbound"
+			     : "its IOMMU group could not be read");
+	return -err;
+}
+
+int sb_iommufd_attach(struct sb_iommufd *f, const struct sb_root *r, const char *devnode,
+		      struct sb_err *e)
 {
 	struct sb_vfio_device_bind_iommufd bind = { .argsz = sizeof(bind), .iommufd = f->fd };
 	struct sb_vfio_device_attach_iommufd_pt at = { .argsz = sizeof(at), .pt_id = f->ioas };
@@ -102,14 +124,14 @@ int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *
 			return sb_holder_err(e, &h, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
 					     "a VFIO device cdev is bound once at a time: wait for "
 					     "that process or stop it");
+		if (err == EBUSY || err == EINVAL)
+			return bind_refused(r, devnode, err, e);
 		return sb_err_set(
 			e, err, devnode, "VFIO_DEVICE_BIND_IOMMUFD",
 			err == EPERM
 				? "iommufd refuses devices without interrupt remapping: enable it "
 				  "(intel-iommu intremap, GICv3 ITS) or, on a test system, write 1 to "
 				  "/sys/module/iommufd/parameters/allow_unsafe_interrupts"
-			: err == EBUSY || err == EINVAL
-				? "every device of its IOMMU group must be bound to vfio-pci or unbound"
 				: NULL);
 	}
 	f->devid = bind.out_devid;

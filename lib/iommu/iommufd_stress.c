@@ -174,7 +174,7 @@ static int run_iommufd(const struct sb_stress_opts *o, struct sb_stress_result *
 		sb_iommufd_close(&f);
 		return sb_err_set(e, errno, "stress", "eventfd", NULL);
 	}
-	if (o->devnode && (rc = sb_iommufd_attach(&f, o->devnode, e))) {
+	if (o->devnode && (rc = sb_iommufd_attach(&f, o->root, o->devnode, e))) {
 		sb_iommufd_close(&f);
 		return rc;
 	}

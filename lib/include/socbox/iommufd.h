@@ -27,8 +27,14 @@ int sb_iommufd_open(struct sb_iommufd *f, struct sb_err *e);
  * /sys/bus/pci/devices/BDF/vfio-dev/vfioN -> /dev/vfio/devices/vfioN. */
 int sb_vfio_cdev_path(const struct sb_root *r, const char *bdf, char *buf, size_t len,
 		      struct sb_err *e);
-/* Bind the device to the iommufd and attach it to the IOAS. */
-int sb_iommufd_attach(struct sb_iommufd *f, const char *devnode, struct sb_err *e);
+/* Bind the device to the iommufd and attach it to the IOAS (r: where its group is read
+ * when the kernel refuses). */
+int sb_iommufd_attach(struct sb_iommufd *f, const struct sb_root *r, const char *devnode,
+		      struct sb_err *e);
+/* The other devices of the IOMMU group of the VFIO cdev devnode that a driver other than
+ * vfio-pci (or pci-stub, pcieport) holds, as "0000:00:04.0 (e1000e), ..." in buf: how
+ * many, or -errno when the group cannot be read. */
+int sb_vfio_group_others(const struct sb_root *r, const char *devnode, char *buf, size_t len);
 int sb_iommufd_map(const struct sb_iommufd *f, void *va, uint64_t len, uint64_t *iova,
 		   struct sb_err *e);
 int sb_iommufd_unmap(const struct sb_iommufd *f, uint64_t iova, uint64_t len, struct sb_err *e);
@@ -47,8 +53,9 @@ struct sb_stress_opts {
 	uint64_t size;	 /* bytes per map */
 	uint64_t window; /* bytes each thread walks through (sequential/random) */
 	enum sb_stress_pattern pattern;
-	const char *devnode; /* iommufd: VFIO cdev; NULL maps into a bare IOAS */
-	bool no_huge;	     /* iommufd: force PAGE_SIZE mappings */
+	const char *devnode;	    /* iommufd: VFIO cdev; NULL maps into a bare IOAS */
+	const struct sb_root *root; /* where the cdev's group is read, when it is refused */
+	bool no_huge;		    /* iommufd: force PAGE_SIZE mappings */
 	/* iommufd: called from the calling thread about SB_STRESS_TICK_MS apart with the
 	 * map+unmap pairs done so far (NULL: none) */
 	void (*tick)(void *ctx, uint64_t requests);
