@@ -108,7 +108,7 @@ static void list_row(struct sb_table *t, const struct sb_iommu_event *ev)
 		sb_row_str(row, L_INSTANCE, ev->instance);
 	if (ev->source[0])
 		sb_row_str(row, L_SOURCE, ev->source);
-	if (strcmp(ev->device, "-")) /* "-": the record names no client (JSON null) */
+	if (sb_iommu_event_device(ev))
 		sb_row_str(row, L_DEVICE, ev->device);
 	if (ev->has_sid)
 		sb_row_fmt(row, L_SID, "0x%x", ev->sid);
@@ -241,7 +241,7 @@ static void summary_rows(struct sb_table *t, const struct collected *c)
 		const struct sb_iommu_event *first = &c->g[i].first, *last = &c->g[i].last;
 		struct sb_row *row = sb_table_row(t);
 
-		if (strcmp(first->device, "-"))
+		if (sb_iommu_event_device(first))
 			sb_row_str(row, E_DEVICE, first->device);
 		if (first->instance[0])
 			sb_row_str(row, E_INSTANCE, first->instance);

@@ -232,9 +232,9 @@ static void faults(struct doctor_board *b)
 		if (sb_iommu_event_class(&ev[i]) == SB_IOMMU_SMMU_ERROR)
 			snprintf(ev[i].device, sizeof(ev[i].device), "%s",
 				 ev[i].instance[0] ? ev[i].instance : ev[i].source);
-		else if ((!ev[i].device[0] || !strcmp(ev[i].device, "-")) && ev[i].has_sid)
+		else if (!sb_iommu_event_device(&ev[i]) && ev[i].has_sid)
 			snprintf(ev[i].device, sizeof(ev[i].device), "sid 0x%x", ev[i].sid);
-		else if (!ev[i].device[0] || !strcmp(ev[i].device, "-"))
+		else if (!sb_iommu_event_device(&ev[i]))
 			snprintf(ev[i].device, sizeof(ev[i].device), "unknown client of %.64s",
 				 ev[i].source);
 	/* the events by device and class, sorted once (a count per event over all of them

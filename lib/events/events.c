@@ -279,9 +279,9 @@ void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev)
 	ev->source = "kmsg";
 	snprintf(ev->kind, sizeof(ev->kind), "fault");
 	ev->iommu_class = sb_iommu_class_name(sb_iommu_event_class(ie));
-	/* none ("-" in the IOMMU record: an event-queue overflow concerns no device): empty,
-	 * so JSON says null and text "-" */
-	snprintf(ev->object, sizeof(ev->object), "%s", strcmp(ie->device, "-") ? ie->device : "");
+	/* none (an event-queue overflow concerns no device): empty, so JSON says null and
+	 * text "-" */
+	snprintf(ev->object, sizeof(ev->object), "%s", sb_iommu_event_device(ie) ? ie->device : "");
 	n = snprintf(ev->detail, sizeof(ev->detail), "%s", ie->kind);
 	if (ie->has_addr && n >= 0 && (size_t)n < sizeof(ev->detail))
 		n += snprintf(ev->detail + n, sizeof(ev->detail) - (size_t)n, " addr 0x%" PRIx64,

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "socbox/kmsg.h"
 
@@ -61,6 +62,12 @@ const char *sb_iommu_class_name(enum sb_iommu_class c);
 /* Recognise one log line on its own: 1 and ev filled for a line that starts a record
  * (an SMMUv3 raw header or decoded line is only its start), 0 otherwise. */
 int sb_iommu_event_parse(const struct sb_kmsg_line *l, struct sb_iommu_event *ev);
+/* The faulting client the record names, NULL when it names none ("-": an event-queue
+ * overflow, a fault whose client the log leaves out). */
+static inline const char *sb_iommu_event_device(const struct sb_iommu_event *ev)
+{
+	return ev->device[0] && strcmp(ev->device, "-") ? ev->device : NULL;
+}
 
 /* The assembler: feed lines in log order; each call hands back the records it finished. */
 #define SB_IOMMU_EVASM_SLOTS 8 /* SMMUs whose dumps may interleave */
