@@ -119,7 +119,11 @@ static void amount(char *buf, size_t len, const struct sb_progress *p, uint64_t 
 
 void sb_progress_draw(struct sb_progress *p, uint64_t done)
 {
-	uint64_t now = coarse_ns();
+	sb_progress_draw_at(p, done, coarse_ns());
+}
+
+void sb_progress_draw_at(struct sb_progress *p, uint64_t done, uint64_t now)
+{
 	double el, left = -1;
 	char line[256], what[64], r[24] = "", bar[BAR_WIDTH + 1] = "";
 	int n;

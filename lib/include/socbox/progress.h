@@ -40,6 +40,8 @@ bool sb_progress_wanted(const struct sb_ctx *c);
 void sb_progress_start(struct sb_progress *p, bool on, FILE *fp, const char *label,
 		       enum sb_progress_unit unit, const char *noun, uint64_t total);
 void sb_progress_draw(struct sb_progress *p, uint64_t done);
+/* The same at a given time of the coarse monotonic clock (tests draw at known times). */
+void sb_progress_draw_at(struct sb_progress *p, uint64_t done, uint64_t now_ns);
 /* done so far; redraws when the last drawing is 1/SB_PROGRESS_HZ s old. */
 static inline void sb_progress_update(struct sb_progress *p, uint64_t done)
 {
