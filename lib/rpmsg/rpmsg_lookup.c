@@ -46,9 +46,10 @@
  * Two processes creating identical endpoints at the same moment can so pick the same
  * device (the second open fails with EBUSY), as they can with the uevent wait, which
  * cannot tell them apart either; the fd ioctl, where the kernel has it, has no such race.
- * The one whose open failed takes another identical new node (rpmsg_lookup_next()): the
- * next older one of its listing, or, when inotify named its own node and the other's
- * listing took that, one of a listing made then.
+ * The one whose open failed takes another identical node (rpmsg_lookup_next()): the next
+ * older one of its listing, and when there is none (or inotify named the node), the newest
+ * identical child of all but the busy one: the other process's own node may predate our
+ * listing (made between its listing and ours), so "new to us" cannot bound the search.
  *
  * Cheaper still, where the kernel has inotify: devtmpfs makes the node in the ioctl too, so
  * an inotify watch on /dev (IN_CREATE) has its event queued when the ioctl returns, and one
@@ -75,6 +76,7 @@ struct ept_children {
 	struct ept_child *fresh; /* children of this listing not in known[] */
 	size_t nfresh, fresh_cap;
 	long picked;   /* the fresh child the last pick took, -1 when none (inotify) */
+	bool listed_all; /* this create's fresh[] holds every child (rpmsg_lookup_next()) */
 	uint64_t *now; /* this listing's inode numbers, becomes known[] */
 	size_t nnow, now_cap;
 };
@@ -311,6 +313,7 @@ int rpmsg_lookup_pick(struct sb_rpmsg_ctl *ctl, const struct sb_rpmsg_endpoint_i
 	int rc;
 
 	ch->picked = -1;
+	ch->listed_all = false;
 	if (ch->inofd >= 0 && one_new_node(ch->inofd, &id) == 0) {
 		snprintf(devname, len, "rpmsg%u", id);
 		ch->by_inotify++;
@@ -343,20 +346,22 @@ int rpmsg_lookup_next(struct sb_rpmsg_ctl *ctl, const char *name, uint32_t src, 
 		      char *devname, size_t len)
 {
 	struct ept_children *ch = ctl->children;
-	uint64_t below = UINT64_MAX;
-	unsigned busy = UINT_MAX;
-	long pick;
+	unsigned busy;
+	long pick = -1;
 
 	if (!ch)
 		return -ENOENT;
-	if (ch->picked >= 0) {
-		below = ch->fresh[ch->picked].ino; /* the next older of this listing */
-	} else if (sb_rpmsg_index(devname, "rpmsg", &busy) || list_children(ch)) {
-		/* inotify named our own node, and the other process's listing took it: one of
-		 * the identical nodes made since the last listing that is not that one */
-		return -ENOENT;
+	if (ch->picked >= 0) /* the next older of this listing */
+		pick = newest_ours(ctl, name, src, dst, ch->fresh[ch->picked].ino, UINT_MAX);
+	if (pick < 0 && !ch->listed_all) {
+		/* every identical child but the busy one, newest first: the other process's own
+		 * node may predate our listing (see above) */
+		ch->listed_all = true;
+		ch->nknown = 0;
+		if (sb_rpmsg_index(devname, "rpmsg", &busy) || list_children(ch))
+			return -ENOENT;
+		pick = newest_ours(ctl, name, src, dst, UINT64_MAX, busy);
 	}
-	pick = newest_ours(ctl, name, src, dst, below, busy);
 	if (pick < 0)
 		return -ENOENT;
 	ch->picked = pick;
