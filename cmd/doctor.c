@@ -52,6 +52,7 @@ enum {
 	CCOL_EVIDENCE,
 	CCOL_VIA,
 	CCOL_FIX,
+	CCOL_RUN,
 	CCOL_FOLLOWS
 };
 static const struct sb_col cause_cols[] = {
@@ -72,6 +73,10 @@ static const struct sb_col cause_cols[] = {
 		       "its role (\"mailbox 30aa0000.mailbox\"); null for the object's own",
 		       0 },
 	[CCOL_FIX] = { "FIX", SB_T_STR, 0.3, SB_COL_WRAP, "what to do on this board", 0 },
+	[CCOL_RUN] = { "RUN", SB_T_STRV, 0, SB_COL_WHOLE,
+		       "the fix's commands, to paste as they are (in text each whole on a "
+		       "line of its own under its cause)",
+		       0 },
 	[CCOL_FOLLOWS] = { "FOLLOWS", SB_T_STR, 0, SB_COL_HIDDEN | SB_COL_JSON,
 			   "the cause (CODE OBJECT) this one follows from, null for a root; a "
 			   "chain's causes come together, root first (in text: -> CODE)",
@@ -91,6 +96,22 @@ static const struct sb_col cause_metric_cols[] = {
 static const char *severity_name(const struct sb_cause_def *d)
 {
 	return d->effect == SB_HEALTH_OK ? "notice" : sb_health_name(d->effect);
+}
+
+/* The fix in words and its commands: in an aligned table each command stands under the
+ * row, whole (RUN), and the words point there; elsewhere the words keep them in place. */
+static void fix_cells(struct sb_out *o, const struct sb_table *t, struct sb_row *r,
+		      const struct sb_cause *c)
+{
+	char prose[sizeof(c->fix) + SB_FIX_COMMANDS * SB_FIX_COMMAND_MAX];
+	const char *cmds[SB_FIX_COMMANDS];
+	size_t n = sb_cause_commands(c, cmds);
+
+	sb_cause_fix_text(c, sb_out_mode(o) == SB_OUT_TABLE && sb_table_shows(t, CCOL_RUN), prose,
+			  sizeof(prose));
+	sb_row_str(r, CCOL_FIX, prose);
+	for (size_t i = 0; i < n; i++)
+		sb_row_strv_add(r, CCOL_RUN, cmds[i]);
 }
 
 static void causes_table(struct sb_out *o, const struct sb_doctor_report *rep)
@@ -127,7 +148,7 @@ static void causes_table(struct sb_out *o, const struct sb_doctor_report *rep)
 		sb_row_str(r, CCOL_EVIDENCE, c->evidence);
 		if (c->via[0])
 			sb_row_str(r, CCOL_VIA, c->via);
-		sb_row_str(r, CCOL_FIX, c->fix);
+		fix_cells(o, t, r, c);
 	}
 }
 

@@ -64,7 +64,7 @@ static void cause_test(struct sb_out *o, const struct sb_ctx *c, const char *sui
 		       const struct sb_doctor_opts *opts, const struct sb_doctor_sub *sub)
 {
 	const char *why = cannot_look(c, def, opts);
-	char *diag = NULL;
+	char *diag = NULL, fix[sizeof(rep->causes->fix) + SB_FIX_COMMANDS * SB_FIX_COMMAND_MAX];
 	size_t len = 0, found = 0;
 	FILE *m;
 
@@ -82,8 +82,9 @@ static void cause_test(struct sb_out *o, const struct sb_ctx *c, const char *sui
 
 		if (cs->def != def)
 			continue;
+		sb_cause_fix_text(cs, false, fix, sizeof(fix));
 		fprintf(m, "%s%s\nevidence: %s\nfix: %s", found++ ? "\n" : "", cs->diagnosis,
-			cs->evidence, cs->fix);
+			cs->evidence, fix);
 		/* a chain: what it follows from, and what follows from it */
 		if (cs->follows[0])
 			fprintf(m, "\nfollows from: %s", cs->follows);

@@ -159,10 +159,10 @@ static void udmabuf_limit(struct doctor_board *b)
 		   (unsigned long long)((want + (1 << 20) - 1) >> 20));
 	cause_evidence(c, "/sys/module/udmabuf/parameters/size_limit_mb: %llu",
 		       (unsigned long long)(lim.size_limit_bytes >> 20));
-	cause_fix(c,
-		  "boot with udmabuf.size_limit_mb=%llu (or modprobe udmabuf size_limit_mb=%llu)",
-		  (unsigned long long)((want + (1 << 20) - 1) >> 20),
+	cause_fix(c, "boot with udmabuf.size_limit_mb=%llu, or load the module with " SB_FIX_RUN0,
 		  (unsigned long long)((want + (1 << 20) - 1) >> 20));
+	sb_cause_run(c, "modprobe udmabuf size_limit_mb=%llu",
+		     (unsigned long long)((want + (1 << 20) - 1) >> 20));
 }
 
 /* One process holding at least 16 buffers and 4 times as many as any other. */
@@ -231,8 +231,8 @@ static void hog(struct doctor_board *b)
 				       "/proc/%d/fdinfo and /proc/%d/maps: %zu buffers; %s[%d]: %zu",
 				       (int)top.pid, (int)top.pid, top.n, second.comm,
 				       (int)second.pid, second.n);
-			cause_fix(c, "check %s for a buffer leak: dmabufcp ls -p %d", object,
-				  (int)top.pid);
+			cause_fix(c, "check %s for a buffer leak with " SB_FIX_RUN0, object);
+			sb_cause_run(c, "dmabufcp ls -p %d", (int)top.pid);
 		}
 	}
 	free(per);

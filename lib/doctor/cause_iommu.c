@@ -178,8 +178,8 @@ static void frame(struct doctor_board *b, struct sb_cause *c, const struct sb_io
 		   ev->kind);
 	cause_evidence(c, "kernel log of %s: %s fault%s by %s%s%s (smmustat events)", ev->source,
 		       ev->kind, at, ev->device, ev->reason[0] ? ": " : "", ev->reason);
-	cause_fix(c, "smmustat events shows each fault; check %s's driver's DMA mapping",
-		  ev->device);
+	cause_fix(c, SB_FIX_RUN0 " shows each fault; check %s's driver's DMA mapping", ev->device);
+	sb_cause_run(c, "smmustat events");
 }
 
 /* An event's group: its device and class; first and count once grouped. */

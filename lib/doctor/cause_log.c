@@ -309,13 +309,15 @@ static void name_cause(struct doctor_board *b, int sub, const struct unexplained
 	quote_records(b, sub, u->obj, c->evidence, sizeof(c->evidence), &len);
 	if (source && len < sizeof(c->evidence))
 		snprintf(c->evidence + len, sizeof(c->evidence) - len, " (%s)", source);
-	if (fix)
+	if (fix) {
 		cause_fix(c, "%s", fix);
-	else
+	} else {
 		cause_fix(c,
-			  "read the records of %s (dmesg | grep '%s')%s%s: they are printed by "
+			  "read the records of %s with " SB_FIX_RUN0 "%s%s: they are printed by "
 			  "its driver, and no cause of doctor's catalogue matches them",
-			  u->obj, u->obj, source ? "; " : "", source ? source : "");
+			  u->obj, source ? "; " : "", source ? source : "");
+		sb_cause_run(c, "dmesg | grep '%s'", u->obj);
+	}
 }
 
 /* The subsystem of a record no other cause explains (and its object into obj), -1 for a

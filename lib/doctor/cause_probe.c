@@ -160,8 +160,9 @@ static void probe_failures(struct doctor_board *b)
 			   role->what, drv, err,
 			   strerrorname_np(-err) ? strerrorname_np(-err) : "?");
 		cause_evidence(c, "kernel log: %s", b->log.lines[i].text);
-		cause_fix(c, "read what %s printed before that line (dmesg | grep '%s'); %s", drv,
-			  dev, what);
+		cause_fix(c, "read what %s printed before that line with " SB_FIX_RUN0 "; %s", drv,
+			  what);
+		sb_cause_run(c, "dmesg | grep '%s'", dev);
 		doctor_reason_find(b, 0, i, dev, NULL, &why);
 		doctor_reason_apply(c, b, &why, dev);
 	}
@@ -191,8 +192,9 @@ static void unbound(struct doctor_board *b)
 		cause_diag(c, "%s (%s, %s) has no driver", p->name, p->role->what, p->compatible);
 		cause_evidence(c, "/sys/bus/platform/devices/%s: compatible %s, no driver link",
 			       p->name, p->compatible);
-		cause_fix(c, "build %s (=y, or =m and modprobe %s)", p->role->config,
-			  p->role->module);
+		cause_fix(c, "build %s (=y, or =m and load it with " SB_FIX_RUN0 ")",
+			  p->role->config);
+		sb_cause_run(c, "modprobe %s", p->role->module);
 	}
 }
 

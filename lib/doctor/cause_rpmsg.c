@@ -107,7 +107,8 @@ static void boot_line(struct doctor_board *b, const struct sb_rproc *p, const ch
 		search_dir(b, path, sizeof(path));
 		cause_diag(c, "%s (%s): firmware %s not found (error %d)", p->id, p->name, fw, err);
 		cause_evidence(c, "kernel log: %s", line);
-		cause_fix(c, "install %s in %s, then rpmsgctl rproc start %s", fw, path, p->id);
+		cause_fix(c, "install %s in %s, then start it with " SB_FIX_RUN0, fw, path);
+		sb_cause_run(c, "rpmsgctl rproc start %s", p->id);
 		return;
 	}
 	for (int i = 0; rejected[i]; i++)
@@ -190,8 +191,10 @@ static void k3_crashes(struct doctor_board *b)
 			   "%s (%s) crashed; its driver does not recover it (state still says %s)",
 			   p->id, p->name, p->state);
 		cause_evidence(c, "kernel log: %s", p->crash_line);
-		cause_fix(c, "rpmsgctl rproc trace %s; then rpmsgctl rproc stop %s and start %s",
-			  p->id, p->id, p->id);
+		cause_fix(c, "read its trace with " SB_FIX_RUN0
+			     ", then stop and start it with " SB_FIX_RUN1);
+		sb_cause_run(c, "rpmsgctl rproc trace %s", p->id);
+		sb_cause_run(c, "rpmsgctl rproc stop %s && rpmsgctl rproc start %s", p->id, p->id);
 		core_evidence(c, p);
 	}
 }
@@ -286,11 +289,11 @@ static void failed_recovery(struct doctor_board *b)
 			   p->name, type[0] ? " (" : "", type, type[0] ? ")" : "", p->state);
 		cause_evidence(c, "kernel log: %s | %s", b->log.lines[crash - 1].text,
 			       b->log.lines[recover - 1].text);
-		cause_fix(c,
-			  "fix what failed the recovery (the cause that follows), then rpmsgctl "
-			  "rproc start %s; rpmsgctl rproc trace %s and its coredump say why it "
-			  "crashed",
-			  p->id, p->id);
+		cause_fix(c, "fix what failed the recovery (the cause that follows), then start it "
+			     "with " SB_FIX_RUN0 "; its trace (" SB_FIX_RUN1 ") and its coredump "
+			     "say why it crashed");
+		sb_cause_run(c, "rpmsgctl rproc start %s", p->id);
+		sb_cause_run(c, "rpmsgctl rproc trace %s", p->id);
 		core_evidence(c, p);
 	}
 }
@@ -335,10 +338,13 @@ static void processors(struct doctor_board *b)
 			cause_evidence(c,
 				       "/sys/class/remoteproc/%s: state crashed, recovery disabled",
 				       p->id);
-			cause_fix(c,
-				  "rpmsgctl rproc trace %s; then rpmsgctl rproc stop %s and "
-				  "start %s (rpmsgctl rproc recovery %s on: restart on crash)",
-				  p->id, p->id, p->id, p->id);
+			cause_fix(c, "read its trace with " SB_FIX_RUN0 ", then stop and start it "
+				     "with " SB_FIX_RUN1 "; " SB_FIX_RUN2 " restarts it "
+				     "after a crash");
+			sb_cause_run(c, "rpmsgctl rproc trace %s", p->id);
+			sb_cause_run(c, "rpmsgctl rproc stop %s && rpmsgctl rproc start %s", p->id,
+				     p->id);
+			sb_cause_run(c, "rpmsgctl rproc recovery %s on", p->id);
 			core_evidence(c, p);
 		}
 		if (p->have_crashes && p->crashes >= 3 && strcmp(p->recovery, "disabled") &&

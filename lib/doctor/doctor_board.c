@@ -256,4 +256,14 @@ struct sb_cause *doctor_cause(struct doctor_board *b, const char *code, int sub,
 	}
 CAUSE_SETTER(cause_diag, diagnosis)
 CAUSE_SETTER(cause_evidence, evidence)
-CAUSE_SETTER(cause_fix, fix)
+/* a new fix: its commands (sb_cause_run(), after it) are its own */
+void cause_fix(struct sb_cause *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->fix, sizeof(c->fix), fmt, ap);
+	va_end(ap);
+	c->nrun = 0;
+	c->run_ok = 0;
+}

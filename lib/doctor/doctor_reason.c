@@ -183,6 +183,7 @@ void doctor_reason_apply(struct sb_cause *c, const struct doctor_board *b,
 		const struct doctor_pdev *sup =
 			r->cls->supplier ? pdev_of_role(b, r->cls->supplier) : NULL;
 
+		c->nrun = c->run_ok = 0; /* the commands of the fix it replaces */
 		len = (size_t)snprintf(c->fix, sizeof(c->fix), "%s%s%s", r->cls->pre, dev,
 				       r->cls->post);
 		if (sup && len < sizeof(c->fix))

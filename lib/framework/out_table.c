@@ -417,8 +417,25 @@ static void put_below(FILE *fp, const char *heading, const char *t, size_t max)
 	}
 }
 
+/* "  HEADING: value" for each value of an SB_COL_WHOLE cell, whole whatever the width:
+ * a command wrapped by the terminal still pastes, one cut or broken at a word does not. */
+static void put_whole(FILE *fp, const char *heading, const struct cell *c, unsigned esc_flags)
+{
+	for (size_t i = 0; c->set && i < c->nv; i++) {
+		size_t len = strlen(c->v[i]) * 4 + 1;
+		char *esc = malloc(len);
+
+		if (!esc)
+			return;
+		sb_escape(esc, len, c->v[i], esc_flags);
+		fprintf(fp, "%*s%s: %s\n", BELOW_INDENT, "", heading, esc);
+		free(esc);
+	}
+}
+
 /* The aligned table; on a terminal fitted to its width, cramped wrapped columns below their
- * rows. shown is tb with the columns that stay in line: its sel, names and cells. */
+ * rows, and SB_COL_WHOLE columns below them always (unless nothing else is shown). shown is
+ * tb with the columns that stay in line: its sel, names and cells. */
 static int print_aligned(struct sb_out *o, struct sb_table *tb, const char **names, char **text,
 			 const size_t *natural)
 {
@@ -436,6 +453,17 @@ static int print_aligned(struct sb_out *o, struct sb_table *tb, const char **nam
 		return -ENOMEM;
 	}
 	memset(below, 0, sizeof(below));
+	for (size_t s = 0; s < n; s++)
+		if (tb->cols[tb->sel[s]].flags & SB_COL_WHOLE)
+			below[s] = true;
+	{
+		size_t inline_cols = 0;
+
+		for (size_t s = 0; s < n; s++)
+			inline_cols += !below[s];
+		if (!inline_cols)
+			memset(below, 0, sizeof(below));
+	}
 	for (;;) {
 		size_t k = 0;
 
@@ -476,8 +504,11 @@ static int print_aligned(struct sb_out *o, struct sb_table *tb, const char **nam
 	for (size_t r = 0; r < tb->nrows; r++) {
 		put_row(o->fp, &shown, &cells[r * shown.nsel], width);
 		for (size_t s = 0; s < n; s++)
-			if (below[s])
+			if (below[s] && !(tb->cols[tb->sel[s]].flags & SB_COL_WHOLE))
 				put_below(o->fp, names[s], text[r * n + s], max);
+		for (size_t s = 0; s < n; s++)
+			if (below[s] && (tb->cols[tb->sel[s]].flags & SB_COL_WHOLE))
+				put_whole(o->fp, names[s], &tb->rows[r]->cells[tb->sel[s]], 0);
 	}
 	free(shown_names);
 	free(cells);

@@ -74,6 +74,9 @@ enum sb_cause_needs {
 extern const struct sb_cause_def sb_cause_catalogue[];
 const struct sb_cause_def *sb_cause_find(const char *code);
 
+#define SB_FIX_COMMANDS 4
+#define SB_FIX_COMMAND_MAX 192
+
 /* A cause found on this root. */
 struct sb_cause {
 	const struct sb_cause_def *def;
@@ -83,13 +86,32 @@ struct sb_cause {
 	char evidence[768];  /* the lines or file and value that show it */
 	char via[128]; /* the object graph's path to the records quoted: the device that serves
 			* the object and said why, "mailbox 30aa0000.mailbox"; "" for its own */
-	char fix[384]; /* for this board */
+	char fix[384]; /* for this board; SB_FIX_RUNi marks where run[i] goes */
+	char run[SB_FIX_COMMANDS][SB_FIX_COMMAND_MAX]; /* sb_cause_run() */
+	unsigned nrun, run_ok;			       /* run_ok: bit i, run[i] is listed */
 	/* a chain: "CODE OBJECT" of the cause this one follows from ("" for a cause of its
 	 * own), and how far down its chain it is (0: the root); a chain's causes come one
 	 * after the other in the report, root first */
 	char follows[192];
 	unsigned depth;
 };
+
+/* A cause's commands: what a person pastes to act on the fix. sb_cause_run() formats one
+ * (%s for a name, %d, %u, %llu) and returns its index i (after cause_fix(), which drops
+ * the old fix's); the fix's words say where it goes with SB_FIX_RUNi. It is listed
+ * (sb_cause_commands) only when every name in it is a plain word and it was not cut; else
+ * it stays in the words only.
+ * sb_cause_fix_text: the fix in words, each command in its place, or with refer (the text
+ * view, which prints the listed commands on lines of their own) a listed one replaced by
+ * "the command below" ("the first command below", ...). */
+#define SB_FIX_RUN_MARK "\x1f"
+#define SB_FIX_RUN0 SB_FIX_RUN_MARK "0"
+#define SB_FIX_RUN1 SB_FIX_RUN_MARK "1"
+#define SB_FIX_RUN2 SB_FIX_RUN_MARK "2"
+#define SB_FIX_RUN3 SB_FIX_RUN_MARK "3"
+int sb_cause_run(struct sb_cause *c, const char *fmt, ...);
+size_t sb_cause_commands(const struct sb_cause *c, const char **cmds);
+void sb_cause_fix_text(const struct sb_cause *c, bool refer, char *buf, size_t size);
 
 struct sb_doctor_report {
 	char kernel[128];

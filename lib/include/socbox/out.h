@@ -61,6 +61,9 @@ enum sb_col_flags {
 	SB_COL_PERCENT = 1 << 9, /* SB_T_DBL ratio (1 is all): "99.0%" in text modes; JSON and
 				  * metrics keep the ratio */
 	SB_COL_PER_S = 1 << 10,	 /* a rate: text modes add "/s" ("12M/s" with SB_COL_BYTES) */
+	SB_COL_WHOLE = 1 << 11,	 /* SB_T_STRV of things to paste (commands): in an aligned table
+				  * each on a line of its own under its row ("  NAME: value"),
+				  * never wrapped or cut; other modes as any list */
 };
 
 struct sb_col {
