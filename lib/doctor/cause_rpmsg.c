@@ -354,10 +354,10 @@ static void processors(struct doctor_board *b)
 				   p->id, p->name, p->crashes);
 			cause_evidence(c, "kernel log: \"handling crash #%u in %s\"", p->crashes,
 				       p->name);
-			cause_fix(c,
-				  "rpmsgctl rproc trace %s; rpmsgctl rproc recovery %s off keeps "
-				  "the next crash for a debugger or coredump",
-				  p->id, p->id);
+			cause_fix(c, "read its trace with " SB_FIX_RUN0 "; " SB_FIX_RUN1
+				     " keeps the next crash for a debugger or coredump");
+			sb_cause_run(c, "rpmsgctl rproc trace %s", p->id);
+			sb_cause_run(c, "rpmsgctl rproc recovery %s off", p->id);
 			core_evidence(c, p);
 		}
 		if (!strcmp(p->state, "running") && b->rpmsg.bus_present &&

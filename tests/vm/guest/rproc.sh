@@ -76,7 +76,7 @@ like "$(cat $T/missing.err)" "its log: .*\"remoteproc $rp: request_firmware fail
 is "$(cat "/sys/class/remoteproc/$rp/state")" offline "still offline"
 # socbox doctor names it from the kernel's own lines (firmware_loader and remoteproc_core)
 causes=$("$SOCBOX" doctor -P)
-like "$causes" "^CODE=\"rpmsg\\.firmware-missing\" DIAGNOSIS=\"$rp \\([^)]*\\): firmware socbox-missing\\.elf not found \\(error -2\\)\" FIX=\"install socbox-missing\\.elf in /lib/firmware, then rpmsgctl rproc start $rp\" TABLE=\"causes\"\$" \
+like "$causes" "^CODE=\"rpmsg\\.firmware-missing\" DIAGNOSIS=\"$rp \\([^)]*\\): firmware socbox-missing\\.elf not found \\(error -2\\)\" FIX=\"install socbox-missing\\.elf in /lib/firmware, then start it with rpmsgctl rproc start $rp\" RUN=\"rpmsgctl rproc start $rp\" TABLE=\"causes\"\$" \
 	"doctor: the missing firmware named, with the fix"
 like "$("$SOCBOX" doctor -r -n -o subsystem,status)" '^rpmsg failed$' "doctor: rpmsg failed"
 "$SOCBOX" doctor -q --require rpmsg 2>$T/require.err
