@@ -106,8 +106,18 @@ static void fix(struct sb_cause *c, const char *area)
 		  area);
 }
 
+/* The area now has a free run of at least req pages (its maxchunk or bitmap, live or in the
+ * snapshot): what split it has been given back, and the old record raises nothing. */
+static bool fits_now(const struct sb_cma_areas *ca, const char *area, unsigned long req)
+{
+	for (size_t i = 0; ca && i < ca->n; i++)
+		if (!strcmp(ca->v[i].name, area))
+			return ca->v[i].have_largest && ca->v[i].largest_free_pages >= req;
+	return false;
+}
+
 /* The log path: a failed request the free total would cover but no free run does. */
-static void fragmented_log(struct doctor_board *b)
+static void fragmented_log(struct doctor_board *b, const struct sb_cma_areas *ca)
 {
 	for (size_t i = 0; i < b->log.n; i++) {
 		const char *t = b->log.lines[i].text, *a, *end;
@@ -122,7 +132,8 @@ static void fragmented_log(struct doctor_board *b)
 			continue;
 		snprintf(area, sizeof(area), "%.*s", (int)(end - a - 2), a + 2);
 		if (sscanf(end, ": alloc failed, req-size: %lu pages, ret: %d", &req, &ret) != 2 ||
-		    !avail_after(b, i, &av) || av.largest >= req || av.free < req)
+		    !avail_after(b, i, &av) || av.largest >= req || av.free < req ||
+		    fits_now(ca, area, req))
 			continue;
 		c = doctor_cause(b, "dmabuf.cma-fragmented", SB_DOCTOR_DMABUF, area);
 		if (!c)
@@ -337,15 +348,17 @@ void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators
 	const char **heaps = calloc(a->nheaps + 1, sizeof(*heaps));
 	const struct sb_kmsg_line *failed = reserve_failed_line(b);
 	struct sb_cma_areas ca;
+	bool have_areas;
 
 	if (!heaps)
 		abort();
 	for (size_t i = 0; i < a->nheaps; i++)
 		heaps[i] = a->v[i].name;
-	fragmented_log(b);
+	have_areas = sb_cma_areas_read(b->root, &ca, NULL) == 0;
+	fragmented_log(b, have_areas ? &ca : NULL);
 	if (failed)
 		reserve_failed(b, failed);
-	if (sb_cma_areas_read(b->root, &ca, NULL) == 0) {
+	if (have_areas) {
 		fragmented_debugfs(b, &ca, heaps, a->nheaps);
 		no_heap(b, &ca, heaps, a->nheaps);
 		if (failed)

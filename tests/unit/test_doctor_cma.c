@@ -12,8 +12,9 @@
 #include "socbox/doctor.h"
 #include "testutil.h"
 
-/* the fragmented causes a log gives on a board without CMA files */
-static size_t run(const char *log, struct sb_doctor_report *rep)
+/* the fragmented causes a log gives on a board whose area linux,cma has debugfs files with
+ * that maxchunk (NULL: no CMA files) */
+static size_t run_now(const char *log, const char *maxchunk, struct sb_doctor_report *rep)
 {
 	struct sb_dmabuf_allocators a = { 0 };
 	struct doctor_board b;
@@ -22,6 +23,11 @@ static size_t run(const char *log, struct sb_doctor_report *rep)
 	char *dir = tu_tree_new();
 
 	tu_write(dir, "proc/version", "Linux version 7.2.13\n", -1);
+	if (maxchunk) {
+		tu_write(dir, "sys/kernel/debug/cma/linux,cma/count", "8192\n", -1);
+		tu_write(dir, "sys/kernel/debug/cma/linux,cma/used", "2048\n", -1);
+		tu_write(dir, "sys/kernel/debug/cma/linux,cma/maxchunk", maxchunk, -1);
+	}
 	ck_assert_int_eq(sb_root_open(&r, dir, &e), 0);
 	memset(&b, 0, sizeof(b));
 	memset(rep, 0, sizeof(*rep));
@@ -36,6 +42,11 @@ static size_t run(const char *log, struct sb_doctor_report *rep)
 	sb_root_close(r);
 	tu_tree_free(dir);
 	return rep->ncauses;
+}
+
+static size_t run(const char *log, struct sb_doctor_report *rep)
+{
+	return run_now(log, NULL, rep);
 }
 
 START_TEST(free_runs_of_61_and_72)
@@ -71,6 +82,27 @@ START_TEST(free_runs_of_61_and_72)
 	ck_assert_str_eq(rep.causes[0].evidence,
 			 "kernel log: cma: __cma_alloc_frozen: reserved: alloc failed, req-size: "
 			 "512 pages, ret: -16; => 800 free of 4096 total pages");
+	sb_doctor_report_free(&rep);
+}
+END_TEST
+
+/* the area has a run long enough again (what split it was given back): the record is
+ * answered; still too short, the cause stays */
+START_TEST(answered_once_it_fits_again)
+{
+	static const char log[] = "3,1,10,-;cma: cma_alloc: linux,cma: alloc failed, req-size: "
+				  "2048 pages, ret: -12\n"
+				  "6,2,11,-;cma: number of available pages: 768@0+768@1024+1000@"
+				  "3000=> 2536 free of 8192 total pages\n";
+	struct sb_doctor_report rep;
+
+	ck_assert_uint_eq(run_now(log, "6144\n", &rep), 0);
+	sb_doctor_report_free(&rep);
+	ck_assert_uint_eq(run_now(log, "2048\n", &rep), 0);
+	sb_doctor_report_free(&rep);
+	ck_assert_uint_eq(run_now(log, "2047\n", &rep), 1);
+	ck_assert_str_eq(rep.causes[0].def->code, "dmabuf.cma-fragmented");
+	ck_assert_str_eq(rep.causes[0].object, "linux,cma");
 	sb_doctor_report_free(&rep);
 }
 END_TEST
@@ -229,6 +261,7 @@ int main(void)
 
 	tcase_add_test(tc, free_runs_of_61_and_72);
 	tcase_add_test(tc, not_fragmentation);
+	tcase_add_test(tc, answered_once_it_fits_again);
 	tcase_add_test(tc, a_failed_reservation_is_the_root_of_a_chain);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
