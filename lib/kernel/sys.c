@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "socbox/sys.h"
 #include "socbox/scan.h"
+#include "socbox/stop.h"
 #include "sys_root.h"
 
 int sys_openat(const struct sb_root *r, const char *path, int flags)
@@ -228,7 +230,7 @@ ssize_t sb_read_user_file(const char *path, char **buf, size_t max)
 		return -SB_ENOTREG;
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
 		return -EFBIG;
-	/* non-blocking open: a FIFO nobody writes to reads as empty instead of waiting */
+	/* non-blocking open: the type is checked before anything can block */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -240,6 +242,17 @@ ssize_t sb_read_user_file(const char *path, char **buf, size_t max)
 		int err = errno;
 		close(fd);
 		return -err;
+	}
+	/* a FIFO: wait for its writer, as cat does (before one has opened it a read says end
+	 * of file at once; Linux's poll waits for one); a stop signal ends the wait */
+	if (S_ISFIFO(st.st_mode)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int rc = sb_poll(&p, 1, -1);
+
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
 	}
 	return read_fd(fd, buf, max, -1);
 }

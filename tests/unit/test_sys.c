@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "socbox/sys.h"
@@ -250,6 +252,39 @@ START_TEST(refuses_fifos_and_sockets_without_blocking)
 }
 END_TEST
 
+/* A FIFO named on the command line (--load-netlink, a stress baseline) whose writer comes
+ * after socbox opened it is read, not taken for empty: the writer here opens only once the
+ * reader has (O_NONBLOCK: ENXIO until then). */
+START_TEST(user_fifo_waits_for_its_writer)
+{
+	char path[4096], *text = NULL;
+	pid_t pid;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/capture", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		const struct timespec ms = { 0, 1000000 };
+		int fd;
+
+		for (int i = 0; i < 20000; i++) {
+			fd = open(path, O_WRONLY | O_NONBLOCK);
+			if (fd >= 0)
+				_exit(write(fd, "late\n", 5) == 5 ? 0 : 1);
+			nanosleep(&ms, NULL);
+		}
+		_exit(2);
+	}
+	ck_assert_int_eq(sb_read_user_file(path, &text, 4096), 5);
+	ck_assert_str_eq(text, "late\n");
+	free(text);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+END_TEST
+
 START_TEST(knows_the_kernel_version)
 {
 	ck_assert_uint_eq(sb_kernel_version_code(root), 61234);
@@ -382,6 +417,7 @@ int main(void)
 	tcase_add_test(tc, lists_directories_larger_than_one_read);
 	tcase_add_test(tc, link_names_of_an_open_directory);
 	tcase_add_test(tc, refuses_fifos_and_sockets_without_blocking);
+	tcase_add_test(tc, user_fifo_waits_for_its_writer);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -80,8 +80,8 @@ ssize_t sb_read_file_once(const struct sb_root *r, const char **text, size_t max
 
 /* A file the user named on the command line (not below the root: relative paths are
  * relative to the working directory): a regular file, or a pipe (`<(...)`), read whole up
- * to max bytes. A directory gives -EISDIR, a device node or socket -SB_ENOTREG; a FIFO
- * nobody writes to reads as empty rather than blocking. */
+ * to max bytes. A directory gives -EISDIR, a device node or socket -SB_ENOTREG; a named
+ * FIFO is read once its writer comes, as cat reads it (a stop signal ends the wait). */
 ssize_t sb_read_user_file(const char *path, char **buf, size_t max);
 
 /* The text of a symlink, and the last component of its target ("../../devices/x/y" -> "y"). */
