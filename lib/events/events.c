@@ -277,7 +277,18 @@ void sb_ev_from_iommu(const struct sb_iommu_event *ie, struct sb_event *ev)
 	ev->has_ts = ie->has_ts;
 	ev->subsys = SB_EV_IOMMU;
 	ev->source = "kmsg";
-	snprintf(ev->kind, sizeof(ev->kind), "fault");
+	/* the class decides the kind: a master's fault, the SMMU's own error, or records its
+	 * event queue lost (the timeline's "lost", as the kernel log's overflow) */
+	switch (sb_iommu_event_class(ie)) {
+	case SB_IOMMU_RECORDS_LOST:
+		snprintf(ev->kind, sizeof(ev->kind), "lost");
+		break;
+	case SB_IOMMU_SMMU_ERROR:
+		snprintf(ev->kind, sizeof(ev->kind), "error");
+		break;
+	default:
+		snprintf(ev->kind, sizeof(ev->kind), "fault");
+	}
 	ev->iommu_class = sb_iommu_class_name(sb_iommu_event_class(ie));
 	/* none (an event-queue overflow concerns no device): empty, so JSON says null and
 	 * text "-" */

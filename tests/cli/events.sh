@@ -75,9 +75,15 @@ t_nogrep "no raw ESC" "$(printf '\033')" "$T_TMP/out"
 # events and smmustat events alike
 ovf=$F/causes/arm64-server-evtq-overflow/root
 t_run "an overflow's event" 0 "$SOCBOX" events --sysroot "$ovf" -s iommu -J
-t_grep "its object is null" '"object":null,"detail":"evtq-overflow' "$T_TMP/out"
+t_grep "its object is null" '"kind":"lost","object":null,"detail":"evtq-overflow' "$T_TMP/out"
 t_run "and in text" 0 "$SOCBOX" events --sysroot "$ovf" -s iommu
-t_grep "its object is -" '^\[ *[0-9.]+\] iommu +fault +- +evtq-overflow' "$T_TMP/out"
+t_grep "its object is -" '^\[ *[0-9.]+\] iommu +lost +- +evtq-overflow' "$T_TMP/out"
+t_grep "a master's fault stays a fault" '^\[ *[0-9.]+\] iommu +fault +0002:01:00.1 +F_TRANSLATION' "$T_TMP/out"
+# the kind follows the event's class: records the queue lost are "lost", the SMMU's own
+# error (a CMD_SYNC timeout) "error", never a master's "fault"
+t_run "a CMD_SYNC timeout's event" 0 "$SOCBOX" events --sysroot "$F/causes/arm64-server-cmdsync-timeout/root" -s iommu -J
+t_grep "its kind is error" '"kind":"error","object":null,"detail":"cmd-sync-timeout.*"class":"smmu-error"' "$T_TMP/out"
+t_nogrep "no fault" '"kind":"fault"' "$T_TMP/out"
 mkdir "$T_TMP/ovf"
 cp -a "$F/arm64-server-smmuv3/." "$T_TMP/ovf/"
 cp "$ovf/dev/kmsg" "$T_TMP/ovf/dev/kmsg"
