@@ -72,18 +72,20 @@ int sb_parse_s64(const char *s, int base, int64_t *v)
 
 int sb_parse_bool(const char *s, bool *v)
 {
-	static const char *const yes[] = { "1", "Y", "y", "yes", "true", "on", "enabled", "enable" };
-	static const char *const no[] = {
-		"0", "N", "n", "no", "false", "off", "disabled", "disable"
+	/* one table, so a word cannot lose its value (two lists walked by one index could) */
+	static const struct {
+		const char *word;
+		bool value;
+	} words[] = {
+		{ "1", true },	    { "Y", true },    { "y", true },	     { "yes", true },
+		{ "true", true },   { "on", true },   { "enabled", true },   { "enable", true },
+		{ "0", false },	    { "N", false },   { "n", false },	     { "no", false },
+		{ "false", false }, { "off", false }, { "disabled", false }, { "disable", false },
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (!strcmp(s, yes[i])) {
-			*v = true;
-			return 0;
-		}
-		if (!strcmp(s, no[i])) {
-			*v = false;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		if (!strcmp(s, words[i].word)) {
+			*v = words[i].value;
 			return 0;
 		}
 	}
