@@ -75,9 +75,9 @@ struct ept_children {
 	size_t nknown, known_cap;
 	struct ept_child *fresh; /* children of this listing not in known[] */
 	size_t nfresh, fresh_cap;
-	long picked;   /* the fresh child the last pick took, -1 when none (inotify) */
+	long picked;	 /* the fresh child the last pick took, -1 when none (inotify) */
 	bool listed_all; /* this create's fresh[] holds every child (rpmsg_lookup_next()) */
-	uint64_t *now; /* this listing's inode numbers, becomes known[] */
+	uint64_t *now;	 /* this listing's inode numbers, becomes known[] */
 	size_t nnow, now_cap;
 };
 
@@ -146,7 +146,8 @@ static int list_children(struct ept_children *ch)
 			    (rc = grow(&ch->now, &ch->now_cap, sizeof(*ch->now))))
 				return rc;
 			ch->now[ch->nnow++] = d->d_ino;
-			if (bsearch(&d->d_ino, ch->known, ch->nknown, sizeof(*ch->known), cmp_ino))
+			if (ch->nknown && /* before the first listing known[] is NULL */
+			    bsearch(&d->d_ino, ch->known, ch->nknown, sizeof(*ch->known), cmp_ino))
 				continue;
 			if (ch->nfresh == ch->fresh_cap &&
 			    (rc = grow(&ch->fresh, &ch->fresh_cap, sizeof(*ch->fresh))))
@@ -156,7 +157,8 @@ static int list_children(struct ept_children *ch)
 	}
 	if (n < 0)
 		return -errno;
-	qsort(ch->now, ch->nnow, sizeof(*ch->now), cmp_ino);
+	if (ch->nnow)
+		qsort(ch->now, ch->nnow, sizeof(*ch->now), cmp_ino);
 	{
 		uint64_t *t = ch->known;
 		size_t tc = ch->known_cap;

@@ -37,7 +37,8 @@ START_TEST(busy_pick_takes_the_others_node)
 
 	tu_write(d, "proc/self/mountinfo",
 		 "21 26 0:20 / /sys rw - sysfs sysfs rw\n"
-		 "22 26 0:5 / /dev rw,nosuid - devtmpfs udev rw,mode=755\n", -1);
+		 "22 26 0:5 / /dev rw,nosuid - devtmpfs udev rw,mode=755\n",
+		 -1);
 	endpoint(d, 3, "other\n");
 	/* the other process made its identical endpoint before our listing */
 	endpoint(d, 4, "twice\n");
