@@ -90,10 +90,11 @@ END_TEST
  * answered; still too short, the cause stays */
 START_TEST(answered_once_it_fits_again)
 {
-	static const char log[] = "3,1,10,-;cma: cma_alloc: linux,cma: alloc failed, req-size: "
-				  "2048 pages, ret: -12\n"
-				  "6,2,11,-;cma: number of available pages: 768@0+768@1024+1000@"
-				  "3000=> 2536 free of 8192 total pages\n";
+	static const char log[] =
+		"3,1,10,-;cma: cma_alloc: linux,cma: alloc failed, req-size: "
+		"2048 pages, ret: -12\n"
+		"6,2,11,-;cma: number of available pages: 768@0+768@1024+1000@"
+		"3000=> 2536 free of 8192 total pages\n";
 	struct sb_doctor_report rep;
 
 	ck_assert_uint_eq(run_now(log, "6144\n", &rep), 0);

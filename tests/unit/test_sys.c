@@ -115,8 +115,9 @@ START_TEST(reads_booleans)
 	ck_assert_int_eq(sb_attr_bool(root, &b, "/sys/class/thing/a/name"), -EINVAL);
 	/* every word the kernel's module parameters and sysfs files print, each to its value */
 	static const char *const yes[] = { "1", "Y", "y", "yes", "true", "on", "enabled", "enable" };
-	static const char *const no[] = { "0",	   "N",	  "n",	      "no",
-					  "false", "off", "disabled", "disable" };
+	static const char *const no[] = {
+		"0", "N", "n", "no", "false", "off", "disabled", "disable"
+	};
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		b = false;
 		ck_assert_int_eq(sb_parse_bool(yes[i], &b), 0);
