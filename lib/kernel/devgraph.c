@@ -238,12 +238,152 @@ static int load(struct sb_devgraph *g, const char *dev, struct sb_err *e)
 	return rc;
 }
 
+/* A device with a device-tree node that has a phandle: what a reference can name. */
+struct dt_dev {
+	uint32_t ph;
+	const char *bus;
+	const char *name;
+};
+
+/* A big-endian cell of a property. */
+static uint32_t cell_at(const char *buf, size_t off)
+{
+	const unsigned char *b = (const unsigned char *)buf + off;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/* The count a provider's node gives its references' arguments (#mbox-cells...); false
+ * when it has none or an absurd one. */
+static bool provider_cells(const struct sb_root *r, const struct dt_dev *p, const char *prop,
+			   uint32_t *cells)
+{
+	char *buf;
+	ssize_t n;
+
+	if (!prop) { /* memory-region: the phandle alone */
+		*cells = 0;
+		return true;
+	}
+	n = sb_read_file(r, &buf, SB_READ_ATTR_MAX, "/sys/bus/%s/devices/%s/of_node/%s", p->bus,
+			 p->name, prop);
+	if (n < 0)
+		return false;
+	*cells = n == 4 ? cell_at(buf, 0) : UINT32_MAX;
+	free(buf);
+	return *cells < 16;
+}
+
+/* The edges of consumer c's references in the device tree, each phandle followed by as
+ * many arguments as its provider's node says (so an argument is never taken for one). */
+static int dt_refs_of(struct sb_devgraph *g, const struct dt_dev *devs, size_t ndevs,
+		      const struct dt_dev *c, struct sb_err *e)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(refs) && !rc; k++) {
+		char *buf;
+		ssize_t n = sb_read_file(g->root, &buf, SB_READ_ATTR_MAX,
+					 "/sys/bus/%s/devices/%s/of_node/%s", c->bus, c->name,
+					 refs[k].prop);
+
+		for (size_t off = 0; n > 0 && off + 4 <= (size_t)n && !rc;) {
+			uint32_t ph = cell_at(buf, off), cells;
+			const struct dt_dev *p = NULL;
+
+			for (size_t i = 0; i < ndevs && !p; i++)
+				p = devs[i].ph == ph ? &devs[i] : NULL;
+			/* a provider that is no device (a reserved-memory node) or says no
+			 * count: where its arguments end is unknown, so the rest is too */
+			if (!p || !provider_cells(g->root, p, refs[k].cells, &cells))
+				break;
+			rc = add_edge(g, p->name, c->name, refs[k].prop, e);
+			off += 4 * (1 + (size_t)cells);
+		}
+		if (n >= 0)
+			free(buf);
+	}
+	return rc;
+}
+
+static bool has_supplier_links(const struct sb_root *r, const struct dt_dev *d)
+{
+	struct sb_dirlist dl;
+	bool any = false;
+
+	if (sb_dir_list(r, &dl, "/sys/bus/%s/devices/%s", d->bus, d->name) < 0)
+		return false;
+	for (size_t i = 0; i < dl.n && !any; i++)
+		any = !strncmp(dl.names[i], "supplier:", 9);
+	sb_dirlist_free(&dl);
+	return any;
+}
+
+/* Without device links (fw_devlink=off, a kernel whose fw_devlink does not know the
+ * property, a board that has none): the device tree alone, for every device that has no
+ * supplier link, once. A board without a device tree reads nothing more. */
+static int dt_scan(struct sb_devgraph *g, struct sb_err *e)
+{
+	struct dt_dev *devs = NULL;
+	struct sb_dirlist lists[ARRAY_SIZE(buses)];
+	size_t ndevs = 0, cap = 0;
+	int rc = 0;
+
+	g->dt_scanned = true;
+	if (!sb_exists(g->root, "/sys/firmware/devicetree/base"))
+		return 0;
+	for (size_t b = 0; b < ARRAY_SIZE(buses); b++) {
+		if (sb_dir_list(g->root, &lists[b], "/sys/bus/%s/devices", buses[b]) < 0)
+			lists[b] = (struct sb_dirlist){ 0 };
+		for (size_t i = 0; i < lists[b].n && !rc; i++) {
+			uint32_t ph = 0;
+
+			if (!sb_exists(g->root, "/sys/bus/%s/devices/%s/of_node", buses[b],
+				       lists[b].names[i]))
+				continue;
+			phandle_of(g->root, buses[b], lists[b].names[i], &ph);
+			if (ndevs == cap) {
+				size_t ncap = cap ? 2 * cap : 32;
+				void *n = ncap <= SB_DIR_MAX_ENTRIES
+						  ? reallocarray(devs, ncap, sizeof(*devs))
+						  : NULL;
+
+				if (!n) {
+					rc = nomem(e, lists[b].names[i]);
+					break;
+				}
+				devs = n;
+				cap = ncap;
+			}
+			devs[ndevs++] = (struct dt_dev){ ph, buses[b], lists[b].names[i] };
+		}
+	}
+	for (size_t i = 0; i < ndevs && !rc; i++)
+		if (!has_supplier_links(g->root, &devs[i]))
+			rc = dt_refs_of(g, devs, ndevs, &devs[i], e);
+	free(devs);
+	for (size_t b = 0; b < ARRAY_SIZE(buses); b++)
+		sb_dirlist_free(&lists[b]);
+	return rc;
+}
+
+static size_t count_edges(const struct sb_devgraph *g, const char *dev, bool consumers)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nedges; i++)
+		n += !strcmp(consumers ? g->edges[i].supplier : g->edges[i].consumer, dev);
+	return n;
+}
+
 static ssize_t edges_of(struct sb_devgraph *g, const char *dev, bool consumers,
 			struct sb_devgraph_edge *out, size_t max, struct sb_err *e)
 {
 	size_t n = 0;
 	int rc = load(g, dev, e);
 
+	if (!rc && !g->dt_scanned && !count_edges(g, dev, consumers))
+		rc = dt_scan(g, e);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < g->nedges; i++) {

@@ -142,19 +142,64 @@ START_TEST(a_link_the_tree_does_not_explain)
 }
 END_TEST
 
-START_TEST(no_links_no_edges)
+/* No device link at all (fw_devlink=off): the device tree's references alone, each phandle
+ * followed by as many arguments as its provider's node says */
+START_TEST(no_links_the_tree_alone)
 {
 	char *dir;
 	struct sb_root *r = board(&dir, false, true);
 	struct sb_devgraph g;
-	struct sb_devgraph_edge out[2];
+	struct sb_devgraph_edge out[4];
 	struct sb_err e;
 
 	sb_devgraph_init(&g, r);
-	ck_assert_int_eq(sb_devgraph_consumers(&g, "30aa0000.mailbox", out, 2, &e), 0);
-	ck_assert_int_eq(sb_devgraph_suppliers(&g, "lonely", out, 2, &e), 0);
-	ck_assert_int_eq(sb_devgraph_suppliers(&g, "not-a-device", out, 2, &e), 0);
-	ck_assert_uint_eq(g.nedges, 0);
+	ck_assert_int_eq(sb_devgraph_consumers(&g, "30aa0000.mailbox", out, 4, &e), 1);
+	ck_assert_str_eq(out[0].consumer, "imx8mp-cm7");
+	ck_assert_str_eq(out[0].via, "mboxes");
+	/* the SMMU through iommus; its argument, stream ID 0x2a, is the MU's phandle but an
+	 * argument, so no second edge to the MU through iommus */
+	ck_assert_int_eq(sb_devgraph_suppliers(&g, "imx8mp-cm7", out, 4, &e), 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_str_eq(out[i].via,
+				 strcmp(out[i].supplier, "30800000.iommu") ? "mboxes" : "iommus");
+	ck_assert_int_eq(sb_devgraph_suppliers(&g, "lonely", out, 4, &e), 0);
+	ck_assert_int_eq(sb_devgraph_suppliers(&g, "not-a-device", out, 4, &e), 0);
+	ck_assert_uint_eq(g.nedges, 2);
+	sb_devgraph_free(&g);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
+/* A provider whose node gives no count, or an absurd one, ends the property: where its
+ * arguments end is unknown. A board without a device tree has no edges. */
+START_TEST(no_links_and_a_tree_that_cannot_say)
+{
+	char *dir;
+	struct sb_root *r = board(&dir, false, true);
+	struct sb_devgraph g;
+	struct sb_devgraph_edge out[4];
+	struct sb_err e;
+
+	tu_write(dir, DT "/soc@0/bus@30000000/mailbox@30aa0000/#mbox-cells", "\xff\xff\xff\xff", 4);
+	tu_write(dir, DT "/iommu@30800000/#iommu-cells", "\0\0\1", 3);
+	sb_devgraph_init(&g, r);
+	ck_assert_int_eq(sb_devgraph_suppliers(&g, "imx8mp-cm7", out, 4, &e), 0);
+	sb_devgraph_free(&g);
+	sb_root_close(r);
+	tu_tree_free(dir);
+
+	r = board(&dir, false, true);
+	{
+		char *tree = malloc(strlen(dir) + sizeof("/" DT));
+
+		ck_assert_ptr_nonnull(tree);
+		strcat(strcpy(tree, dir), "/" DT);
+		tu_tree_free(tree); /* the device tree gone: of_node links lead nowhere */
+	}
+	sb_devgraph_init(&g, r);
+	ck_assert_int_eq(sb_devgraph_consumers(&g, "30aa0000.mailbox", out, 4, &e), 0);
+	ck_assert(g.dt_scanned);
 	sb_devgraph_free(&g);
 	sb_root_close(r);
 	tu_tree_free(dir);
@@ -193,7 +238,8 @@ int main(void)
 
 	tcase_add_test(tc, mailbox_serves_the_remote_processor);
 	tcase_add_test(tc, a_link_the_tree_does_not_explain);
-	tcase_add_test(tc, no_links_no_edges);
+	tcase_add_test(tc, no_links_the_tree_alone);
+	tcase_add_test(tc, no_links_and_a_tree_that_cannot_say);
 	tcase_add_test(tc, hostile_entries_and_properties);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
