@@ -291,10 +291,14 @@ static int dt_refs_of(struct sb_devgraph *g, const struct dt_dev *devs, size_t n
 			uint32_t ph = cell_at(buf, off), cells;
 			const struct dt_dev *p = NULL;
 
-			for (size_t i = 0; i < ndevs && !p; i++)
+			for (size_t i = 0; i < ndevs && !p && ph; i++) /* 0 is no phandle */
 				p = devs[i].ph == ph ? &devs[i] : NULL;
-			/* a provider that is no device (a reserved-memory node) or says no
-			 * count: where its arguments end is unknown, so the rest is too */
+			if (!p && !refs[k].cells) { /* a reserved-memory node: no device */
+				off += 4;
+				continue;
+			}
+			/* a provider that is no device or says no count: where its arguments
+			 * end is unknown, so the rest of the property is too */
 			if (!p || !provider_cells(g->root, p, refs[k].cells, &cells))
 				break;
 			rc = add_edge(g, p->name, c->name, refs[k].prop, e);
