@@ -3,18 +3,14 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "socbox/byteorder.h"
 #include "socbox/iommu_dt.h"
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
 
 int sb_dt_cell(const void *buf, size_t len, uint32_t *v)
 {
 	if (len != 4)
 		return -EINVAL;
-	*v = be32(buf);
+	*v = sb_be32(buf);
 	return 0;
 }
 
@@ -32,10 +28,10 @@ int sb_dt_parse_map(const void *buf, size_t len, struct sb_dt_map **out, size_t 
 	for (size_t off = 0; off < len; off += 16) {
 		struct sb_dt_map *m = &(*out)[(*n)++];
 
-		m->id_base = be32(p + off);
-		m->phandle = be32(p + off + 4);
-		m->out_base = be32(p + off + 8);
-		m->length = be32(p + off + 12);
+		m->id_base = sb_be32(p + off);
+		m->phandle = sb_be32(p + off + 4);
+		m->out_base = sb_be32(p + off + 8);
+		m->length = sb_be32(p + off + 12);
 	}
 	return 0;
 }
@@ -66,14 +62,14 @@ size_t sb_dt_parse_iommus(const void *buf, size_t len, int (*cells_of)(void *ctx
 	if (len % 4)
 		return 0;
 	while (i < ncells && got < max) {
-		uint32_t ph = be32(p + 4 * i);
+		uint32_t ph = sb_be32(p + 4 * i);
 		int cells = cells_of(ctx, ph);
 
 		if (cells < 0 || (size_t)cells > ncells - i - 1)
 			break;
 		if (cells >= 1) {
 			out[got].phandle = ph;
-			out[got].sid = be32(p + 4 * (i + 1));
+			out[got].sid = sb_be32(p + 4 * (i + 1));
 			got++;
 		}
 		i += 1 + (size_t)cells;
@@ -89,7 +85,7 @@ size_t sb_dt_gic_hwirqs(const void *buf, size_t len, uint32_t *out, size_t max)
 	if (len % 12)
 		return 0;
 	for (size_t off = 0; off < len && got < max; off += 12) {
-		uint32_t type = be32(p + off), num = be32(p + off + 4);
+		uint32_t type = sb_be32(p + off), num = sb_be32(p + off + 4);
 
 		if (type <= 1 && num <= 0xffffffffu - 32)
 			out[got++] = num + (type == 0 ? 32 : 16);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/byteorder.h"
 #include "socbox/iommu_iort.h"
 #include "socbox/limits.h"
 
@@ -22,20 +23,15 @@
 #define NODE_HEADER_LEN 16
 #define MAP_LEN 20
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static uint64_t le64(const uint8_t *p)
 {
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+	return (uint64_t)sb_le32(p) | (uint64_t)sb_le32(p + 4) << 32;
 }
 
 static void parse_maps(const uint8_t *node, uint32_t node_len, struct sb_iort_node *n,
 		       unsigned *skipped)
 {
-	uint32_t count = le32(node + 8), off = le32(node + 12);
+	uint32_t count = sb_le32(node + 8), off = sb_le32(node + 12);
 
 	if (!count)
 		return;
@@ -50,11 +46,11 @@ static void parse_maps(const uint8_t *node, uint32_t node_len, struct sb_iort_no
 		const uint8_t *m = node + off + (size_t)i * MAP_LEN;
 		struct sb_iort_map *map = &n->maps[n->nmaps++];
 
-		map->input_base = le32(m);
-		map->count = le32(m + 4);
-		map->output_base = le32(m + 8);
-		map->output_ref = le32(m + 12);
-		map->single = le32(m + 16) & 1;
+		map->input_base = sb_le32(m);
+		map->count = sb_le32(m + 4);
+		map->output_base = sb_le32(m + 8);
+		map->output_ref = sb_le32(m + 12);
+		map->single = sb_le32(m + 16) & 1;
 	}
 }
 
@@ -80,14 +76,14 @@ int sb_iort_parse(const void *buf, size_t len, struct sb_iort *out)
 	memset(out, 0, sizeof(*out));
 	if (len < IORT_HEADER_LEN || memcmp(t, "IORT", 4))
 		return -EINVAL;
-	tlen = le32(t + 4);
+	tlen = sb_le32(t + 4);
 	if (tlen < IORT_HEADER_LEN)
 		return -EINVAL;
 	if (tlen > len) /* a cut table: use what is there */
 		tlen = (uint32_t)len;
 	out->revision = t[8];
-	nnodes = le32(t + 36);
-	off = le32(t + 40);
+	nnodes = sb_le32(t + 36);
+	off = sb_le32(t + 40);
 	if (nnodes > tlen / NODE_HEADER_LEN)
 		nnodes = tlen / NODE_HEADER_LEN;
 	out->nodes = calloc(nnodes ? nnodes : 1, sizeof(*out->nodes));
@@ -119,7 +115,7 @@ int sb_iort_parse(const void *buf, size_t len, struct sb_iort *out)
 			break;
 		case SB_IORT_ROOT_COMPLEX:
 			if (node_len >= 32)
-				n->segment = le32(node + 28);
+				n->segment = sb_le32(node + 28);
 			break;
 		case SB_IORT_NAMED_COMPONENT:
 			parse_name(node, node_len, n);

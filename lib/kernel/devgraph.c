@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socbox/byteorder.h"
 #include "socbox/devgraph.h"
 #include "socbox/limits.h"
 #include "socbox/macro.h"
@@ -70,12 +71,11 @@ static bool phandle_of(const struct sb_root *r, const char *bus, const char *dev
 	char *buf;
 	ssize_t n = sb_read_file(r, &buf, SB_READ_ATTR_MAX,
 				 "/sys/bus/%s/devices/%s/of_node/phandle", bus, dev);
-	const unsigned char *b = (const unsigned char *)buf;
 
 	if (n < 0)
 		return false;
 	if (n == 4)
-		*ph = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+		*ph = sb_be32(buf);
 	free(buf);
 	return n == 4;
 }
@@ -86,11 +86,8 @@ static bool phandle_of(const struct sb_root *r, const char *bus, const char *dev
  * equal to ph would also be (the device link says the two devices are tied). */
 static bool cells_hold(const char *buf, ssize_t n, uint32_t ph)
 {
-	const unsigned char *b = (const unsigned char *)buf;
-
 	for (ssize_t i = 0; i + 4 <= n; i += 4)
-		if (((uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 | (uint32_t)b[i + 2] << 8 |
-		     b[i + 3]) == ph)
+		if (sb_be32(buf + i) == ph)
 			return true;
 	return false;
 }
@@ -245,14 +242,6 @@ struct dt_dev {
 	const char *name;
 };
 
-/* A big-endian cell of a property. */
-static uint32_t cell_at(const char *buf, size_t off)
-{
-	const unsigned char *b = (const unsigned char *)buf + off;
-
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 /* The count a provider's node gives its references' arguments (#mbox-cells...); false
  * when it has none or an absurd one. */
 static bool provider_cells(const struct sb_root *r, const struct dt_dev *p, const char *prop,
@@ -269,7 +258,7 @@ static bool provider_cells(const struct sb_root *r, const struct dt_dev *p, cons
 			 p->name, prop);
 	if (n < 0)
 		return false;
-	*cells = n == 4 ? cell_at(buf, 0) : UINT32_MAX;
+	*cells = n == 4 ? sb_be32(buf) : UINT32_MAX;
 	free(buf);
 	return *cells < 16;
 }
@@ -288,7 +277,7 @@ static int dt_refs_of(struct sb_devgraph *g, const struct dt_dev *devs, size_t n
 					 refs[k].prop);
 
 		for (size_t off = 0; n > 0 && off + 4 <= (size_t)n && !rc;) {
-			uint32_t ph = cell_at(buf, off), cells;
+			uint32_t ph = sb_be32(buf + off), cells;
 			const struct dt_dev *p = NULL;
 
 			for (size_t i = 0; i < ndevs && !p && ph; i++) /* 0 is no phandle */

@@ -3,9 +3,10 @@
  * links (a device's supplier:BUS:NAME and consumer:BUS:NAME entries in sysfs, made by
  * fw_devlink from the firmware's references, or by drivers); the device tree says through
  * what: the consumer's node names the supplier's node (its phandle property) in mboxes,
- * memory-region, iommus, resets or power-domains. A device without supplier links (fw_devlink
- * off or not knowing the property) gets its edges from those references alone. Read a device at a time, the first time
- * it is asked about, through the root (live, --sysroot or a snapshot). */
+ * memory-region, iommus, resets or power-domains. A device without supplier links
+ * (fw_devlink off, or not knowing the property) gets its edges from those references
+ * alone. Read a device at a time, the first time it is asked about, through the root
+ * (live, --sysroot or a snapshot). */
 #ifndef SOCBOX_DEVGRAPH_H
 #define SOCBOX_DEVGRAPH_H
 
