@@ -402,3 +402,48 @@ ssize_t sb_devgraph_suppliers(struct sb_devgraph *g, const char *dev, struct sb_
 {
 	return edges_of(g, dev, false, out, max, e);
 }
+
+ssize_t sb_devgraph_region_users(struct sb_devgraph *g, const char *node,
+				 struct sb_devgraph_edge *out, size_t max, struct sb_err *e)
+{
+	struct sb_dirlist dl;
+	size_t n = 0;
+	uint32_t ph = 0;
+	char *buf;
+	ssize_t len;
+
+	/* the name comes from a log record: it may only name a node below the directory */
+	if (!node[0] || node[0] == '.' || strchr(node, '/') ||
+	    strlen(node) >= sizeof(out->supplier))
+		return 0;
+	len = sb_read_file(g->root, &buf, SB_READ_ATTR_MAX, SB_DT_RESERVED_MEMORY "/%s/phandle",
+			   node);
+	if (len < 0)
+		return len == -ENOMEM ? nomem(e, node) : 0;
+	if (len == 4)
+		ph = sb_be32(buf);
+	free(buf);
+	if (!ph || sb_dir_list(g->root, &dl, "/sys/bus/platform/devices") < 0)
+		return 0;
+	for (size_t i = 0; i < dl.n; i++) {
+		len = sb_read_file(g->root, &buf, SB_READ_ATTR_MAX,
+				   "/sys/bus/platform/devices/%s/of_node/memory-region",
+				   dl.names[i]);
+		if (len == -ENOMEM) {
+			int rc = nomem(e, dl.names[i]);
+
+			sb_dirlist_free(&dl);
+			return rc;
+		}
+		if (len < 0)
+			continue;
+		if (cells_hold(buf, len, ph) && n++ < max) {
+			snprintf(out[n - 1].supplier, sizeof(out->supplier), "%s", node);
+			snprintf(out[n - 1].consumer, sizeof(out->consumer), "%s", dl.names[i]);
+			out[n - 1].via = "memory-region";
+		}
+		free(buf);
+	}
+	sb_dirlist_free(&dl);
+	return (ssize_t)n;
+}

@@ -231,6 +231,43 @@ START_TEST(hostile_entries_and_properties)
 }
 END_TEST
 
+/* A reserved-memory node by the name the log gives it: the devices whose memory-region holds
+ * its phandle; a name that is no node's, or that would leave the directory, names none. */
+START_TEST(reserved_memory_and_its_users)
+{
+	char *dir;
+	struct sb_root *r = board(&dir, true, true);
+	struct sb_devgraph g;
+	struct sb_devgraph_edge out[1];
+	struct sb_err e;
+	static const char ph[] = { CELL(0x33) }, other_ph[] = { CELL(0x34) };
+	static const char cm7_regions[] = { CELL(0x34), CELL(0x33) };
+
+	tu_write(dir, DT "/reserved-memory/vdevbuffer@55400000/phandle", ph, sizeof(ph));
+	tu_write(dir, DT "/reserved-memory/rsc-table@550ff000/phandle", other_ph, sizeof(other_ph));
+	tu_write(dir, DT "/reserved-memory/unused@56000000/reg", "\0\0\0\0", 4);
+	tu_write(dir, DT "/imx8mp-cm7/memory-region", cm7_regions, sizeof(cm7_regions));
+	tu_write(dir, DT "/iommu@30800000/memory-region", ph, sizeof(ph));
+	sb_devgraph_init(&g, r);
+	/* two devices name it; one edge fits, both are counted */
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "vdevbuffer@55400000", out, 1, &e), 2);
+	ck_assert_str_eq(out[0].supplier, "vdevbuffer@55400000");
+	ck_assert_str_eq(out[0].via, "memory-region");
+	ck_assert(!strcmp(out[0].consumer, "imx8mp-cm7") ||
+		  !strcmp(out[0].consumer, "30800000.iommu"));
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "rsc-table@550ff000", out, 1, &e), 1);
+	ck_assert_str_eq(out[0].consumer, "imx8mp-cm7");
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "unused@56000000", out, 1, &e), 0);
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "absent@1", out, 1, &e), 0);
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "../imx8mp-cm7", out, 1, &e), 0);
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "..", out, 1, &e), 0);
+	ck_assert_int_eq(sb_devgraph_region_users(&g, "", out, 1, &e), 0);
+	sb_devgraph_free(&g);
+	sb_root_close(r);
+	tu_tree_free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("devgraph");
@@ -241,6 +278,7 @@ int main(void)
 	tcase_add_test(tc, no_links_the_tree_alone);
 	tcase_add_test(tc, no_links_and_a_tree_that_cannot_say);
 	tcase_add_test(tc, hostile_entries_and_properties);
+	tcase_add_test(tc, reserved_memory_and_its_users);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -46,6 +46,15 @@ ssize_t sb_devgraph_consumers(struct sb_devgraph *g, const char *dev, struct sb_
 			      size_t max, struct sb_err *e);
 ssize_t sb_devgraph_suppliers(struct sb_devgraph *g, const char *dev, struct sb_devgraph_edge *out,
 			      size_t max, struct sb_err *e);
+/* The device tree's reserved-memory nodes (drivers/of/of_reserved_mem.c), by the names the
+ * kernel's log gives them ("vdevbuffer@55400000"). */
+#define SB_DT_RESERVED_MEMORY "/sys/firmware/devicetree/base/reserved-memory"
+/* The devices whose node names reserved-memory node `node` in its memory-region: up to max
+ * edges into out (supplier the node, via "memory-region"); returns how many there are, 0
+ * for a node the tree does not have or a name that is no node's (a '/', a leading '.'),
+ * -ENOMEM with e set. */
+ssize_t sb_devgraph_region_users(struct sb_devgraph *g, const char *node,
+				 struct sb_devgraph_edge *out, size_t max, struct sb_err *e);
 /* What a supplier is, said by the property that ties it: "mailbox" for mboxes,
  * "reserved memory" for memory-region, "IOMMU", "reset controller", "power domain", and
  * "supplier" for a device link alone. */
