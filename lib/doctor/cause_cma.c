@@ -207,41 +207,77 @@ static const char reserve_failed_text[] = "cma: Failed to reserve ";
 #define RESERVE_OBJECT "cma"
 #define DEFAULT_AREA "reserved"
 
-/* The record of a failed reservation in the log, NULL when none. */
-static const struct sb_kmsg_line *reserve_failed_line(const struct doctor_board *b)
+/* drivers/of/of_reserved_mem.c __reserved_mem_alloc_size(), pr_err "failed to allocate
+ * memory for node '%s': size %lu MiB": a reserved-memory node of a size and no address
+ * found no room; when the node is the CMA pool (reusable: a CMA area is made on it, the
+ * kernel's "linux,cma" by convention), there is no such area */
+static const char node_failed_text[] = "OF: reserved mem: failed to allocate memory for node '";
+
+/* The record of a failed reservation in the log, NULL when none; the area's name into area:
+ * the node's, or "reserved" for cma= and the kernel's configured size. */
+static const struct sb_kmsg_line *reserve_failed_line(
+	const struct doctor_board *b, char *area, size_t len)
 {
-	for (size_t i = 0; i < b->log.n; i++)
-		if (b->log.lines[i].prio <= 3 && strstr(b->log.lines[i].text, reserve_failed_text))
+	for (size_t i = 0; i < b->log.n; i++) {
+		const char *text = b->log.lines[i].text;
+
+		if (b->log.lines[i].prio > 3)
+			continue;
+		snprintf(area, len, DEFAULT_AREA);
+		if (strstr(text, reserve_failed_text))
 			return &b->log.lines[i];
+		if (!strncmp(text, node_failed_text, strlen(node_failed_text)) &&
+		    doctor_region_of(text, area, len) &&
+		    (!strncmp(area, "linux,cma", 9) ||
+		     sb_exists(b->root, SB_DT_RESERVED_MEMORY "/%s/reusable", area)))
+			return &b->log.lines[i];
+	}
 	return NULL;
 }
 
-static void reserve_failed(struct doctor_board *b, const struct sb_kmsg_line *l)
+static void reserve_failed(struct doctor_board *b, const struct sb_kmsg_line *l, const char *area,
+			   bool other)
 {
-	char cma[64] = "";
+	char cma[64] = "", what[128];
+	bool node = strcmp(area, DEFAULT_AREA);
 	struct sb_cause *c = doctor_cause(b, "dmabuf.cma-reserve-failed", SB_DOCTOR_DMABUF,
 					  RESERVE_OBJECT);
 
 	if (!c)
 		return;
-	if (b->cmdline)
+	if (b->cmdline && !node)
 		sb_cmdline_param(b->cmdline, "cma", cma, sizeof(cma));
+	snprintf(what, sizeof(what), "%s%s",
+		 node	  ? " of reserved-memory node "
+		 : cma[0] ? " of cma="
+			  : "",
+		 node	  ? area
+		 : cma[0] ? cma
+			  : " \"" DEFAULT_AREA "\"");
+	/* a node that failed leaves the kernel's configured area (CONFIG_CMA_SIZE_*) to be made */
 	cause_diag(c,
-		   "the CMA area%s%s%s could not be reserved at boot (\"%s\"): there is no CMA "
-		   "area, no CMA heap, and contiguous allocations get only what the page "
-		   "allocator finds",
-		   cma[0] ? " of cma=" : "", cma, cma[0] ? "" : " \"" DEFAULT_AREA "\"",
-		   l->text + strlen("cma: "));
+		   "the CMA area%s could not be reserved at boot (\"%s\"): %s, and contiguous "
+		   "allocations get only %s",
+		   what, l->text + (node ? strlen("OF: reserved mem: ") : strlen("cma: ")),
+		   other ? "no CMA heap of it" : "there is no CMA area, no CMA heap",
+		   other ? "the other CMA area" : "what the page allocator finds");
 	cause_evidence(c, "kernel log: %s%s%s", l->text, cma[0] ? "; /proc/cmdline: cma=" : "", cma);
-	cause_fix(c, "lower cma=SIZE (or CONFIG_CMA_SIZE_MBYTES) or move it (cma=SIZE@START) "
-		     "where memory is free of other reserved-memory nodes; dmesg shows the "
-		     "reserved-memory nodes (\"OF: reserved mem:\") and memblock's layout");
+	if (node)
+		cause_fix(c,
+			  "lower the size of reserved-memory node %s or widen its "
+			  "alloc-ranges (dmesg, /proc/iomem)",
+			  area);
+	else
+		cause_fix(c, "lower cma=SIZE (or CONFIG_CMA_SIZE_MBYTES) or move it "
+			     "(cma=SIZE@START) where memory is free of other reserved-memory "
+			     "nodes; dmesg shows the reserved-memory nodes (\"OF: reserved mem:\") "
+			     "and memblock's layout");
 }
 
 /* No area at all because its reservation failed: no CMA heap could be made, whatever the
  * kernel was built with. Said when the dma-heap framework is there (another heap). */
 static void no_area_no_heap(struct doctor_board *b, const struct sb_cma_areas *ca,
-			    const char *const *heaps, size_t nheaps)
+			    const char *const *heaps, size_t nheaps, const char *area)
 {
 	struct sb_cause *c;
 	char list[160] = "";
@@ -256,13 +292,13 @@ static void no_area_no_heap(struct doctor_board *b, const struct sb_cma_areas *c
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 						h ? ", " : "", heaps[h]);
 	}
-	c = doctor_cause(b, "dmabuf.cma-no-heap", SB_DOCTOR_DMABUF, DEFAULT_AREA);
+	c = doctor_cause(b, "dmabuf.cma-no-heap", SB_DOCTOR_DMABUF, area);
 	if (!c)
 		return;
 	cause_diag(c,
-		   "no CMA heap: its area (" DEFAULT_AREA ") was never reserved, so /dev/dma_heap "
+		   "no CMA heap: its area (%s) was never reserved, so /dev/dma_heap "
 		   "offers only %s and no contiguous dma-buf can be allocated",
-		   list);
+		   area, list);
 	cause_evidence(c,
 		       "/sys/class/dma_heap: %s; no CMA area (" SB_CMA_SYSFS " and " SB_CMA_DEBUGFS
 		       " empty or absent%s)",
@@ -346,7 +382,8 @@ static void no_heap(struct doctor_board *b, const struct sb_cma_areas *ca, const
 void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators *a)
 {
 	const char **heaps = calloc(a->nheaps + 1, sizeof(*heaps));
-	const struct sb_kmsg_line *failed = reserve_failed_line(b);
+	char area[64];
+	const struct sb_kmsg_line *failed = reserve_failed_line(b, area, sizeof(area));
 	struct sb_cma_areas ca;
 	bool have_areas;
 
@@ -357,12 +394,12 @@ void doctor_causes_cma(struct doctor_board *b, const struct sb_dmabuf_allocators
 	have_areas = sb_cma_areas_read(b->root, &ca, NULL) == 0;
 	fragmented_log(b, have_areas ? &ca : NULL);
 	if (failed)
-		reserve_failed(b, failed);
+		reserve_failed(b, failed, area, have_areas && ca.n);
 	if (have_areas) {
 		fragmented_debugfs(b, &ca, heaps, a->nheaps);
 		no_heap(b, &ca, heaps, a->nheaps);
 		if (failed)
-			no_area_no_heap(b, &ca, heaps, a->nheaps);
+			no_area_no_heap(b, &ca, heaps, a->nheaps, area);
 		sb_cma_areas_free(&ca);
 	}
 	free(heaps);

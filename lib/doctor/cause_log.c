@@ -23,6 +23,7 @@ static const struct {
 } owners[] = {
 	{ "cma: ", SB_DOCTOR_DMABUF },		    /* mm/cma.c, kernel/dma/contiguous.c pr_fmt */
 	{ "OF: reserved mem: ", SB_DOCTOR_DMABUF }, /* drivers/of/of_reserved_mem.c */
+	{ "OF: fdt: Reserved memory: ", SB_DOCTOR_DMABUF }, /* 6.1 drivers/of/fdt.c */
 	{ "dma_heap", SB_DOCTOR_DMABUF },
 	{ "udmabuf", SB_DOCTOR_DMABUF },
 	{ "iommu: ", SB_DOCTOR_IOMMU }, /* drivers/iommu/iommu.c pr_fmt */
@@ -70,19 +71,31 @@ static const struct {
 	  "the CMA area could not be reserved at boot, so there is no CMA area or CMA heap: "
 	  "lower cma=SIZE (or the linux,cma node's size) or move it (cma=SIZE@START) where "
 	  "memory is free of other reserved-memory nodes" },
+	{ "failed to reserve memory for node", "drivers/of/of_reserved_mem.c (6.1: fdt.c)",
+	  "the region overlaps memory already reserved, so its device does not have it: move "
+	  "or shrink the node's reg (dmesg, /proc/iomem)" },
+	{ "failed to allocate memory for node", "drivers/of/of_reserved_mem.c",
+	  "no free memory held the node's size: lower it or widen its alloc-ranges" },
 	{ "Falling back to IOMMU_DOMAIN_DMA",
 	  "drivers/iommu/iommu.c, iommu_group_alloc_default_domain(), pr_warn", NULL },
 };
 
-static int owner_of(const char *text, const char *driver)
+/* The subsystem of a record by its prefix or its driver's name, -1 when none; the prefix's
+ * name into *name ("OF: reserved mem" of "OF: reserved mem: "), with its length. */
+static int owner_of(const char *text, const char *driver, const char **name, int *len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(owners); i++) {
 		size_t n = strlen(owners[i].prefix);
 
 		if (!strncmp(text, owners[i].prefix, n) ||
 		    (driver[0] &&
-		     !strncmp(driver, owners[i].prefix, strcspn(owners[i].prefix, " :"))))
+		     !strncmp(driver, owners[i].prefix, strcspn(owners[i].prefix, " :")))) {
+			while (n && strchr(": ", owners[i].prefix[n - 1]))
+				n--;
+			*name = owners[i].prefix;
+			*len = (int)n;
 			return owners[i].sub;
+		}
 	}
 	return -1;
 }
@@ -113,7 +126,10 @@ static int attribute(const struct doctor_board *b, const struct sb_kmsg_line *l,
 		     size_t len, char *via, size_t vlen)
 {
 	const char *name = sb_kmsg_device_name(l);
-	char dev[96] = "", driver[64] = "";
+	char dev[96] = "", driver[64] = "", node[64];
+	struct sb_devgraph_edge users[2];
+	const char *prefix;
+	int plen;
 	const struct doctor_pdev *p;
 	const struct doctor_role *role;
 	const char *sp = strchr(l->text, ' ');
@@ -126,6 +142,15 @@ static int attribute(const struct doctor_board *b, const struct sb_kmsg_line *l,
 	via[0] = '\0';
 	if (dev[0] && (sub = doctor_served(b, dev, obj, len, via, vlen)) >= 0)
 		return sub;
+	if (!dev[0] && doctor_region_of(l->text, node, sizeof(node))) {
+		/* a reserved-memory node's record is about the one device that uses it */
+		if (doctor_region_users(b, node, users, ARRAY_SIZE(users)) != 1) {
+			snprintf(obj, len, "%s", node);
+			return SB_DOCTOR_DMABUF;
+		}
+		snprintf(dev, sizeof(dev), "%s", users[0].consumer);
+		snprintf(via, vlen, "reserved memory %s", node);
+	}
 	if (dev[0]) {
 		snprintf(obj, len, "%s", dev);
 		p = doctor_pdev_find(b, dev);
@@ -136,15 +161,11 @@ static int attribute(const struct doctor_board *b, const struct sb_kmsg_line *l,
 			return role->sub;
 		if (rproc_of(b, dev))
 			return SB_DOCTOR_RPMSG;
-		return owner_of(l->text, driver);
+		return owner_of(l->text, driver, &prefix, &plen);
 	}
-	sub = owner_of(l->text, "");
-	if (sub >= 0) { /* "cma: x" -> "cma", "OF: reserved mem: x" -> "OF: reserved mem" */
-		const char *colon = strstr(l->text, ": ");
-		size_t n = colon ? (size_t)(colon - l->text) : strcspn(l->text, " ");
-
-		snprintf(obj, len, "%.*s", (int)n, l->text);
-	}
+	sub = owner_of(l->text, "", &prefix, &plen);
+	if (sub >= 0) /* "cma: x" -> "cma", "OF: reserved mem: x" -> "OF: reserved mem" */
+		snprintf(obj, len, "%.*s", plen, prefix);
 	return sub;
 }
 

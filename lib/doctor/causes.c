@@ -123,20 +123,6 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "/sys/class/remoteproc has entries, /sys/bus/rpmsg (drivers/rpmsg/rpmsg_core.c) does "
 	  "not exist",
 	  "enable CONFIG_RPMSG_VIRTIO (module virtio_rpmsg_bus) or the SoC's rpmsg transport", 0 },
-	{ "rpmsg.channel-unbound", "rpmsg", SB_HEALTH_DEGRADED,
-	  "an announced rpmsg channel has no driver",
-	  "/sys/bus/rpmsg/devices/DEV without a driver link (drivers/rpmsg/rpmsg_core.c)",
-	  "load the driver for the channel's name, or bind rpmsg_char to it: echo rpmsg_chrdev "
-	  "> /sys/bus/rpmsg/devices/DEV/driver_override, then bind",
-	  0 },
-	{ "rpmsg.char-missing", "rpmsg", SB_HEALTH_DEGRADED,
-	  "no /dev/rpmsg_ctrlN: user space cannot make endpoints",
-	  "/sys/class/rpmsg has no rpmsg_ctrlN (drivers/rpmsg/rpmsg_ctrl.c) while channels exist; "
-	  "the module lists (modules.builtin, modules.dep, /sys/module)",
-	  "enable CONFIG_RPMSG_CTRL and CONFIG_RPMSG_CHAR (5.18+), or load rpmsg_ctrl and "
-	  "rpmsg_char",
-	  0 },
-
 	/* dma-buf */
 	/* CMA areas as a board engineer needs them (cause_cma.c): never reserved, fragmented,
 	 * or no heap */
@@ -147,7 +133,8 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "cma_declare_contiguous_nid(), pr_err; 7.2 also \"%lu\" in "
 	  "cma_declare_contiguous_multi()), printed at boot for the area of cma= or "
 	  "CONFIG_CMA_SIZE_* (kernel/dma/contiguous.c dma_contiguous_reserve_area(), area "
-	  "\"reserved\"); the root of a chain: no CMA heap (dmabuf.cma-no-heap) and the "
+	  "\"reserved\"), or the tree's CMA pool (\"failed to allocate memory for node\"); the "
+	  "root of a chain: no CMA heap (dmabuf.cma-no-heap) and the "
 	  "contiguous allocations that failed (\"failed to allocate dma memory: len 0x%zx\", "
 	  "drivers/remoteproc/remoteproc_core.c rproc_alloc_carveout(), dev_err) follow from it",
 	  "lower cma=SIZE (or CONFIG_CMA_SIZE_MBYTES) or move it (cma=SIZE@START) where memory "
@@ -290,14 +277,28 @@ const struct sb_cause_def sb_cause_catalogue[] = {
 	  "its DEVICE= dictionary line or dev_printk()'s \"%s %s: \" prefix "
 	  "(drivers/base/core.c, dev_printk_emit()), or by the prefix of the code that "
 	  "printed it (\"cma: \", \"OF: reserved mem: \", \"iommu: \", \"DMAR: \", "
-	  "page_pool); not: records another cause quotes or names the object of, records "
+	  "page_pool), a reserved-memory node's by its user; not: records another cause quotes "
+	  "or names the object of, records "
 	  "of a remote processor that came up again later (\"remote processor %s is now "
 	  "up\", remoteproc_core.c rproc_start()), and known harmless ones "
 	  "(lib/doctor/cause_log.c)",
 	  "read the records of the object it names; where the message is known its source and "
 	  "what to do are given",
 	  0 },
-	/* what this kernel was built without: after what broke at run time */
+	/* what this kernel was built without, or has not loaded: after what broke at run time */
+	{ "rpmsg.channel-unbound", "rpmsg", SB_HEALTH_DEGRADED,
+	  "an announced rpmsg channel has no driver",
+	  "/sys/bus/rpmsg/devices/DEV without a driver link (drivers/rpmsg/rpmsg_core.c)",
+	  "load the driver for the channel's name, or bind rpmsg_char to it: echo rpmsg_chrdev "
+	  "> /sys/bus/rpmsg/devices/DEV/driver_override, then bind",
+	  0 },
+	{ "rpmsg.char-missing", "rpmsg", SB_HEALTH_DEGRADED,
+	  "no /dev/rpmsg_ctrlN: user space cannot make endpoints",
+	  "/sys/class/rpmsg has no rpmsg_ctrlN (drivers/rpmsg/rpmsg_ctrl.c) while channels exist; "
+	  "the module lists (modules.builtin, modules.dep, /sys/module)",
+	  "enable CONFIG_RPMSG_CTRL and CONFIG_RPMSG_CHAR (5.18+), or load rpmsg_ctrl and "
+	  "rpmsg_char",
+	  0 },
 	{ "dmabuf.no-heap", "dmabuf", SB_HEALTH_DEGRADED, "no dma-heap",
 	  "/sys/class/dma_heap is empty or absent (drivers/dma-buf/dma-heap.c)",
 	  "enable CONFIG_DMABUF_HEAPS and CONFIG_DMABUF_HEAPS_SYSTEM "

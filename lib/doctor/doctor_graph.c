@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doctor_probe.h"
+#include "socbox/macro.h"
 
 void doctor_graph_init(struct doctor_board *b)
 {
@@ -89,4 +90,35 @@ int doctor_served(const struct doctor_board *b, const char *dev, char *obj, size
 	snprintf(obj, olen, "%s", e[at].consumer);
 	snprintf(via, vlen, "%s %s", sb_devgraph_role(e[at].via), dev);
 	return sub;
+}
+
+/* Where records printed without a device name a reserved-memory node: "OF: reserved mem: "
+ * (drivers/of/of_reserved_mem.c) and 6.1's "OF: fdt: Reserved memory: " (drivers/of/fdt.c),
+ * the node as '%s'. */
+static const char *const region_prefixes[] = { "OF: reserved mem: ", "OF: fdt: Reserved memory: " };
+
+bool doctor_region_of(const char *text, char *node, size_t len)
+{
+	const char *q, *end;
+
+	for (size_t i = 0; i < ARRAY_SIZE(region_prefixes); i++)
+		if (!strncmp(text, region_prefixes[i], strlen(region_prefixes[i])) &&
+		    (q = strchr(text, '\'')) && (end = strchr(q + 1, '\'')) && end > q + 1 &&
+		    (size_t)(end - q - 1) < len && q[1] != '.' &&
+		    !memchr(q + 1, '/', (size_t)(end - q - 1))) { /* a node's name, no path */
+			snprintf(node, len, "%.*s", (int)(end - q - 1), q + 1);
+			return true;
+		}
+	return false;
+}
+
+size_t doctor_region_users(const struct doctor_board *b, const char *node,
+			   struct sb_devgraph_edge *out, size_t max)
+{
+	size_t n;
+
+	if (!b->graph)
+		return 0;
+	n = checked(sb_devgraph_region_users(b->graph, node, out, max, NULL));
+	return n < max ? n : max;
 }

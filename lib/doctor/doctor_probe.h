@@ -107,6 +107,13 @@ size_t doctor_suppliers(const struct doctor_board *b, const char *dev, struct sb
 int doctor_served(const struct doctor_board *b, const char *dev, char *obj, size_t olen, char *via,
 		  size_t vlen);
 
+/* The reserved-memory node a record printed without a device names ("OF: reserved mem:
+ * failed to allocate memory for node 'X'..."): into node; false when it names none. */
+bool doctor_region_of(const char *text, char *node, size_t len);
+/* The devices whose memory-region names that node: up to max edges, how many of them. */
+size_t doctor_region_users(const struct doctor_board *b, const char *node,
+			   struct sb_devgraph_edge *out, size_t max);
+
 /* The driver's own reason for a generic failure (doctor_reason.c): the records of the
  * device that precede the generic one and say why. */
 struct doctor_reason_class {

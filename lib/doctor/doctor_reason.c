@@ -103,6 +103,23 @@ static const struct sb_devgraph_edge *supplier_named(
 	return NULL;
 }
 
+/* Whether a record printed without a device names a reserved-memory node (into node) that
+ * dev's memory-region names. */
+static bool region_of_dev(const struct doctor_board *b, const char *text, const char *dev,
+			  char *node, size_t len)
+{
+	struct sb_devgraph_edge u[DOCTOR_REASON_SUPPLIERS];
+	size_t n;
+
+	if (!doctor_region_of(text, node, len))
+		return false;
+	n = doctor_region_users(b, node, u, ARRAY_SIZE(u));
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(u[k].consumer, dev))
+			return true;
+	return false;
+}
+
 static const struct doctor_reason_class *classify(const char *msg)
 {
 	for (size_t w = 0; w < ARRAY_SIZE(words); w++)
@@ -128,9 +145,18 @@ void doctor_reason_find(const struct doctor_board *b, size_t from, size_t at, co
 		const char *msg, *name;
 		char pdev[96];
 
-		if (l->prio > 4 || strstr(l->text, " failed with error ") ||
-		    !(name = device_of(l, pdev, sizeof(pdev), &msg)))
+		if (l->prio > 4 || strstr(l->text, " failed with error "))
 			continue;
+		if (!(name = device_of(l, pdev, sizeof(pdev), &msg))) {
+			if (region_of_dev(b, l->text, dev, pdev, sizeof(pdev))) {
+				snprintf(r->via[r->n], sizeof(r->via[r->n]), "reserved memory %s",
+					 pdev);
+				snprintf(r->by[r->n], sizeof(r->by[r->n]), "%s", dev);
+				r->line[r->n] = i;
+				r->msg[r->n++] = l->text;
+			}
+			continue;
+		}
 		if (!is_dev(name, dev, alias) &&
 		    !(via = supplier_named(b, dev, name, sup, &nsup, &asked)))
 			continue;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "socbox/devgraph.h"
 #include "socbox/dmabufinfo.h"
 #include "socbox/kmsg.h"
 #include "socbox/netdev.h"
@@ -41,6 +42,8 @@ const struct sb_snap_path sb_snap_paths[] = {
 	 * devices: snap_platform_devices) */
 	{ "/sys/kernel/debug/devices_deferred", 0, 0 },
 	{ "/sys/kernel/mm/cma", 1, 0 },
+	/* the reserved-memory nodes the log names, and which is a CMA pool (socbox/devgraph.h) */
+	{ SB_DT_RESERVED_MEMORY, 1, 0 },
 	{ "/sys/module/firmware_class/parameters/path", 0, 0 },
 	/* doctor: rpmsg */
 	{ "/sys/class/remoteproc", 1, SB_SNAP_FOLLOW },

@@ -185,6 +185,65 @@ START_TEST(quotes_what_serves_the_device)
 }
 END_TEST
 
+/* A reserved-memory node's record, printed without a device, is the reason of the device
+ * whose memory-region names the node, and of no other; the fix stays the device's. */
+START_TEST(quotes_the_reserved_memory_the_device_uses)
+{
+	static const char log[] =
+		"3,1,0,-;OF: reserved mem: failed to allocate memory for node "
+		"'vdevbuffer': size 1 MiB\n"
+		"3,2,0,-;OF: reserved mem: failed to allocate memory for node 'other': size 1 MiB\n"
+		"3,3,0,-;OF: reserved mem: failed to allocate memory for node '../imx8mp-cm7': "
+		"size 1 MiB\n"
+		"3,4,10,-;imx-rproc imx8mp-cm7: unable to acquire memory-region\n"
+		"4,5,13,-;imx-rproc: probe of imx8mp-cm7 failed with error -22\n";
+	static const char ph[] = { 0, 0, 0, 0x33 }, other[] = { 0, 0, 0, 0x34 };
+	struct doctor_board b;
+	struct doctor_reason r;
+	struct sb_cause c = { 0 };
+	char *dir, node[64];
+	struct sb_root *root = mu_and_m7(&dir);
+
+	tu_write(dir, "sys/firmware/devicetree/base/reserved-memory/vdevbuffer/phandle", ph,
+		 sizeof(ph));
+	tu_write(dir, "sys/firmware/devicetree/base/reserved-memory/other/phandle", other,
+		 sizeof(other));
+	tu_write(dir, "sys/firmware/devicetree/base/imx8mp-cm7/memory-region", ph, sizeof(ph));
+	tu_write(dir, "sys/firmware/devicetree/base/mailbox@30aa0000/memory-region", other,
+		 sizeof(other));
+	board(&b, log, true);
+	b.root = root;
+	doctor_graph_init(&b);
+	doctor_reason_find(&b, 0, 4, "imx8mp-cm7", NULL, &r);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_uint_eq(r.line[1], 0);
+	ck_assert_str_eq(r.via[1], "reserved memory vdevbuffer");
+	ck_assert_str_eq(r.by[1], "imx8mp-cm7");
+	ck_assert_str_eq(r.cls->name, "reserved memory");
+	ck_assert_uint_eq(r.quote, 1);
+	snprintf(c.diagnosis, sizeof(c.diagnosis), "imx8mp-cm7: probe failed");
+	doctor_reason_apply(&c, &b, &r, "imx8mp-cm7");
+	ck_assert_str_eq(c.diagnosis,
+			 "imx8mp-cm7: probe failed; via reserved memory vdevbuffer: \"OF: reserved "
+			 "mem: failed to allocate memory for node 'vdevbuffer': size 1 MiB\"");
+	ck_assert_str_eq(c.via, "reserved memory vdevbuffer");
+	ck_assert_ptr_nonnull(strstr(c.fix, "memory-region property of imx8mp-cm7's"));
+	/* the names a record may give */
+	ck_assert(doctor_region_of("OF: fdt: Reserved memory: failed to reserve memory for node "
+				   "'m7@80000000': base 0x0000000080000000, size 16 MiB",
+				   node, sizeof(node)));
+	ck_assert_str_eq(node, "m7@80000000");
+	ck_assert(!doctor_region_of("OF: reserved mem: node '..'", node, sizeof(node)));
+	ck_assert(!doctor_region_of("OF: reserved mem: node ''", node, sizeof(node)));
+	ck_assert(!doctor_region_of("OF: reserved mem: node 'x", node, sizeof(node)));
+	ck_assert(!doctor_region_of("cma: node 'x'", node, sizeof(node)));
+	doctor_graph_free(&b);
+	sb_kmsg_free(&b.log);
+	sb_root_close(root);
+	tu_tree_free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("doctor_reason");
@@ -193,6 +252,7 @@ int main(void)
 	tcase_add_test(tc, quotes_the_same_device_and_classifies);
 	tcase_add_test(tc, unclassified_quotes_without_fix_and_none_changes_nothing);
 	tcase_add_test(tc, quotes_what_serves_the_device);
+	tcase_add_test(tc, quotes_the_reserved_memory_the_device_uses);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
