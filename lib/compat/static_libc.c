@@ -22,8 +22,9 @@
  * The linker then leaves glibc's NSS, gconv and dlopen machinery out: about 190 KiB, and
  * most of its message catalogue code (catalogue loading, plural expressions, locale
  * aliases, charset conversion of translations) and its wide-character printf: about 44 KiB.
- * Further down, sscanf() is socbox's own sb_sscanf(), and what pthread_create() asks for
- * thread cancellation, the resolver and (on aarch64) the unwinder is answered here.
+ * Further down, sscanf() is socbox's own sb_sscanf() (strtod() is sb_strtod(), in
+ * lib/compat/strtod.c), and what pthread_create() asks for thread cancellation, the
+ * resolver and (on aarch64) the unwinder is answered here.
  * A glibc whose objects define one of these next to something else socbox needs fails the
  * link (a duplicate definition), never silently. */
 #define _GNU_SOURCE
