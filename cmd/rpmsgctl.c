@@ -213,7 +213,15 @@ int rpmsgctl_list(struct sb_ctx *c, int argc, const char **argv)
 	bool absent;
 	int rc;
 
+	const struct sb_cli_table others[] = {
+		{ "the remote processors", "rpmsgctl rproc status", rproc_cols, rproc_ncols },
+		{ "the control devices", NULL, ctrl_cols, ARRAY_SIZE(ctrl_cols) },
+		{ "the endpoint devices", NULL, ept_cols, ARRAY_SIZE(ept_cols) },
+	};
+
 	load = 0;
+	c->others = others;
+	c->nothers = ARRAY_SIZE(others);
 	rc = sb_cli_parse(c, table, NULL, argc, argv, chan_cols, ARRAY_SIZE(chan_cols));
 	if (rc)
 		return rc;

@@ -114,6 +114,27 @@ int sb_usage_error(const struct sb_ctx *c, const char *fmt, ...)
 	return SB_EXIT_USAGE;
 }
 
+/* Whether the -o name (len bytes of name) is a column of another table the command prints:
+ * then msg says which, and where -o selects it. */
+static bool other_table(const struct sb_ctx *c, const char *name, size_t len, char *msg, size_t size)
+{
+	for (size_t t = 0; t < c->nothers; t++) {
+		const struct sb_cli_table *o = &c->others[t];
+
+		for (size_t i = 0; i < o->ncols; i++)
+			if (strlen(o->cols[i].name) == len &&
+			    !strncasecmp(o->cols[i].name, name, len)) {
+				snprintf(msg, size,
+					 "'%s' belongs to %s, which -o does not select here%s%s%s%s",
+					 o->cols[i].name, o->what, o->where ? ": " : "",
+					 o->where ? o->where : "", o->where ? " -o +" : "",
+					 o->where ? o->cols[i].name : "");
+				return true;
+			}
+	}
+	return false;
+}
+
 int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struct sb_col *cols,
 		     size_t ncols)
 {
@@ -130,6 +151,8 @@ int sb_usage_columns(const struct sb_ctx *c, const struct sb_err *e, const struc
 		while (i < ncols &&
 		       (strlen(cols[i].name) != len || strncasecmp(cols[i].name, spec, len)))
 			i++;
+		if (len && i == ncols && other_table(c, spec, len, msg, sizeof(msg)))
+			break;
 		if (len && i == ncols) {
 			sb_suggest_init(&s, spec, len);
 			for (i = 0; i < ncols; i++)

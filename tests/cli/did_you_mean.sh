@@ -38,6 +38,9 @@ t_usage "a cause code" "socbox doctor: --explain: no such cause 'rpmsg.crahsed';
 t_usage "column" "dmabufcp ls: unknown column 'NAEM'; did you mean 'NAME'? (see 'dmabufcp ls -H' for the columns)" dmabufcp ls -o INODE,NAEM --sysroot "$DB"
 t_usage "column added to the defaults" "smmustat events: unknown column 'RESON'; did you mean 'REASON'? (see 'smmustat events -H' for the columns)" smmustat events -o +RESON --sysroot "$ARM"
 t_usage "unknown column points to -H" "rpmsgctl list: unknown column 'XYZZY' (see 'rpmsgctl list -H' for the columns)" rpmsgctl list -o XYZZY --sysroot "$AM"
+# a column of another table of the view is told where it belongs, and what selects it
+t_usage "a column of another table" "rpmsgctl list: 'RECOVERY' belongs to the remote processors, which -o does not select here: rpmsgctl rproc status -o +RECOVERY (see 'rpmsgctl list -H' for the columns)" rpmsgctl list -o +RECOVERY --sysroot "$AM"
+t_usage "a column no -o selects" "rpmsgctl list: 'DEVNODE' belongs to the control devices, which -o does not select here (see 'rpmsgctl list -H' for the columns)" rpmsgctl list -o DEVICE,DEVNODE --sysroot "$AM"
 # -H lists the columns the message points to
 t_run "-H lists them" 0 "$SOCBOX" dmabufcp ls -H
 t_grep "... NAME among them" '^ *NAME ' "$T_TMP/out"

@@ -112,6 +112,15 @@ struct sb_cli_value {
 #define SB_INTERVAL_MAX 86400
 
 /* What a command gets. */
+/* A table a command prints besides the one its -o selects: an -o name of it is told where
+ * it belongs. */
+struct sb_cli_table {
+	const char *what;  /* "the remote processors" */
+	const char *where; /* the command whose -o selects it ("rpmsgctl rproc status"), or NULL */
+	const struct sb_col *cols;
+	size_t ncols;
+};
+
 struct sb_ctx {
 	const char *applet;   /* "rpmsgctl" */
 	const char *cmd;      /* "list" */
@@ -125,6 +134,8 @@ struct sb_ctx {
 	const struct sb_cmd *cmds; /* the applet's commands, for usage errors */
 	const struct sb_cmd *desc; /* the command's own descriptor (NULL: none) */
 	char *unpacked; /* a --sysroot tarball's private directory, removed by sb_ctx_done() */
+	const struct sb_cli_table *others; /* set before sb_cli_parse(): its other tables */
+	size_t nothers;
 };
 
 /* What a command is and needs: the flags of its descriptor (struct sb_cmd). The dispatcher,
