@@ -33,6 +33,11 @@ for name in socbox $("$SOCBOX" --list); do
 	fi
 done
 
+# socbox(1)'s SEE ALSO names every applet's page, and no other applet
+t_eq "socbox(1) SEE ALSO names the applets of socbox --list" \
+	"$(sed -n '/^\.SH SEE ALSO/,/^\.SH/s/^\.BR \([a-z]*\) (1).*/\1/p' "$top/man/socbox.1" | sort | tr '\n' ' ')" \
+	"$("$SOCBOX" --list | tr ' ' '\n' | sort | tr '\n' ' ')"
+
 # HACKING's layout names socbox's own commands (the Commands of socbox --help) by file.
 for cmd in $("$SOCBOX" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'); do
 	t_grep "HACKING names cmd/$cmd.c among socbox's own commands" "\`cmd/$cmd\.c\`" "$top/HACKING.md"

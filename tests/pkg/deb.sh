@@ -44,8 +44,11 @@ for f in ./usr/bin/socbox ./usr/share/man/man1/smmustat.1.gz ./usr/share/bash-co
 	./usr/share/socbox/prometheus/socbox.rules.yml; do
 	t_grep "the package has $f" " $f( |$)" "$T_TMP/contents"
 done
+dpkg-deb -f "$deb" Description >"$T_TMP/description"
 for a in $("$SOCBOX" --list); do
 	t_grep "applet link $a -> socbox" " \./usr/bin/$a -> socbox$" "$T_TMP/contents"
+	# the description's applet lines come from cmd/applets.def (debian/applets-substvar)
+	t_grep "the description names $a" "^  - $a: " "$T_TMP/description"
 done
 
 # a clean root: the cached debootstrap, an overlay on top, /proc and /sys for doctor
