@@ -20,7 +20,7 @@ struct ept_opts {
 	int ctrl;
 	char *name;
 	char *src, *dst;
-	char *method;
+	struct sb_cli_value method; /* enum sb_rpmsg_method */
 	int timeout_ms;
 };
 extern struct ept_opts ept_opt;

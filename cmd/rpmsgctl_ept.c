@@ -12,6 +12,7 @@
 #include "socbox/macro.h"
 
 struct ept_opts ept_opt;
+static const struct sb_cli_value method_default = SB_CLI_ENUM_VALUE("auto", sb_rpmsg_method_names);
 
 struct poptOption ept_popt[] = {
 	{ "dev", 'd', POPT_ARG_STRING, &ept_opt.dev, 0,
@@ -23,8 +24,9 @@ struct poptOption ept_popt[] = {
 	{ "name", '\0', POPT_ARG_STRING, &ept_opt.name, 0, "endpoint name", "NAME" },
 	{ "src", '\0', POPT_ARG_STRING, &ept_opt.src, 0, "local address (default any)", "ADDR" },
 	{ "dst", '\0', POPT_ARG_STRING, &ept_opt.dst, 0, "remote address (default any)", "ADDR" },
-	{ "method", 'm', POPT_ARG_STRING, &ept_opt.method, 0,
-	  "endpoint path: auto (fd, else legacy), legacy (/dev/rpmsgN) or fd", "auto|legacy|fd" },
+	{ "method", 'm', SB_POPT_ARG_VALUE, &ept_opt.method, 0,
+	  "the endpoint's path (auto: fd where the kernel has it, else legacy /dev/rpmsgN)",
+	  "METHOD" },
 	{ "wait", '\0', POPT_ARG_INT, &ept_opt.timeout_ms, 0,
 	  "wait this long for /dev/rpmsgN to appear (default 5s)", SB_CLI_DURATION },
 	POPT_TABLEEND
@@ -35,6 +37,7 @@ static const char *default_ept_name = "socbox";
 void ept_opts_reset(const char *default_name)
 {
 	memset(&ept_opt, 0, sizeof(ept_opt));
+	ept_opt.method = method_default;
 	ept_opt.timeout_ms = 5000;
 	ept_opt.fd = -1;
 	default_ept_name = default_name;
@@ -73,8 +76,7 @@ static int ept_args(struct sb_ctx *c, uint32_t *src, uint32_t *dst, enum sb_rpms
 	if (parse_addr(ept_opt.dst, dst))
 		return sb_usage_error(c, "--dst '%s' is not an address (number, 0xHEX or any)",
 				      ept_opt.dst);
-	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", m))
-		return sb_usage_error(c, "--method must be auto, legacy or fd");
+	*m = (enum sb_rpmsg_method)ept_opt.method.value;
 	if (ept_opt.ctrl < 0)
 		return sb_usage_error(c, "--ctrl must not be negative");
 	if (ept_opt.timeout_ms <= 0)
@@ -196,8 +198,7 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 				      "--dev and --fd name an existing endpoint; create takes --ctrl");
 	free(ept_opt.name); /* NAME wins over a --name given to create */
 	ept_opt.name = (char *)c->args[0];
-	if (sb_rpmsg_method_parse(ept_opt.method ? ept_opt.method : "auto", &asked))
-		return sb_usage_error(c, "--method must be auto, legacy or fd");
+	asked = (enum sb_rpmsg_method)ept_opt.method.value;
 	sb_err_clear(&e);
 	if (sb_rpmsg_method_lasting(asked, &m, &e) < 0)
 		return sb_usage_error(c, "%s: %s (%s)", e.object, e.reason, e.hint);
@@ -205,11 +206,7 @@ static int ept_create(struct sb_ctx *c, int argc, const char **argv)
 		sb_verbose(RPMSGCTL,
 			   "--method auto means legacy for ept create: only a /dev/rpmsgN "
 			   "endpoint outlives this process (an fd endpoint dies with its fd)");
-	/* popt handed over a malloc'ed copy of --method: release it before pointing at ours */
-	static char lasting_method[16];
-	snprintf(lasting_method, sizeof(lasting_method), "%s", sb_rpmsg_method_name(m));
-	free(ept_opt.method);
-	ept_opt.method = lasting_method;
+	ept_opt.method.value = m;
 	rc = ept_session_open(c, &s, O_CLOEXEC);
 	if (rc)
 		return rc;

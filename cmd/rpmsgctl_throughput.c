@@ -260,7 +260,8 @@ static int parse_plan(struct sb_ctx *c, struct plan *pl, const char *echo, const
 
 int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 {
-	static char *echo, *sink, *sizes, *epts, *method, *name;
+	static char *echo, *sink, *sizes, *epts, *name;
+	static struct sb_cli_value method = SB_CLI_ENUM_VALUE("auto", sb_rpmsg_method_names);
 	static int window, runs, ctrl, wait_ms, stall_ms;
 	struct poptOption table[] = {
 		{ "echo", '\0', POPT_ARG_STRING, &echo, 0,
@@ -281,8 +282,8 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 		  SB_CLI_DURATION },
 		{ "ctrl", '\0', POPT_ARG_INT, &ctrl, 0,
 		  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
-		{ "method", 'm', POPT_ARG_STRING, &method, 0,
-		  "endpoint path: auto (fd, else legacy), legacy or fd", "auto|legacy|fd" },
+		{ "method", 'm', SB_POPT_ARG_VALUE, &method, 0,
+		  "the endpoints' path (auto: fd where the kernel has it, else legacy)", "METHOD" },
 		{ "name", '\0', POPT_ARG_STRING, &name, 0, "endpoint name (default socbox-tput)",
 		  "NAME" },
 		{ "wait", '\0', POPT_ARG_INT, &wait_ms, 0,
@@ -299,7 +300,7 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 	uint64_t total;
 	int rc;
 
-	echo = sink = sizes = epts = method = name = NULL;
+	echo = sink = sizes = epts = name = NULL;
 	window = 16, runs = 3, ctrl = 0, wait_ms = 5000, stall_ms = 2000;
 	rc = sb_cli_parse(c, table, NULL, argc, argv, cols, NCOLS);
 	if (rc)
@@ -308,8 +309,7 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 		return rc;
 	if (ctrl < 0 || wait_ms < 1)
 		return sb_usage_error(c, "--ctrl cannot be negative, --wait must be positive");
-	if (sb_rpmsg_method_parse(method ? method : "auto", &s.method))
-		return sb_usage_error(c, "--method must be auto, legacy or fd");
+	s.method = (enum sb_rpmsg_method)method.value;
 	if (name && strlen(name) >= SB_RPMSG_NAME_SIZE)
 		return sb_usage_error(c, "--name is longer than %d bytes", SB_RPMSG_NAME_SIZE - 1);
 	if ((rc = sb_cli_live(c)))

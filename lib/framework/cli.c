@@ -23,6 +23,16 @@ struct sb_common_opts sb_opt;
 
 enum { OPT_HELP = 0x1001, OPT_VERSION, OPT_INTERVAL };
 
+const struct sb_cli_format sb_cli_formats[SB_CLI_NFORMATS] = {
+	{ "table", SB_OUT_TABLE },
+	{ "json", SB_OUT_JSON },
+	{ "raw", SB_OUT_RAW },
+	{ "pairs", SB_OUT_PAIRS },
+	{ "openmetrics", SB_OUT_OPENMETRICS },
+	{ "prometheus", SB_OUT_PROMETHEUS },
+	{ "ktap", SB_OUT_KTAP },
+};
+
 struct poptOption sb_popt_output[] = {
 	{ "json", 'J', POPT_ARG_NONE, &sb_opt.json, 0, "JSON output (one object)", NULL },
 	{ "output", 'o', POPT_ARG_STRING, &sb_opt.output, 0,
@@ -225,27 +235,16 @@ static int output_mode(struct sb_ctx *c)
 	else if (sb_opt.pairs)
 		c->out.mode = SB_OUT_PAIRS;
 	else if (sb_opt.format) {
-		static const struct {
-			const char *name;
-			enum sb_out_mode mode;
-		} formats[] = {
-			{ "table", SB_OUT_TABLE },
-			{ "json", SB_OUT_JSON },
-			{ "raw", SB_OUT_RAW },
-			{ "pairs", SB_OUT_PAIRS },
-			{ "openmetrics", SB_OUT_OPENMETRICS },
-			{ "prometheus", SB_OUT_PROMETHEUS },
-			{ "ktap", SB_OUT_KTAP },
-		};
+		const struct sb_cli_format *formats = sb_cli_formats;
 		size_t i;
-		for (i = 0; i < ARRAY_SIZE(formats); i++)
+		for (i = 0; i < SB_CLI_NFORMATS; i++)
 			if (!strcmp(sb_opt.format, formats[i].name))
 				break;
-		if (i == ARRAY_SIZE(formats)) {
+		if (i == SB_CLI_NFORMATS) {
 			struct sb_suggest s;
 
 			sb_suggest_init(&s, sb_opt.format, (size_t)-1);
-			for (i = 0; i < ARRAY_SIZE(formats); i++)
+			for (i = 0; i < SB_CLI_NFORMATS; i++)
 				if (formats[i].mode != SB_OUT_KTAP || c->tests)
 					sb_suggest_add(&s, formats[i].name);
 			if (sb_suggest_best(&s))
@@ -420,6 +419,8 @@ int sb_cli_parse(struct sb_ctx *c, struct poptOption *table, const char *args_he
 
 	free_common_strings();
 	memset(&sb_opt, 0, sizeof(sb_opt));
+	if (argc >= 2 && !strcmp(argv[1], SB_CLI_COMPLETE_WORDS))
+		return sb_cli_complete_words(c, table, argc > 2 ? argv[2] : "");
 	snprintf(name, sizeof(name), "%s%s%s", c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	snprintf(other, sizeof(other), "[OPTION...]%s%s", args_help ? " " : "",
 		 args_help ? args_help : "");

@@ -236,29 +236,22 @@ void sb_rpmsg_state_free(struct sb_rpmsg_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+const char *const sb_rpmsg_method_names
+	[] = { [SB_RPMSG_AUTO] = "auto", [SB_RPMSG_LEGACY] = "legacy", [SB_RPMSG_FD] = "fd", NULL };
+
 const char *sb_rpmsg_method_name(enum sb_rpmsg_method m)
 {
-	switch (m) {
-	case SB_RPMSG_LEGACY:
-		return "legacy";
-	case SB_RPMSG_FD:
-		return "fd";
-	default:
-		return "auto";
-	}
+	return m == SB_RPMSG_LEGACY || m == SB_RPMSG_FD ? sb_rpmsg_method_names[m] : "auto";
 }
 
 int sb_rpmsg_method_parse(const char *s, enum sb_rpmsg_method *m)
 {
-	if (!strcmp(s, "auto"))
-		*m = SB_RPMSG_AUTO;
-	else if (!strcmp(s, "legacy"))
-		*m = SB_RPMSG_LEGACY;
-	else if (!strcmp(s, "fd"))
-		*m = SB_RPMSG_FD;
-	else
-		return -EINVAL;
-	return 0;
+	for (int i = 0; sb_rpmsg_method_names[i]; i++)
+		if (!strcmp(s, sb_rpmsg_method_names[i])) {
+			*m = (enum sb_rpmsg_method)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 int sb_rpmsg_method_lasting(enum sb_rpmsg_method m, enum sb_rpmsg_method *out, struct sb_err *e)

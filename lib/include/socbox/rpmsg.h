@@ -79,6 +79,8 @@ int sb_rpmsg_index(const char *name, const char *prefix, unsigned *index);
 /* --- uAPI --- */
 
 enum sb_rpmsg_method { SB_RPMSG_AUTO, SB_RPMSG_LEGACY, SB_RPMSG_FD };
+/* their names, in the enum's order, NULL-terminated (the options' words: --method) */
+extern const char *const sb_rpmsg_method_names[];
 const char *sb_rpmsg_method_name(enum sb_rpmsg_method m);
 int sb_rpmsg_method_parse(const char *s, enum sb_rpmsg_method *m);
 
