@@ -3,7 +3,7 @@
 # The bash completions offer the commands the descriptors name (`APPLET --list-commands`,
 # `socbox --list-commands`) and --format ktap where a descriptor says the command runs
 # checks: each applet is completed through a wrapper whose descriptors name one command
-# more, "frob" (a checks command), which no list of the completion's own could know.
+# more, "frob", which no list of the completion's own could know.
 # bash-completion's helpers are replaced by minimal stand-ins so the test needs bash only.
 . "$SOCBOX_TESTLIB"
 COMPDIR=$(dirname "$SOCBOX_TESTLIB")/../completions/bash
@@ -43,8 +43,18 @@ for a in $("$SOCBOX" --list); do
 	complete_words "$a" '' | grep -v '^-' | grep -vx 'udmabuf' | sort >"$T_TMP/got"
 	t_eq "$a: the commands offered are its descriptors'" \
 		"$(tr '\n' ' ' <"$T_TMP/got")" "$(sort "$T_TMP/want" | tr '\n' ' ')"
-	t_eq "$a frob: --format offers ktap (its descriptor runs checks)" \
-		"$(complete_words "$a" frob --format '' | grep -cx ktap)" 1
+done
+# --format offers ktap exactly where a command's descriptor says it runs checks: each
+# completion asks the command (--complete-words), which knows from its descriptor
+for a in $("$SOCBOX" --list); do
+	"$SOCBOX" "$a" --list-commands >"$T_TMP/cmds"
+	while IFS="$TAB" read -r cmdwords flags _; do
+		want=0
+		case ",$flags," in *,checks,*) want=1 ;; esac
+		# shellcheck disable=SC2086 # the command's words, applet first
+		t_eq "$cmdwords --format: ktap offered $want times" \
+			"$(complete_words $cmdwords --format '' | grep -cx ktap)" "$want"
+	done <"$T_TMP/cmds"
 done
 # the groups of rpmsgctl: their commands, from the descriptors too
 for g in ept dev flow rproc; do
