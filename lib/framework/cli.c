@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "socbox/cli.h"
@@ -188,11 +190,34 @@ int sb_need_live(const struct sb_ctx *c, const char *what)
 	return SB_EXIT_UNSUPPORTED;
 }
 
+/* Whether this process may try what a root command does: root, or a process given
+ * capabilities instead (a service with CAP_NET_ADMIN for a devmem binding, CAP_SYS_ADMIN,
+ * CAP_DAC_OVERRIDE for sysfs's root-only files), which the kernel then judges. A plain
+ * user, without any, is answered before anything is touched. */
+static bool privileged(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (geteuid() == 0 || syscall(SYS_capget, &hdr, data))
+		return true; /* unknown: the kernel decides, and the command reports it */
+	return data[0].effective || data[1].effective;
+}
+
 int sb_cli_live(const struct sb_ctx *c)
 {
+	int rc;
+
 	if (!c->desc || !(c->desc->flags & SB_CMD_LIVE))
 		return 0;
-	return sb_need_live(c, NULL);
+	if ((rc = sb_need_live(c, NULL)))
+		return rc;
+	if ((c->desc->flags & SB_CMD_ROOT) && !privileged()) {
+		sb_eprintf("%s%s%s: needs root: it changes the kernel's state (run it as root)",
+			   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
+		return SB_EXIT_PERM;
+	}
+	return 0;
 }
 
 int sb_report(const char *applet, const struct sb_err *e)

@@ -146,7 +146,7 @@ enum sb_cmd_flags {
 	SB_CMD_TESTS = 1 << 1,	 /* runs checks and reports them with sb_out_test() (ktap) */
 	SB_CMD_VIEW = 1 << 2,	 /* reads the live system or a --sysroot and changes nothing */
 	SB_CMD_LIVE = 1 << 3,	 /* needs the live kernel: on a sysroot, sb_cli_live() answers */
-	SB_CMD_ROOT = 1 << 4,	 /* needs root (writes sysfs, binds, maps through VFIO) */
+	SB_CMD_ROOT = 1 << 4,	 /* needs root (writes sysfs, binds, maps): sb_cli_live() answers */
 	SB_CMD_COLLECTOR =
 		1 << 5, /* socbox metrics runs it (bounded labels), labelled "APPLET CMD" */
 	SB_CMD_APPLET_LABEL = 1 << 6, /* ... labelled with the applet's name alone (older label) */
@@ -234,8 +234,10 @@ int sb_need_live(const struct sb_ctx *c, const char *what);
 /* Where a command starts to act, once its command line is known to be valid (a usage error
  * is still 2 on a sysroot) and before anything is read or opened: the framework's one answer
  * when the command's descriptor says SB_CMD_LIVE and the root is a sysroot, "APPLET CMD: needs
- * the live kernel, not a sysroot (run it on the board)" and SB_EXIT_UNSUPPORTED; else 0. The
- * descriptor decides, so a command that is a view in one form calls it all the same. */
+ * the live kernel, not a sysroot (run it on the board)" and SB_EXIT_UNSUPPORTED; when it
+ * also says SB_CMD_ROOT and the process is neither root nor holds any capability (a plain
+ * user), "APPLET CMD: needs root: ..." and SB_EXIT_PERM; else 0. The descriptor
+ * decides, so a command that is a view in one form calls it all the same. */
 int sb_cli_live(const struct sb_ctx *c);
 /* An -o list the output layer refused (e from sb_out_check_columns()): the reason, the
  * column meant when one is close, and a pointer to -H, which lists them. SB_EXIT_USAGE. */
