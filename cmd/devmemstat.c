@@ -199,10 +199,11 @@ const struct sb_cmd devmemstat_cmds[] = {
 	  SB_CMD_VIEW | SB_CMD_STREAMS },
 	{ "monitor", dm_monitor, NULL, "print device and page-pool events as they happen",
 	  SB_CMD_LIVE | SB_CMD_STREAMS },
+	/* bind-rx is GENL_ADMIN_PERM: CAP_NET_ADMIN in the device's network namespace */
 	{ "bind", dm_bind, NULL, "bind a udmabuf to RX queues (bind-rx) and hold it",
-	  SB_CMD_LIVE | SB_CMD_ROOT },
+	  SB_CMD_LIVE | SB_CMD_ROOT | SB_CMD_NET_ADMIN },
 	{ "rx", dm_rx, NULL, "devmem TCP receive test: bind, accept, receive, verify, rate",
-	  SB_CMD_LIVE | SB_CMD_ROOT },
+	  SB_CMD_LIVE | SB_CMD_ROOT | SB_CMD_NET_ADMIN },
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

@@ -213,8 +213,10 @@ int sb_cli_live(const struct sb_ctx *c)
 	if ((rc = sb_need_live(c, NULL)))
 		return rc;
 	if ((c->desc->flags & SB_CMD_ROOT) && !privileged()) {
-		sb_eprintf("%s%s%s: needs root: it changes the kernel's state (run it as root)",
-			   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "");
+		sb_eprintf("%s%s%s: needs %s%s: it changes the kernel's state (run it as root)",
+			   c->applet, c->cmd ? " " : "", c->cmd ? c->cmd : "",
+			   c->desc->flags & SB_CMD_NET_ADMIN ? "CAP_NET_ADMIN" : "root",
+			   c->desc->flags & SB_CMD_NET_ADMIN ? " (root has it)" : "");
 		return SB_EXIT_PERM;
 	}
 	return 0;

@@ -152,6 +152,8 @@ enum sb_cmd_flags {
 	SB_CMD_APPLET_LABEL = 1 << 6, /* ... labelled with the applet's name alone (older label) */
 	SB_CMD_GROUP = 1 << 7,	      /* has commands of its own ("rpmsgctl rproc") */
 	SB_CMD_OWN_METRICS = 1 << 8,  /* its metric families are named after it, not the applet */
+	SB_CMD_NET_ADMIN = 1 << 9,    /* with SB_CMD_ROOT: CAP_NET_ADMIN does instead (the answer
+				    * to a plain user names it) */
 };
 
 /* A command's descriptor: an applet's table of them is its registry (cmd/<applet>.c), socbox's
