@@ -17,7 +17,7 @@
 struct ept_opts {
 	char *dev;
 	int fd;
-	int ctrl;
+	struct sb_cli_value ctrl; /* the N of /dev/rpmsg_ctrlN */
 	char *name;
 	char *src, *dst;
 	struct sb_cli_value method; /* enum sb_rpmsg_method */

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,15 @@
 
 struct ept_opts ept_opt;
 static const struct sb_cli_value method_default = SB_CLI_ENUM_VALUE("auto", sb_rpmsg_method_names);
+static const struct sb_cli_value ctrl_default = SB_CLI_NUMBER_VALUE("0", 0, INT_MAX);
 
 struct poptOption ept_popt[] = {
 	{ "dev", 'd', POPT_ARG_STRING, &ept_opt.dev, 0,
 	  "use this existing endpoint device instead of creating one", "rpmsgN" },
 	{ "fd", '\0', POPT_ARG_INT, &ept_opt.fd, 0,
 	  "use endpoint file descriptor N inherited from the caller (exec 3<>/dev/rpmsg0)", "N" },
-	{ "ctrl", '\0', POPT_ARG_INT, &ept_opt.ctrl, 0,
-	  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
+	{ "ctrl", '\0', SB_POPT_ARG_VALUE, &ept_opt.ctrl, 0, "control device /dev/rpmsg_ctrlN",
+	  "N" },
 	{ "name", '\0', POPT_ARG_STRING, &ept_opt.name, 0, "endpoint name", "NAME" },
 	{ "src", '\0', POPT_ARG_STRING, &ept_opt.src, 0, "local address (default any)", "ADDR" },
 	{ "dst", '\0', POPT_ARG_STRING, &ept_opt.dst, 0, "remote address (default any)", "ADDR" },
@@ -38,6 +40,7 @@ void ept_opts_reset(const char *default_name)
 {
 	memset(&ept_opt, 0, sizeof(ept_opt));
 	ept_opt.method = method_default;
+	ept_opt.ctrl = ctrl_default;
 	ept_opt.timeout_ms = 5000;
 	ept_opt.fd = -1;
 	default_ept_name = default_name;
@@ -77,8 +80,6 @@ static int ept_args(struct sb_ctx *c, uint32_t *src, uint32_t *dst, enum sb_rpms
 		return sb_usage_error(c, "--dst '%s' is not an address (number, 0xHEX or any)",
 				      ept_opt.dst);
 	*m = (enum sb_rpmsg_method)ept_opt.method.value;
-	if (ept_opt.ctrl < 0)
-		return sb_usage_error(c, "--ctrl must not be negative");
 	if (ept_opt.timeout_ms <= 0)
 		return sb_usage_error(c, "--wait must be positive");
 	if (ept_opt.fd < -1 || (ept_opt.fd >= 0 && ept_opt.dev))
@@ -135,7 +136,7 @@ int ept_session_open(struct sb_ctx *c, struct ept_session *s, int flags)
 			return sb_report(RPMSGCTL, &e);
 		return 0;
 	}
-	if (sb_rpmsg_ctl_open(c->root, (unsigned)ept_opt.ctrl, &s->ctl, &e) < 0)
+	if (sb_rpmsg_ctl_open(c->root, (unsigned)ept_opt.ctrl.value, &s->ctl, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
 	s->ctl.timeout_ms = ept_opt.timeout_ms;
 	if (sb_rpmsg_ept_create(&s->ctl, ept_opt.name ? ept_opt.name : default_ept_name, src, dst,
@@ -295,7 +296,7 @@ static int dev_common(struct sb_ctx *c, int argc, const char **argv, bool create
 	if ((rc = ept_args(c, &src, &dst, &m)) || (rc = sb_cli_live(c)))
 		return rc;
 	sb_err_clear(&e);
-	if (sb_rpmsg_ctl_open(c->root, (unsigned)ept_opt.ctrl, &ctl, &e) < 0)
+	if (sb_rpmsg_ctl_open(c->root, (unsigned)ept_opt.ctrl.value, &ctl, &e) < 0)
 		return sb_report(RPMSGCTL, &e);
 	rc = create ? sb_rpmsg_dev_create(&ctl, c->args[0], src, dst, &e)
 		    : sb_rpmsg_dev_release(&ctl, c->args[0], src, dst, &e);

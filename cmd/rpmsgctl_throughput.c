@@ -5,6 +5,7 @@
  * and TI's IPC benchmarks are used for. The loop itself is lib/rpmsg/rpmsg_tput.c. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -262,7 +263,8 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 {
 	static char *echo, *sink, *sizes, *epts, *name;
 	static struct sb_cli_value method = SB_CLI_ENUM_VALUE("auto", sb_rpmsg_method_names);
-	static int window, runs, ctrl, wait_ms, stall_ms;
+	static int window, runs, wait_ms, stall_ms;
+	static struct sb_cli_value ctrl = SB_CLI_NUMBER_VALUE("0", 0, INT_MAX);
 	struct poptOption table[] = {
 		{ "echo", '\0', POPT_ARG_STRING, &echo, 0,
 		  "measure echoed: the remote's echo service at this address", "ADDR" },
@@ -280,8 +282,8 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 		{ "timeout", 't', POPT_ARG_INT, &stall_ms, 0,
 		  "fail when nothing moves on an endpoint for this long (default 2s)",
 		  SB_CLI_DURATION },
-		{ "ctrl", '\0', POPT_ARG_INT, &ctrl, 0,
-		  "control device /dev/rpmsg_ctrlN (default 0)", "N" },
+		{ "ctrl", '\0', SB_POPT_ARG_VALUE, &ctrl, 0, "control device /dev/rpmsg_ctrlN",
+		  "N" },
 		{ "method", 'm', SB_POPT_ARG_VALUE, &method, 0,
 		  "the endpoints' path (auto: fd where the kernel has it, else legacy)", "METHOD" },
 		{ "name", '\0', POPT_ARG_STRING, &name, 0, "endpoint name (default socbox-tput)",
@@ -301,14 +303,14 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 	int rc;
 
 	echo = sink = sizes = epts = name = NULL;
-	window = 16, runs = 3, ctrl = 0, wait_ms = 5000, stall_ms = 2000;
+	window = 16, runs = 3, wait_ms = 5000, stall_ms = 2000;
 	rc = sb_cli_parse(c, table, NULL, argc, argv, cols, NCOLS);
 	if (rc)
 		return rc;
 	if ((rc = parse_plan(c, &pl, echo, sink, sizes, epts, window, runs, stall_ms)))
 		return rc;
-	if (ctrl < 0 || wait_ms < 1)
-		return sb_usage_error(c, "--ctrl cannot be negative, --wait must be positive");
+	if (wait_ms < 1)
+		return sb_usage_error(c, "--wait must be positive");
 	s.method = (enum sb_rpmsg_method)method.value;
 	if (name && strlen(name) >= SB_RPMSG_NAME_SIZE)
 		return sb_usage_error(c, "--name is longer than %d bytes", SB_RPMSG_NAME_SIZE - 1);
@@ -325,7 +327,7 @@ int rpmsgctl_throughput(struct sb_ctx *c, int argc, const char **argv)
 	}
 	/* caught before the first endpoint exists: every way out destroys them */
 	sb_catch_stop_signals();
-	if (sb_rpmsg_ctl_open(c->root, (unsigned)ctrl, &s.ctl, &s.e) < 0) {
+	if (sb_rpmsg_ctl_open(c->root, (unsigned)ctrl.value, &s.ctl, &s.e) < 0) {
 		rc = sb_report(RPMSGCTL, &s.e);
 		goto out;
 	}
